@@ -1,0 +1,61 @@
+"""crdt/schema — schema-version envelopes and the upcasters that read old versions.
+
+A tree that opts in stores each record as ``{"$schema": [family, version], ...fields}``.
+Reading a value written at an older version runs the registered upcasters one version
+at a time up to the current one; a newer version than this build knows is refused.
+Pure (the registry is filled at import time by the modules that own record shapes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from repoctx.errors import InvalidEncodingError, UnsupportedVersionError
+
+from . import codec
+from .record import Record
+
+__all__ = ["SCHEMA", "Upcaster", "register_upcaster", "unwrap", "wrap"]
+
+SCHEMA = "$schema"
+
+Upcaster = Callable[[dict[str, bytes]], dict[str, bytes]]
+
+_UPCASTERS: dict[tuple[int, int], Upcaster] = {}
+
+
+def register_upcaster(family: int, from_version: int, upcaster: Upcaster) -> None:
+    """Register the function that lifts ``family`` records from ``from_version`` by one."""
+    _UPCASTERS[(family, from_version)] = upcaster
+
+
+def wrap(rec: Record, family: int, version: int) -> bytes:
+    """Encode ``rec`` inside the envelope ``[family, version]``."""
+    body: dict = dict(sorted(rec.fields.items()))
+    body[SCHEMA] = [family, version]
+    return codec.pack(dict(sorted(body.items())))
+
+
+def unwrap(data: bytes, family: int, version: int) -> Record:
+    """Decode an enveloped record, upcasting it to ``version``."""
+    body = codec.unpack(data)
+    if not isinstance(body, dict):
+        raise InvalidEncodingError("an enveloped record is a map")
+    stamp = body.pop(SCHEMA, None)
+    if not (isinstance(stamp, list) and len(stamp) == 2):
+        raise InvalidEncodingError(f"missing or malformed {SCHEMA} envelope")
+    found_family, found_version = stamp
+    if found_family != family:
+        raise InvalidEncodingError(f"schema family {found_family} where {family} was expected")
+    if found_version > version:
+        raise UnsupportedVersionError(
+            f"schema family {family} version {found_version}; this build reads up to {version}"
+        )
+    for step in range(found_version, version):
+        upcaster = _UPCASTERS.get((family, step))
+        if upcaster is None:
+            raise UnsupportedVersionError(f"no upcaster for schema family {family} v{step}")
+        body = upcaster(body)
+    if not all(isinstance(k, str) and isinstance(v, bytes) for k, v in body.items()):
+        raise InvalidEncodingError("a record is a map of field names to encoded CRDTs")
+    return Record(body)

@@ -1,0 +1,105 @@
+"""errors — the one exception hierarchy of repoctx.
+
+Every error a user can meet derives from ``RepoctxError``; the edges (``cli.py``,
+``server/``) turn it into a one-line message or a tool error, never a traceback.
+This module imports nothing, so every layer (``crdt/`` included) may use it.
+
+    RepoctxError
+    ├── CrdtError
+    │   ├── InvalidEncodingError      bytes that are not a value of the type
+    │   ├── UnsupportedVersionError   an encoding or schema version this build cannot read
+    │   └── PreconditionError         an operation whose precondition fails
+    ├── StoreError
+    │   ├── StoreFormatError          a store written by a newer format, or not a store
+    │   ├── StoreBusyError            another indexer holds the store
+    │   ├── StoreIOError              the disk refused (full, unreadable, permissions)
+    │   ├── WrongTreeError            a key routed to a tree that does not hold its family
+    │   ├── InvalidKeyError           a key outside the key grammar
+    │   └── CorruptRecordError        a stored value that does not decode
+    ├── ReconcileError                a pass that cannot complete
+    ├── ContextPullError
+    │   ├── NotAStoreError            missing file, not SQLite, no meta
+    │   ├── SchemaVersionError        a store of another major version
+    │   └── Fts5UnavailableError      the SQLite binding lacks FTS5 or the table
+    └── ToolError                     bad arguments or unknown ids given to a tool
+"""
+
+from __future__ import annotations
+
+
+class RepoctxError(Exception):
+    """Base of every error repoctx raises on purpose."""
+
+
+class CrdtError(RepoctxError):
+    """An error of the CRDT layer."""
+
+
+class InvalidEncodingError(CrdtError):
+    """Bytes that are not an encoding of the expected CRDT type."""
+
+
+class UnsupportedVersionError(CrdtError):
+    """An encoding or schema version this build does not know how to read."""
+
+
+class PreconditionError(CrdtError):
+    """An operation was asked for in a state where it cannot apply."""
+
+
+class StoreError(RepoctxError):
+    """An error of the LMDB store."""
+
+
+class StoreFormatError(StoreError):
+    """The directory holds no store of a format this build can open."""
+
+
+class StoreBusyError(StoreError):
+    """Another process holds the store for writing."""
+
+
+class StoreIOError(StoreError):
+    """The disk or the LMDB engine refused an operation."""
+
+
+class WrongTreeError(StoreError):
+    """A key was sent to a tree that does not hold its family."""
+
+
+class InvalidKeyError(StoreError):
+    """A key that does not follow the key grammar."""
+
+
+class CorruptRecordError(StoreError):
+    """A stored value that does not decode; names the tree and the key."""
+
+    def __init__(self, tree: str, key: str, reason: str) -> None:
+        super().__init__(f"corrupt record {key!r} in tree {tree}: {reason}")
+        self.tree = tree
+        self.key = key
+        self.reason = reason
+
+
+class ReconcileError(RepoctxError):
+    """A reconcile pass that cannot complete."""
+
+
+class ContextPullError(RepoctxError):
+    """An error opening or reading a ContextPull store."""
+
+
+class NotAStoreError(ContextPullError):
+    """The file is missing, is not SQLite, or has no ContextPull meta table."""
+
+
+class SchemaVersionError(ContextPullError):
+    """The store's schema major version differs from the reader's."""
+
+
+class Fts5UnavailableError(ContextPullError):
+    """FTS5 is missing from the SQLite binding, or the FTS table is missing."""
+
+
+class ToolError(RepoctxError):
+    """A tool was called with bad arguments or an unknown id."""

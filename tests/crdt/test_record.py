@@ -1,0 +1,60 @@
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from repoctx.crdt import add_wins_set, lww_register, max_register, or_flag, record
+from repoctx.crdt.record import Record
+from repoctx.errors import InvalidEncodingError
+
+
+def lww(value, tick, replica="r1"):
+    return lww_register.set_value(lww_register.empty(), value, tick, replica)
+
+
+record_deltas = st.builds(
+    lambda size, tick, el, replica: record.write(
+        {"size": lww(size, tick, replica),
+         "tags": add_wins_set.add(add_wins_set.empty(), el, replica)}, tick),
+    st.integers(0, 5), st.integers(1, 5), st.sampled_from("xyz"), st.sampled_from(["r1", "r2"]),
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(a=record_deltas, b=record_deltas, c=record_deltas)
+def test_record_merge_laws(a, b, c):
+    assert record.merge(a, b) == record.merge(b, a)
+    assert record.encode(record.merge(a, b)) == record.encode(record.merge(b, a))
+    assert record.merge(record.merge(a, b), c) == record.merge(a, record.merge(b, c))
+    assert record.merge(a, a) == a
+    assert record.merge(record.empty(), a) == a
+    assert record.decode(record.encode(a)) == a
+
+
+def test_merge_is_field_wise_and_keeps_untouched_fields():
+    a = record.write({"size": lww(1, 10), "name": lww("a.py", 10)}, 10)
+    b = record.write({"size": lww(2, 11)}, 11)
+    merged = record.value(record.merge(a, b))
+    assert merged["size"] == 2 and merged["name"] == "a.py" and merged["$tick"] == 11
+    assert record.tick(record.merge(a, b)) == 11
+
+
+def test_tombstone_means_every_field_empty_but_falsy_values_are_not_empty():
+    assert record.is_tombstone(record.write({"size": lww(None, 3)}, 3))
+    assert not record.is_tombstone(record.write({"size": lww(0, 3)}, 3))
+    flag = or_flag.enable(or_flag.empty(), "r1")
+    live = record.write({"on": flag}, 1)
+    off = record.merge(live, record.write({"on": or_flag.disable(flag)}, 2))
+    assert not record.is_tombstone(live) and record.is_tombstone(off)
+
+
+def test_meta_fields():
+    rec = record.write({"x": lww(1, 1), record.EXPIRES: max_register.MaxRegister(99),
+                        record.KEY: lww("repo/a/file/long", 0, "")}, 5)
+    assert record.expires_ms(rec) == 99 and record.full_key(rec) == "repo/a/file/long"
+    assert record.expires_ms(record.empty()) is None
+
+
+def test_decode_rejects_what_is_not_a_record():
+    for bad in (b"\x01", b"\x93\x01\x02\x03", record.encode(Record({"x": b"\x01"}))):
+        with pytest.raises(InvalidEncodingError):
+            record.decode(bad)
