@@ -18,11 +18,11 @@ from . import codec
 from .dots import (
     EMPTY_CONTEXT,
     CausalContext,
-    Dot,
+    Dots,
     decode_context,
     decode_dots,
+    disjoint,
     encode_context,
-    encode_dots,
     join,
     merge_dots,
     next_dot,
@@ -37,7 +37,7 @@ __all__ = ["AddWinsSet", "add", "decode", "empty", "encode", "merge", "remove", 
 class AddWinsSet:
     """Elements with the dots of their live adds, and the context they were judged against."""
 
-    entries: dict[str, frozenset[Dot]] = field(default_factory=dict)
+    entries: dict[str, Dots] = field(default_factory=dict)
     context: CausalContext = EMPTY_CONTEXT
 
 
@@ -59,8 +59,8 @@ def add(state: AddWinsSet, element: str, replica: str) -> AddWinsSet:
     if not isinstance(element, str):
         raise PreconditionError(f"set elements are strings, not {type(element).__name__}")
     dot = next_dot(state.context, replica)
-    observed = state.entries.get(element, frozenset())
-    return AddWinsSet({element: frozenset((dot,))}, of_dots(observed | {dot}))
+    observed = state.entries.get(element, ())
+    return AddWinsSet({element: (dot,)}, of_dots((*observed, dot)))
 
 
 def remove(state: AddWinsSet, element: str) -> AddWinsSet:
@@ -75,21 +75,24 @@ def merge(a: AddWinsSet, b: AddWinsSet) -> AddWinsSet:
     """Join element-wise over dots, then unite the contexts."""
     if a == b:
         return a
-    entries: dict[str, frozenset[Dot]] = {}
+    context = join(a.context, b.context)
+    if disjoint(a.context, b.context):
+        entries = {**a.entries, **b.entries}
+        for element in a.entries.keys() & b.entries.keys():
+            entries[element] = tuple(sorted({*a.entries[element], *b.entries[element]}))
+        return AddWinsSet(entries, context)
+    entries = {}
+    get_a, get_b = a.entries.get, b.entries.get
     for element in a.entries.keys() | b.entries.keys():
-        dots = merge_dots(
-            a.entries.get(element, frozenset()), a.context,
-            b.entries.get(element, frozenset()), b.context,
-        )
+        dots = merge_dots(get_a(element, ()), a.context, get_b(element, ()), b.context)
         if dots:
             entries[element] = dots
-    return AddWinsSet(entries, join(a.context, b.context))
+    return AddWinsSet(entries, context)
 
 
 def encode(state: AddWinsSet) -> bytes:
     """Binary form: tag, version, msgpack ``[[[element, dots]...sorted], context]``."""
-    body = [[[e, encode_dots(d)] for e, d in sorted(state.entries.items())],
-            encode_context(state.context)]
+    body = (tuple(sorted(state.entries.items())), encode_context(state.context))
     return codec.frame(ADD_WINS_SET, body)
 
 
@@ -98,7 +101,10 @@ def decode(data: bytes) -> AddWinsSet:
     body = codec.unframe(ADD_WINS_SET, data)
     try:
         entries_body, ctx_body = body
-        entries = {str(e): decode_dots(d) for e, d in entries_body}
+        entries = dict(entries_body)
+        for element, dots in entries_body:
+            if type(element) is not str or not decode_dots(dots):
+                raise ValueError("an element is a string with a non-empty dot set")
         return AddWinsSet(entries, decode_context(ctx_body))
     except (TypeError, ValueError) as exc:
         raise codec.shape_error("AddWinsSet", str(exc)) from exc

@@ -5,6 +5,7 @@ state has observed, kept compact as a version vector (every counter up to ``vv[r
 plus a cloud of the dots beyond a gap. Counters are per object: a replica's next dot
 is one past the highest it has observed on that object, so the writes a replica makes
 to one object stay contiguous and the context compacts back to a plain vector.
+A set of dots is a sorted tuple (canonical, and decoded from msgpack without copying).
 Pure; no I/O. Reference: Almeida, Shoker, Baquero, "Delta State Replicated Data
 Types" (2018), §5 (dot stores and causal contexts).
 """
@@ -15,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 Dot = tuple[str, int]
+Dots = tuple[Dot, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,21 +37,13 @@ EMPTY_CONTEXT = CausalContext()
 def compact(vv: dict[str, int], cloud: Iterable[Dot]) -> CausalContext:
     """A context with every cloud dot contiguous to the vector folded into it."""
     vv = dict(vv)
-    rest: set[Dot] = set()
-    for replica, counter in sorted(cloud):
+    rest = []
+    for replica, counter in sorted(cloud):  # ascending per replica: one pass folds runs
         top = vv.get(replica, 0)
         if counter == top + 1:
             vv[replica] = counter
         elif counter > top:
-            rest.add((replica, counter))
-    # Folding can close a gap behind a dot already set aside; fold again until stable.
-    while rest:
-        joined = {d for d in rest if d[1] == vv.get(d[0], 0) + 1}
-        if not joined:
-            break
-        for replica, counter in sorted(joined):
-            vv[replica] = counter
-        rest = {d for d in rest if d[1] > vv.get(d[0], 0)}
+            rest.append((replica, counter))
     return CausalContext(vv, frozenset(rest))
 
 
@@ -80,36 +74,57 @@ def next_dot(context: CausalContext, replica: str) -> Dot:
     return (replica, top + 1)
 
 
-def merge_dots(
-    a: frozenset[Dot], ctx_a: CausalContext, b: frozenset[Dot], ctx_b: CausalContext
-) -> frozenset[Dot]:
+def disjoint(a: CausalContext, b: CausalContext) -> bool:
+    """True when no dot is in both contexts: then neither side can remove the other's dots.
+
+    This is the common case of merging a fresh add into a state, and lets the join be a
+    plain union. Cheap when either context is small.
+    """
+    for replica, counter in b.vv.items():
+        if a.vv.get(replica, 0) or any(r == replica and c <= counter for r, c in a.cloud):
+            return False
+    return not any(d in a for d in b.cloud)
+
+
+def surviving(dots: Dots, other: CausalContext) -> Dots:
+    """The dots the other side never observed (all of them, usually: no copy then)."""
+    vv, cloud = other.vv, other.cloud
+    keep = tuple(d for d in dots if d[1] > vv.get(d[0], 0) and d not in cloud)
+    return dots if len(keep) == len(dots) else keep
+
+
+def merge_dots(a: Dots, ctx_a: CausalContext, b: Dots, ctx_b: CausalContext) -> Dots:
     """Dots that survive a join: those both hold, and those the other never observed."""
     if a == b:
         return a
-    keep = a & b
-    keep |= {d for d in a - keep if d not in ctx_b}
-    keep |= {d for d in b - keep if d not in ctx_a}
-    return frozenset(keep)
+    if not b:
+        return surviving(a, ctx_b)
+    if not a:
+        return surviving(b, ctx_a)
+    both = set(a) & set(b)
+    keep = both | set(surviving(tuple(d for d in a if d not in both), ctx_b))
+    keep |= set(surviving(tuple(d for d in b if d not in both), ctx_a))
+    return tuple(sorted(keep))
 
 
-def encode_context(context: CausalContext) -> list:
-    """The canonical wire form ``[[[replica, counter]...], [[replica, counter]...]]``."""
-    return [sorted([r, c] for r, c in context.vv.items()), sorted([r, c] for r, c in context.cloud)]
+def encode_context(context: CausalContext) -> tuple:
+    """The canonical wire form ``(((replica, counter)...), ((replica, counter)...))``."""
+    return (tuple(sorted(context.vv.items())), tuple(sorted(context.cloud)))
 
 
-def decode_context(body: list) -> CausalContext:
-    """Inverse of ``encode_context``; raises on a malformed body."""
+def decode_context(body: tuple) -> CausalContext:
+    """Inverse of ``encode_context``; raises ``ValueError``/``TypeError`` when malformed."""
     vv_body, cloud_body = body
-    vv = {str(r): int(c) for r, c in vv_body}
-    cloud = frozenset((str(r), int(c)) for r, c in cloud_body)
+    vv = dict(vv_body)
+    cloud = frozenset(cloud_body)
+    if not all(type(r) is str and type(c) is int for r, c in (*vv.items(), *cloud)):
+        raise ValueError("a dot is (replica: str, counter: int)")
     return CausalContext(vv, cloud)
 
 
-def encode_dots(dots: frozenset[Dot]) -> list:
-    """Sorted wire form of a dot set."""
-    return sorted([r, c] for r, c in dots)
-
-
-def decode_dots(body: list) -> frozenset[Dot]:
-    """Inverse of ``encode_dots``."""
-    return frozenset((str(r), int(c)) for r, c in body)
+def decode_dots(body: tuple) -> Dots:
+    """Check a wire dot set (a sorted tuple of ``(replica, counter)``) and return it."""
+    for dot in body:
+        if type(dot) is not tuple or len(dot) != 2:
+            raise ValueError("a dot is (replica, counter)")
+    return body

@@ -1,9 +1,13 @@
 """crdt/lww_register — last-writer-wins register.
 
 State ``(tick, replica, value)``; the larger ``(tick, replica)`` wins, so two replicas
-writing at the same tick are ordered by replica id. ``None`` is an ordinary value
-and the value of the empty register. Pure; no I/O. Equality is structural: two
-states are equal when they hold the same information. Reference: Shapiro et al.,
+writing at the same tick are ordered by replica id, and an exact tie (one replica,
+one tick, two values — only after a replica id was reused) falls back to the
+encoded value. The binary form is byte-ordered: tag, version, the tick as 8 bytes
+big-endian, the replica in UTF-8 closed by NUL, then msgpack of the value, so the
+merge of two encodings is simply the larger byte string (records use that to merge
+registers without decoding them). ``None`` is an ordinary value and the value of
+the empty register. Pure; no I/O. Equality is structural. Reference: Shapiro et al.,
 "A comprehensive study of Convergent and Commutative Replicated Data Types" (2011),
 §3.2.1 (LWW-Register).
 """
@@ -13,10 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from repoctx.errors import PreconditionError
+
 from . import codec
-from .tags import LWW_REGISTER
+from .tags import FORMAT_VERSION, LWW_REGISTER
 
 __all__ = ["LwwRegister", "decode", "empty", "encode", "merge", "set_value", "value"]
+
+_HEADER = bytes((LWW_REGISTER, FORMAT_VERSION))
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,11 +52,13 @@ def value(state: LwwRegister) -> Any:
 def set_value(state: LwwRegister, new: Any, tick: int, replica: str) -> LwwRegister:
     """Delta that writes ``new`` at ``tick`` by ``replica`` (the state is not needed)."""
     del state  # a write does not depend on what it overwrites
+    if "\x00" in replica or not 0 <= tick < 1 << 64:
+        raise PreconditionError("a replica id has no NUL and a tick fits in 64 bits")
     return LwwRegister(tick, replica, new)
 
 
 def merge(a: LwwRegister, b: LwwRegister) -> LwwRegister:
-    """The later write; an exact tie falls back to the encoded value, so order never matters."""
+    """The later write: the same answer as comparing the two encodings byte-wise."""
     ka, kb = (a.tick, a.replica), (b.tick, b.replica)
     if ka != kb:
         return a if ka > kb else b
@@ -58,15 +68,20 @@ def merge(a: LwwRegister, b: LwwRegister) -> LwwRegister:
 
 
 def encode(state: LwwRegister) -> bytes:
-    """Binary form: tag, version, msgpack ``[tick, replica, value]``."""
-    return codec.frame(LWW_REGISTER, [state.tick, state.replica, state.value])
+    """Byte-ordered binary form (see the module docstring)."""
+    return (_HEADER + state.tick.to_bytes(8, "big") + state.replica.encode() + b"\x00"
+            + codec.pack(state.value))
 
 
 def decode(data: bytes) -> LwwRegister:
     """Inverse of ``encode``."""
-    body = codec.unframe(LWW_REGISTER, data)
-    if not (isinstance(body, list) and len(body) == 3 and isinstance(body[0], int)
-            and isinstance(body[1], str)):
-        raise codec.shape_error("LwwRegister", "expected [tick, replica, value]")
-    return LwwRegister(body[0], body[1], codec.freeze(body[2]))
-
+    codec.check_header(LWW_REGISTER, data, minimum=12)
+    end = data.find(b"\x00", 10)
+    if end < 0:
+        raise codec.shape_error("LwwRegister", "replica id is not NUL-terminated")
+    try:
+        replica = bytes(data[10:end]).decode()
+    except UnicodeDecodeError as exc:
+        raise codec.shape_error("LwwRegister", "replica id is not UTF-8") from exc
+    val = codec.unpack(bytes(data[end + 1:]))
+    return LwwRegister(int.from_bytes(data[2:10], "big"), replica, val)

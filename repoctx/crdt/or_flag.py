@@ -14,11 +14,10 @@ from . import codec
 from .dots import (
     EMPTY_CONTEXT,
     CausalContext,
-    Dot,
+    Dots,
     decode_context,
     decode_dots,
     encode_context,
-    encode_dots,
     join,
     merge_dots,
     next_dot,
@@ -33,7 +32,7 @@ __all__ = ["OrFlag", "decode", "disable", "empty", "enable", "encode", "merge", 
 class OrFlag:
     """Enable dots in force and the context they were judged against."""
 
-    dots: frozenset[Dot] = frozenset()
+    dots: Dots = ()
     context: CausalContext = EMPTY_CONTEXT
 
 
@@ -53,12 +52,12 @@ def value(state: OrFlag) -> bool:
 def enable(state: OrFlag, replica: str) -> OrFlag:
     """Delta that enables the flag with a fresh dot, superseding the enables observed."""
     dot = next_dot(state.context, replica)
-    return OrFlag(frozenset((dot,)), of_dots(state.dots | {dot}))
+    return OrFlag((dot,), of_dots((*state.dots, dot)))
 
 
 def disable(state: OrFlag) -> OrFlag:
     """Delta that removes the enables observed; an unobserved concurrent enable survives."""
-    return OrFlag(frozenset(), of_dots(state.dots))
+    return OrFlag((), of_dots(state.dots))
 
 
 def merge(a: OrFlag, b: OrFlag) -> OrFlag:
@@ -70,7 +69,7 @@ def merge(a: OrFlag, b: OrFlag) -> OrFlag:
 
 def encode(state: OrFlag) -> bytes:
     """Binary form: tag, version, msgpack ``[dots, context]``."""
-    return codec.frame(OR_FLAG, [encode_dots(state.dots), encode_context(state.context)])
+    return codec.frame(OR_FLAG, (state.dots, encode_context(state.context)))
 
 
 def decode(data: bytes) -> OrFlag:

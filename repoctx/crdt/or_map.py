@@ -21,6 +21,7 @@ from .dots import (
     EMPTY_CONTEXT,
     CausalContext,
     Dot,
+    Dots,
     decode_context,
     encode_context,
     join,
@@ -65,15 +66,15 @@ def _latest(puts: Puts) -> Any:
 def put(state: OrMap, key: str, new: Any, tick: int, replica: str) -> OrMap:
     """Delta that sets ``key`` to ``new`` at ``tick``, superseding its observed puts."""
     dot = next_dot(state.context, replica)
-    observed = set(state.entries.get(key, {}))
-    return OrMap({key: {dot: (tick, new)}}, of_dots(observed | {dot}))
+    observed = tuple(state.entries.get(key, {}))
+    return OrMap({key: {dot: (tick, new)}}, of_dots((*observed, dot)))
 
 
 def remove(state: OrMap, key: str) -> OrMap:
     """Delta that removes the observed puts of ``key``; it must be present."""
     if key not in state.entries:
         raise PreconditionError(f"cannot remove {key!r}: not in the map")
-    return OrMap({}, of_dots(state.entries[key]))
+    return OrMap({}, of_dots(tuple(state.entries[key])))
 
 
 def merge(a: OrMap, b: OrMap) -> OrMap:
@@ -83,10 +84,14 @@ def merge(a: OrMap, b: OrMap) -> OrMap:
     entries: dict[str, Puts] = {}
     for key in a.entries.keys() | b.entries.keys():
         puts_a, puts_b = a.entries.get(key, {}), b.entries.get(key, {})
-        dots = merge_dots(frozenset(puts_a), a.context, frozenset(puts_b), b.context)
+        dots = merge_dots(_dots(puts_a), a.context, _dots(puts_b), b.context)
         if dots:
             entries[key] = {d: puts_a[d] if d in puts_a else puts_b[d] for d in dots}
     return OrMap(entries, join(a.context, b.context))
+
+
+def _dots(puts: Puts) -> Dots:
+    return tuple(sorted(puts))
 
 
 def encode(state: OrMap) -> bytes:
@@ -104,7 +109,7 @@ def decode(data: bytes) -> OrMap:
     body = codec.unframe(OR_MAP, data)
     try:
         rows, ctx_body = body
-        entries = {str(key): {(str(r), int(c)): (int(t), codec.freeze(v)) for r, c, t, v in puts}
+        entries = {str(key): {(str(r), int(c)): (int(t), v) for r, c, t, v in puts}
                    for key, puts in rows}
         return OrMap(entries, decode_context(ctx_body))
     except (TypeError, ValueError) as exc:

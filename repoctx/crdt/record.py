@@ -7,7 +7,8 @@ leading ``$``, ride along: ``$tick`` (max register of the ticks that wrote the r
 its age for compaction), ``$expires`` (optional expiry, epoch ms, only moves later)
 and ``$key`` (the full key of a record whose LMDB key had to be hashed). A record is a
 tombstone when every non-meta field reads as its type's empty value. The encoding is
-a msgpack map sorted by field name, so equal records have equal bytes. Pure; no I/O.
+a msgpack map sorted by field name, so equal records have equal bytes: ``write`` and
+``merge`` keep ``fields`` in name order and ``encode`` relies on it. Pure; no I/O.
 Equality is structural.
 """
 
@@ -20,7 +21,7 @@ from typing import Any
 
 from repoctx.errors import InvalidEncodingError
 
-from . import codec, lww_register, max_register
+from . import codec, lww_register, max_register, tags
 from .registry import module_for_state, module_for_tag
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "is_tombstone",
     "merge",
     "tick",
+    "validate",
     "value",
     "write",
 ]
@@ -76,7 +78,7 @@ def write(states: Mapping[str, Any], at_tick: int) -> Record:
     """Delta record carrying ``states`` (each a CRDT state or delta) written at ``at_tick``."""
     fields = {name: module_for_state(s).encode(s) for name, s in states.items()}
     fields[TICK] = max_register.encode(max_register.MaxRegister(at_tick))
-    return Record(fields)
+    return Record(dict(sorted(fields.items())))
 
 
 def merge(a: Record, b: Record) -> Record:
@@ -84,16 +86,24 @@ def merge(a: Record, b: Record) -> Record:
     if a.fields == b.fields:
         return a
     merged = dict(a.fields)
+    added = False
     for name, raw_b in b.fields.items():
         raw_a = merged.get(name)
         if raw_a is None:
             merged[name] = raw_b
+            added = True
         elif raw_a != raw_b:
             merged[name] = _merge_field(raw_a, raw_b)
-    return Record(merged)
+    return Record(dict(sorted(merged.items())) if added else merged)
+
+
+# Registers encode byte-ordered: the larger encoding is the merge, no decoding needed.
+_BYTE_ORDERED = frozenset({tags.LWW_REGISTER, tags.MAX_REGISTER})
 
 
 def _merge_field(raw_a: bytes, raw_b: bytes) -> bytes:
+    if raw_a[0] == raw_b[0] in _BYTE_ORDERED:
+        return max(raw_a, raw_b)
     if raw_a[0] != raw_b[0]:
         # Two types under one name only happens after a schema change gone wrong;
         # a fixed byte order keeps the merge deterministic instead of raising.
@@ -130,18 +140,27 @@ def full_key(rec: Record) -> str | None:
 
 
 def encode(rec: Record) -> bytes:
-    """Canonical msgpack map of the encoded fields, sorted by name."""
-    return codec.pack(dict(sorted(rec.fields.items())))
+    """Canonical msgpack map of the encoded fields (already in name order)."""
+    return codec.pack(rec.fields)
 
 
 def decode(data: bytes) -> Record:
-    """Inverse of ``encode``; checks the shape but decodes no field."""
+    """Inverse of ``encode``. Checks the map shape; a bad field surfaces when decoded."""
     body = codec.unpack(data)
-    if not isinstance(body, dict) or not all(
-        isinstance(k, str) and isinstance(v, bytes) and len(v) >= 3 for k, v in body.items()
-    ):
+    if type(body) is not dict:
         raise InvalidEncodingError("a record is a map of field names to encoded CRDTs")
     return Record(body)
+
+
+def validate(rec: Record) -> None:
+    """Decode every field once, raising ``InvalidEncodingError`` on the first bad one."""
+    for name, raw in rec.fields.items():
+        if not isinstance(name, str) or not isinstance(raw, bytes) or len(raw) < 2:
+            raise InvalidEncodingError(f"field {name!r} is not an encoded CRDT")
+        try:
+            _module(raw).decode(raw)
+        except InvalidEncodingError as exc:
+            raise InvalidEncodingError(f"field {name!r}: {exc}") from exc
 
 
 def _module(raw: bytes) -> ModuleType:

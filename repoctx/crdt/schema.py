@@ -42,7 +42,7 @@ def unwrap(data: bytes, family: int, version: int) -> Record:
     if not isinstance(body, dict):
         raise InvalidEncodingError("an enveloped record is a map")
     stamp = body.pop(SCHEMA, None)
-    if not (isinstance(stamp, list) and len(stamp) == 2):
+    if not (isinstance(stamp, list | tuple) and len(stamp) == 2):
         raise InvalidEncodingError(f"missing or malformed {SCHEMA} envelope")
     found_family, found_version = stamp
     if found_family != family:

@@ -55,6 +55,24 @@ def test_meta_fields():
 
 
 def test_decode_rejects_what_is_not_a_record():
-    for bad in (b"\x01", b"\x93\x01\x02\x03", record.encode(Record({"x": b"\x01"}))):
+    for bad in (b"\x01", b"\x93\x01\x02\x03"):
         with pytest.raises(InvalidEncodingError):
             record.decode(bad)
+    for bad_field in (b"\x01", b"\x01\x01\x00", b"\x63\x01\x00", b"\x06\x01\x01"):
+        with pytest.raises(InvalidEncodingError):
+            record.validate(record.decode(record.encode(Record({"x": bad_field}))))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.tuples(st.integers(0, 2**40), st.sampled_from(["", "a", "ab", "b", "r\u00e9"]),
+                 st.one_of(st.none(), st.integers(-3, 3), st.text(max_size=3))),
+       st.tuples(st.integers(0, 2**40), st.sampled_from(["", "a", "ab", "b", "r\u00e9"]),
+                 st.one_of(st.none(), st.integers(-3, 3), st.text(max_size=3))))
+def test_register_byte_order_is_the_merge(a, b):
+    ra, rb = lww_register.LwwRegister(*a), lww_register.LwwRegister(*b)
+    assert lww_register.decode(max(lww_register.encode(ra), lww_register.encode(rb))) == (
+        lww_register.merge(ra, rb))
+    ma, mb = max_register.MaxRegister(a[0] - 2**39), max_register.MaxRegister(None)
+    for x, y in ((ma, mb), (mb, ma), (ma, max_register.MaxRegister(b[0]))):
+        assert max_register.decode(max(max_register.encode(x), max_register.encode(y))) == (
+            max_register.merge(x, y))
