@@ -1,0 +1,196 @@
+"""store — the store handle: a directory, its LMDB trees, its replica and its clock.
+
+``open_store(path)`` creates or opens ``<path>/.repoctx/``. The store records its
+format version and refuses one written by a newer format; it keeps its replica id and
+the last clock tick in the store-local tree, writing the tick inside every batch so
+ticks never go backwards across restarts. A backup is a compact copy whose replica id
+is dropped, so the restored store takes a fresh one (reusing dots would corrupt merges).
+"""
+
+from __future__ import annotations
+
+import configparser
+import re
+import secrets
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from repoctx.crdt import Clock
+from repoctx.crdt.record import Record
+from repoctx.errors import StoreFormatError
+from repoctx.trees import (
+    DEFAULT_MAP_SIZE,
+    LOCAL_TREE,
+    TREES,
+    Batch,
+    Snapshot,
+    Trees,
+    TreeStats,
+    check_repo_id,
+    compact,
+    make_key,
+)
+
+FORMAT_VERSION = 1
+STORE_DIRNAME = ".repoctx"
+LMDB_DIRNAME = "lmdb"
+
+
+@dataclass
+class Store:
+    """An open store: its trees, the repository it serves, its replica id and clock."""
+
+    path: Path
+    """The store directory (``<repo>/.repoctx`` by default)."""
+    trees: Trees
+    repo_id: str
+    replica_id: str
+    clock: Clock = field(default_factory=Clock)
+
+    def key(self, family: str = "", rest: str = "") -> str:
+        """A key of this store's repository."""
+        return make_key(self.repo_id, family, rest)
+
+    def tick(self) -> int:
+        """A fresh tick of this replica's clock."""
+        return self.clock.now()
+
+    def __post_init__(self) -> None:
+        self.trees.before_commit = self._persist_clock
+
+    def _persist_clock(self, batch: Batch) -> None:
+        batch.put_local("clock", self.clock.last)
+
+    def batch(self) -> AbstractContextManager[Batch]:
+        """A write transaction (it also persists the clock)."""
+        return self.trees.batch()
+
+    def merge(self, key: str, delta: Record) -> None:
+        """Read-merge-write one record in its own transaction."""
+        self.trees.merge(key, delta)
+
+    def get(self, key: str) -> Record | None:
+        """The visible record at ``key``, or None."""
+        return self.trees.get(key)
+
+    def snapshot(self, now_ms: int | None = None) -> Snapshot:
+        """A consistent read view (a context manager)."""
+        return self.trees.snapshot(now_ms)
+
+    def repo_ids(self) -> list[str]:
+        """Repositories that have a root node in this store."""
+        with self.trees.snapshot() as snap:
+            return sorted({key.split("/")[1] for key, _ in snap.scan_tree(TREES[0], "repo/")
+                           if key.count("/") == 1})
+
+    def stats(self) -> list[TreeStats]:
+        """Records and bytes per tree."""
+        return self.trees.stats()
+
+    def gc(self, now_ms: int | None = None) -> dict[str, int]:
+        """Compact every tree now; returns records reaped per tree."""
+        return compact(self.trees, now_ms=now_ms)
+
+    def backup(self, dest: Path) -> None:
+        """Write a compact copy of this store into ``dest`` (a new store directory)."""
+        self.trees.backup(dest / LMDB_DIRNAME)
+        copy = Trees(dest / LMDB_DIRNAME)
+        try:
+            with copy.env.begin(write=True, db=copy.dbs[LOCAL_TREE]) as txn:
+                txn.delete(b"replica")  # the restored store must author new dots
+        finally:
+            copy.close()
+
+    def close(self) -> None:
+        """Close the store."""
+        self.trees.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_store(path: str | Path, repo_id: str | None = None, replica_id: str | None = None, *,
+               store_dir: str | Path | None = None, map_size: int = DEFAULT_MAP_SIZE,
+               readonly: bool = False) -> Store:
+    """Create or open the store of the repository at ``path``.
+
+    ``repo_id`` defaults to the store's only repository, else to a slug of the
+    ``origin`` remote or the directory name; ``replica_id`` defaults to the stored one
+    (a random one on creation). ``store_dir`` overrides ``<path>/.repoctx``.
+    """
+    root = Path(path).resolve()
+    directory = Path(store_dir).resolve() if store_dir is not None else root / STORE_DIRNAME
+    if readonly and not (directory / LMDB_DIRNAME).is_dir():
+        raise StoreFormatError(f"no repoctx store at {directory}; run `repoctx index` first")
+    trees = Trees(directory / LMDB_DIRNAME, map_size=map_size, readonly=readonly)
+    try:
+        _check_format(trees, directory, readonly)
+        replica = _replica(trees, replica_id, readonly)
+        store = Store(directory, trees, "_", replica, Clock(last=trees.get_local("clock", 0)))
+        store.repo_id = check_repo_id(repo_id) if repo_id else _default_repo(store, root)
+        return store
+    except BaseException:
+        trees.close()
+        raise
+
+
+def _check_format(trees: Trees, directory: Path, readonly: bool) -> None:
+    found = trees.get_local("format")
+    if found is None and not readonly:
+        with trees.batch() as b:
+            b.put_local("format", FORMAT_VERSION)
+    elif found is not None and found > FORMAT_VERSION:
+        raise StoreFormatError(
+            f"the store at {directory} has format {found}, newer than format "
+            f"{FORMAT_VERSION} that this repoctx reads; upgrade repoctx to open it"
+        )
+
+
+def _replica(trees: Trees, wanted: str | None, readonly: bool) -> str:
+    stored = trees.get_local("replica")
+    replica = wanted or stored or secrets.token_hex(6)
+    if "\x00" in replica:
+        raise StoreFormatError("a replica id cannot contain NUL")
+    if replica != stored and not readonly:
+        with trees.batch() as b:  # a new id needs no migration: dots just carry it
+            b.put_local("replica", replica)
+    return replica
+
+
+def _default_repo(store: Store, root: Path) -> str:
+    known = store.repo_ids()
+    derived = default_repo_id(root)
+    if len(known) == 1 and derived not in known:
+        return known[0]
+    return derived
+
+
+def default_repo_id(root: Path) -> str:
+    """A slug of the normalised ``origin`` remote URL, else of the directory name."""
+    url = _origin_url(root)
+    if url:
+        url = re.sub(r"^[a-z+]+://", "", url.strip().lower())
+        url = re.sub(r"^[^@/]+@", "", url).replace(":", "/")
+        url = re.sub(r"\.git/?$", "", url).strip("/")
+    return _slug(url or root.name or "repo")
+
+
+def _origin_url(root: Path) -> str | None:
+    config = root / ".git" / "config"
+    if not config.is_file():
+        return None
+    parser = configparser.ConfigParser(strict=False, interpolation=None)
+    try:
+        parser.read(config, encoding="utf-8")
+    except (configparser.Error, UnicodeDecodeError):
+        return None  # an unreadable git config only costs the nicer default id
+    return parser.get('remote "origin"', "url", fallback=None)
+
+
+def _slug(text: str) -> str:
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.")[:128]
+    return slug or "repo"

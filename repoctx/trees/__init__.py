@@ -1,0 +1,50 @@
+"""trees — the LMDB environment, the named trees, the key grammar, read-merge-write,
+tombstone and expiry hiding, compaction and backup. Knows nothing of files, symbols
+or memory: records are opaque CRDT records keyed by the key grammar.
+"""
+
+from .batch import Batch
+from .compaction import compact
+from .keys import (
+    MAX_KEY_BYTES,
+    Key,
+    check_repo_id,
+    family_prefix,
+    lmdb_key,
+    make_key,
+    parse_key,
+    route,
+    tree_of,
+)
+from .lmdb_env import DEFAULT_MAP_SIZE, error_for, lmdb_errors
+from .spec import BY_FAMILY, BY_NAME, LOCAL_TREE, ROOT_FAMILY, TREES, TreeSpec
+from .trees import Snapshot, Trees, TreeStats
+from .visibility import reapable, visible
+
+__all__ = [
+    "BY_FAMILY",
+    "BY_NAME",
+    "DEFAULT_MAP_SIZE",
+    "LOCAL_TREE",
+    "MAX_KEY_BYTES",
+    "ROOT_FAMILY",
+    "TREES",
+    "Batch",
+    "Key",
+    "Snapshot",
+    "TreeSpec",
+    "TreeStats",
+    "Trees",
+    "check_repo_id",
+    "compact",
+    "error_for",
+    "family_prefix",
+    "lmdb_errors",
+    "lmdb_key",
+    "make_key",
+    "parse_key",
+    "reapable",
+    "route",
+    "tree_of",
+    "visible",
+]

@@ -1,0 +1,158 @@
+"""trees/batch — read-merge-write in one LMDB write transaction, all or nothing.
+
+Operations apply at once to an open write transaction (so later operations read
+earlier ones) and are logged; if the map fills, the transaction is aborted, the map
+grown and the log replayed, so callers never see ``MapFullError``. An exception in
+the ``with`` block aborts everything. A merge that changes nothing writes nothing,
+which is what makes an unchanged re-index write zero records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import lmdb
+import msgpack
+
+from repoctx.crdt import lww_register, record
+from repoctx.crdt.record import Record
+from repoctx.errors import CorruptRecordError
+
+from . import codec
+from .keys import MAX_KEY_BYTES, lmdb_key, tree_of
+from .lmdb_env import adopt_size, grow, lmdb_errors
+from .spec import LOCAL_TREE, TreeSpec
+
+if TYPE_CHECKING:
+    from .trees import Trees
+
+Update = Callable[[Record | None], Record | None]
+_MAX_GROWTHS = 40
+
+
+class Batch:
+    """A write transaction in progress; use through ``Trees.batch()``."""
+
+    def __init__(self, trees: Trees) -> None:
+        self._trees = trees
+        self._log: list[tuple[str, Any, Any]] = []
+        self._txn: lmdb.Transaction | None = None
+        self.written: dict[str, int] = {}
+        """Records written per tree by this batch."""
+        self.repaired: list[CorruptRecordError] = []
+        """Corrupt stored values this batch replaced instead of merging."""
+
+    def merge(self, key: str, delta: Record) -> None:
+        """Merge ``delta`` into the record at ``key``."""
+        self._run(("merge", key, delta))
+
+    def update(self, key: str, fn: Update) -> None:
+        """Merge ``fn(current)`` into ``key``; ``fn`` sees tombstones too and may return None.
+
+        ``fn`` must depend only on its argument: it runs again if the batch is replayed.
+        """
+        self._run(("update", key, fn))
+
+    def put_local(self, name: str, value: Any) -> None:
+        """Set a store-local value (never replicated, never merged)."""
+        self._run(("local", name, value))
+
+    def get_local(self, name: str, default: Any = None) -> Any:
+        """A store-local value as this batch sees it."""
+        with lmdb_errors():
+            raw = self._begin().get(name.encode(), db=self._trees.dbs[LOCAL_TREE])
+        return default if raw is None else msgpack.unpackb(raw)
+
+    def get(self, key: str) -> Record | None:
+        """The record at ``key`` as this batch sees it (tombstones included)."""
+        return self._current(self._begin(), tree_of(key), key)
+
+    def _run(self, op: tuple[str, Any, Any]) -> None:
+        self._log.append(op)
+        with lmdb_errors():
+            try:
+                self._apply(self._begin(), op)
+            except lmdb.MapFullError:
+                self._replay()
+
+    def _begin(self) -> lmdb.Transaction:
+        if self._txn is None:
+            with lmdb_errors():
+                try:
+                    self._txn = self._trees.env.begin(write=True)
+                except lmdb.MapResizedError:
+                    adopt_size(self._trees.env)
+                    self._txn = self._trees.env.begin(write=True)
+        return self._txn
+
+    def _replay(self) -> None:
+        for _ in range(_MAX_GROWTHS):
+            self._abort()
+            grow(self._trees.env)
+            self.written.clear()
+            self.repaired.clear()
+            try:
+                txn = self._begin()
+                for op in self._log:
+                    self._apply(txn, op)
+                return
+            except lmdb.MapFullError:
+                continue
+        raise lmdb.MapFullError("map still full after growing it 40 times")
+
+    def _current(self, txn: lmdb.Transaction, spec: TreeSpec, key: str) -> Record | None:
+        raw = txn.get(lmdb_key(key), db=self._trees.dbs[spec.name])
+        if raw is None:
+            return None
+        try:
+            return codec.decode(spec, key, raw)
+        except CorruptRecordError as exc:
+            # The stored bytes are already lost; the incoming delta replaces them and
+            # the reconcile's markers bring back whatever else the record held.
+            self.repaired.append(exc)
+            return None
+
+    def _apply(self, txn: lmdb.Transaction, op: tuple[str, Any, Any]) -> None:
+        kind, key, arg = op
+        if kind == "local":
+            txn.put(key.encode(), msgpack.packb(arg), db=self._trees.dbs[LOCAL_TREE])
+            return
+        spec = tree_of(key)
+        current = self._current(txn, spec, key)
+        delta = arg if kind == "merge" else arg(current)
+        if delta is None:
+            return
+        if len(key.encode()) > MAX_KEY_BYTES:
+            full = lww_register.encode(lww_register.LwwRegister(0, "", key))
+            delta = record.merge(delta, Record({record.KEY: full}))
+        merged = delta if current is None else record.merge(current, delta)
+        if current is not None and merged.fields == current.fields:
+            return
+        txn.put(lmdb_key(key), codec.encode(spec, merged), db=self._trees.dbs[spec.name])
+        self.written[spec.name] = self.written.get(spec.name, 0) + 1
+
+    def commit(self) -> None:
+        """Commit everything applied (nothing happens when nothing was written)."""
+        if self._txn is None:
+            return
+        if not self.written and not any(op[0] == "local" for op in self._log):
+            self._abort()
+            return
+        try:
+            with lmdb_errors():
+                try:
+                    self._txn.commit()
+                except lmdb.MapFullError:
+                    self._txn = None  # a failed commit has already freed the transaction
+                    self._replay()
+                    self._txn.commit()
+        except Exception:
+            self._abort()
+            raise
+        self._txn = None
+
+    def _abort(self) -> None:
+        if self._txn is not None:
+            self._txn.abort()
+            self._txn = None

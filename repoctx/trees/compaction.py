@@ -1,0 +1,42 @@
+"""trees/compaction — reap tombstones and expired records past their tree's grace.
+
+Runs per tree in write transactions of bounded size, so a large reap neither holds
+the writer lock long nor grows one transaction without bound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from repoctx.crdt import wall_ms
+
+from .keys import lmdb_key
+from .lmdb_env import lmdb_errors
+from .spec import BY_NAME, TREES
+from .visibility import reapable
+
+if TYPE_CHECKING:
+    from .trees import Trees
+
+_CHUNK = 10_000
+
+
+def compact(trees: Trees, *, now_ms: int | None = None, names: Iterable[str] | None = None,
+            ) -> dict[str, int]:
+    """Delete reapable records; returns how many were reaped per tree."""
+    now = wall_ms() if now_ms is None else now_ms
+    reaped: dict[str, int] = {}
+    for spec in (BY_NAME[n] for n in names) if names is not None else TREES:
+        if spec.grace_ms is None:
+            continue
+        with trees.snapshot(now_ms=now) as snap:
+            doomed = [key for key, rec in snap.scan_tree(spec, include_hidden=True,
+                                                         on_corrupt=lambda exc: None)
+                      if reapable(rec, now, spec.grace_ms)]
+        for start in range(0, len(doomed), _CHUNK):
+            with lmdb_errors(), trees.env.begin(write=True, db=trees.dbs[spec.name]) as txn:
+                for key in doomed[start:start + _CHUNK]:
+                    txn.delete(lmdb_key(key))
+        reaped[spec.name] = len(doomed)
+    return reaped

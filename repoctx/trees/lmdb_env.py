@@ -1,0 +1,92 @@
+"""trees/lmdb_env — the one LMDB environment of a store and its named databases.
+
+Opens every named tree once when the environment opens (records never go in the
+unnamed main database, which holds the names), grows the map instead of letting
+``MapFullError`` reach a caller, and translates LMDB's exceptions into the store's
+error hierarchy in one place (``lmdb_errors``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import lmdb
+
+from repoctx.errors import StoreBusyError, StoreFormatError, StoreIOError
+
+from .spec import LOCAL_TREE, TREES
+
+DEFAULT_MAP_SIZE = 64 << 20
+MAX_DBS = len(TREES) + 4
+
+_CORRUPT = "the store's LMDB file is corrupt; restore a backup (repoctx backup makes one)"
+
+# Most specific first: the first matching class decides the message.
+_ERRORS: tuple[tuple[type[lmdb.Error], type[Exception], str], ...] = (
+    (lmdb.MapFullError, StoreIOError, "the store's map is full"),
+    (lmdb.DiskError, StoreIOError, "the disk refused a write (full or failing); free space "
+     "and run again — nothing of the failed batch was written"),
+    (lmdb.ReadonlyError, StoreIOError, "the store is open read-only"),
+    (lmdb.LockError, StoreBusyError, "could not take the store's LMDB lock"),
+    (lmdb.ReadersFullError, StoreBusyError, "too many processes are reading the store"),
+    (lmdb.VersionMismatchError, StoreFormatError, "the store was written by another LMDB"),
+    (lmdb.InvalidError, StoreFormatError, "the store directory does not hold an LMDB store"),
+    (lmdb.IncompatibleError, StoreFormatError, "the store's databases are incompatible"),
+    (lmdb.CorruptedError, StoreFormatError, _CORRUPT),
+    (lmdb.PageNotFoundError, StoreFormatError, _CORRUPT),
+    (lmdb.PanicError, StoreIOError, "LMDB hit a fatal error; reopen the store"),
+    (lmdb.Error, StoreIOError, "LMDB error"),
+)
+
+
+def error_for(exc: lmdb.Error) -> Exception:
+    """The store error that stands for an LMDB exception."""
+    for cls, target, message in _ERRORS:
+        if isinstance(exc, cls):
+            return target(f"{message}: {exc}")
+    raise AssertionError("lmdb.Error is the last entry")  # pragma: no cover
+
+
+@contextmanager
+def lmdb_errors() -> Iterator[None]:
+    """Translate LMDB exceptions raised inside the block into store errors."""
+    try:
+        yield
+    except lmdb.Error as exc:
+        raise error_for(exc) from exc
+    except OSError as exc:
+        raise StoreIOError(f"cannot use the store files: {exc}") from exc
+
+
+def open_env(path: Path, *, map_size: int = DEFAULT_MAP_SIZE, readonly: bool = False
+             ) -> tuple[lmdb.Environment, dict[str, object]]:
+    """Open (creating unless read-only) the environment and every named tree."""
+    with lmdb_errors():
+        if not readonly:
+            path.mkdir(parents=True, exist_ok=True)
+        env = lmdb.open(str(path), map_size=map_size, max_dbs=MAX_DBS, readonly=readonly,
+                        subdir=True, readahead=False, lock=True)
+        dbs: dict[str, object] = {}
+        for name in [t.name for t in TREES] + [LOCAL_TREE]:
+            if readonly:
+                try:
+                    dbs[name] = env.open_db(name.encode(), create=False)
+                except lmdb.NotFoundError:
+                    continue  # a read-only view of an older store simply lacks the tree
+            else:
+                dbs[name] = env.open_db(name.encode())
+        return env, dbs
+
+
+def grow(env: lmdb.Environment) -> None:
+    """Double the map size (LMDB files are sparse: this costs address space, not disk)."""
+    with lmdb_errors():
+        env.set_mapsize(env.info()["map_size"] * 2)
+
+
+def adopt_size(env: lmdb.Environment) -> None:
+    """Adopt a map size another process has grown the file to."""
+    with lmdb_errors():
+        env.set_mapsize(0)

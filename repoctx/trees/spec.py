@@ -1,0 +1,54 @@
+"""trees/spec — the named trees of a store and the options each one carries.
+
+One LMDB named database per record family (DESIGN.md §2, seed 003 "Named trees").
+The family segment of a key routes it to its tree. The high-churn trees carry a
+finite tombstone grace period and a compaction trigger; the write-once vector
+payload tree carries neither. Only the symbol tree wraps values in a schema-version
+envelope. The vector index and coverage trees are derived and never replicated.
+Pure declarations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+HOUR_MS = 3_600_000
+DAY_MS = 24 * HOUR_MS
+
+
+@dataclass(frozen=True, slots=True)
+class TreeSpec:
+    """A named tree: which key families it holds and how it is kept."""
+
+    name: str
+    families: tuple[str, ...]
+    grace_ms: int | None = DAY_MS
+    """How long a tombstone or expired record is kept before compaction reaps it."""
+    compaction_trigger: int | None = 50_000
+    """Writes to the tree after which compaction runs on its own."""
+    envelope: tuple[int, int] | None = None
+    """``(schema family, version)`` when values carry a ``$schema`` envelope."""
+    replicated: bool = True
+
+
+ROOT_FAMILY = ""  # the repo root node, key ``repo/{repoId}``
+
+TREES: tuple[TreeSpec, ...] = (
+    TreeSpec("repo-context-structural", (ROOT_FAMILY, "pkg", "file")),
+    TreeSpec("repo-context-symbol", ("symbol",), envelope=(1, 1)),
+    TreeSpec("repo-context-content", ("content",)),
+    TreeSpec("repo-context-xref", ("xref",)),
+    TreeSpec("repo-context-memory", ("mem",), grace_ms=7 * DAY_MS),
+    TreeSpec("repo-context-session", ("session",), grace_ms=HOUR_MS, compaction_trigger=5_000),
+    TreeSpec("repo-context-vector-membership", ("vmem",)),
+    TreeSpec("repo-context-vector-payload", ("vpay",), grace_ms=None, compaction_trigger=None),
+    TreeSpec("repo-context-vector-metadata", ("vec",)),
+    TreeSpec("repo-context-vector-index", ("vidx",), replicated=False),
+    TreeSpec("repo-context-vector-coverage", ("vcov",), replicated=False),
+)
+
+LOCAL_TREE = "repo-context-local"
+"""Store-local state (replica id, clock, checkpoints): never replicated, never exported."""
+
+BY_NAME: dict[str, TreeSpec] = {t.name: t for t in TREES}
+BY_FAMILY: dict[str, TreeSpec] = {f: t for t in TREES for f in t.families}

@@ -1,0 +1,202 @@
+"""trees/trees — the named trees of one store: reads, scans, batches, stats, backup.
+
+``Trees`` hides the engine the way ``dbm`` does: keys are strings of the key grammar,
+values are records, and every write is a read-merge-write inside a ``Batch``. Reads
+run in their own read-only transaction, so readers never block the writer and never
+see tombstones or expired records. Knows nothing of files, symbols or memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import lmdb
+import msgpack
+
+from repoctx.crdt import record, wall_ms
+from repoctx.crdt.record import Record
+from repoctx.errors import CorruptRecordError
+
+from . import codec
+from .batch import Batch
+from .compaction import compact
+from .keys import lmdb_key, route, tree_of
+from .lmdb_env import DEFAULT_MAP_SIZE, lmdb_errors, open_env
+from .spec import BY_NAME, LOCAL_TREE, TREES, TreeSpec
+from .visibility import visible
+
+OnCorrupt = Callable[[CorruptRecordError], None]
+
+
+@dataclass(frozen=True, slots=True)
+class TreeStats:
+    """Size of one tree: LMDB entries (tombstones included) and bytes of pages."""
+
+    name: str
+    records: int
+    bytes: int
+
+
+class Snapshot:
+    """A consistent read-only view of every tree (one LMDB read transaction)."""
+
+    def __init__(self, trees: Trees, txn: lmdb.Transaction, now_ms: int) -> None:
+        self._trees, self._txn, self.now_ms = trees, txn, now_ms
+
+    def get(self, key: str) -> Record | None:
+        """The visible record at ``key``, or None; raises ``CorruptRecordError``."""
+        spec = tree_of(key)
+        raw = self._txn.get(lmdb_key(key), db=self._trees.dbs[spec.name])
+        if raw is None:
+            return None
+        rec = codec.decode(spec, key, raw)
+        return rec if visible(rec, self.now_ms) else None
+
+    def scan(self, prefix: str, *, on_corrupt: OnCorrupt | None = None,
+             ) -> Iterator[tuple[str, Record]]:
+        """Visible records whose key starts with ``prefix``, in key order.
+
+        A corrupt value raises ``CorruptRecordError`` unless ``on_corrupt`` is given,
+        in which case it is called and the scan goes on with the next record.
+        """
+        spec = tree_of(prefix + ("x" if prefix.endswith("/") else ""))
+        yield from self.scan_tree(spec, prefix, on_corrupt=on_corrupt)
+
+    def scan_tree(self, spec: TreeSpec, prefix: str = "", *, on_corrupt: OnCorrupt | None = None,
+                  include_hidden: bool = False) -> Iterator[tuple[str, Record]]:
+        """Like ``scan`` over a named tree; ``include_hidden`` also yields tombstones."""
+        if prefix:
+            route(prefix, spec)
+        start = prefix.encode()
+        with self._txn.cursor(db=self._trees.dbs[spec.name]) as cursor:
+            if not cursor.set_range(start):
+                return
+            for raw_key, raw in cursor:
+                if not raw_key.startswith(start):
+                    return
+                key = raw_key.decode(errors="replace")
+                try:
+                    rec = codec.decode(spec, key, raw)
+                except CorruptRecordError as exc:
+                    if on_corrupt is None:
+                        raise
+                    on_corrupt(exc)
+                    continue
+                if include_hidden or visible(rec, self.now_ms):
+                    yield record.full_key(rec) or key, rec
+
+    def get_local(self, name: str, default: Any = None) -> Any:
+        """A store-local value, or ``default``."""
+        raw = self._txn.get(name.encode(), db=self._trees.dbs[LOCAL_TREE])
+        return default if raw is None else msgpack.unpackb(raw)
+
+
+class Trees:
+    """Every named tree of one LMDB environment."""
+
+    def __init__(self, path: Path, *, map_size: int = DEFAULT_MAP_SIZE,
+                 readonly: bool = False) -> None:
+        self.path = path
+        self.readonly = readonly
+        self.env, self.dbs = open_env(path, map_size=map_size, readonly=readonly)
+        self.writes = 0
+        """Records written through this handle (an unchanged re-index adds none)."""
+        self.commits = 0
+        self.before_commit: Callable[[Batch], None] | None = None
+        """Called inside every batch that wrote records, just before it commits."""
+
+    @contextmanager
+    def snapshot(self, now_ms: int | None = None) -> Iterator[Snapshot]:
+        """A consistent read view; ``now_ms`` fixes the time used to hide expired records."""
+        with lmdb_errors():
+            txn = self.env.begin(write=False)
+        try:
+            yield Snapshot(self, txn, wall_ms() if now_ms is None else now_ms)
+        finally:
+            txn.abort()
+
+    def get(self, key: str) -> Record | None:
+        """The visible record at ``key``, or None."""
+        with self.snapshot() as snap:
+            return snap.get(key)
+
+    def scan(self, prefix: str, *, on_corrupt: OnCorrupt | None = None) -> list[tuple[str, Record]]:
+        """Visible records under ``prefix`` in key order (materialised)."""
+        with self.snapshot() as snap:
+            return list(snap.scan(prefix, on_corrupt=on_corrupt))
+
+    def get_local(self, name: str, default: Any = None) -> Any:
+        """A store-local value, or ``default``."""
+        with self.snapshot() as snap:
+            return snap.get_local(name, default)
+
+    @contextmanager
+    def batch(self) -> Iterator[Batch]:
+        """A write transaction: everything in the block commits together, or nothing."""
+        batch = Batch(self)
+        try:
+            yield batch
+            due = []
+            if batch.written:
+                due = self._count_writes(batch)
+                if self.before_commit is not None:
+                    self.before_commit(batch)
+            batch.commit()
+        except BaseException:
+            batch._abort()
+            raise
+        written = sum(batch.written.values())
+        self.writes += written
+        self.commits += 1 if written else 0
+        if due:
+            compact(self, names=due)
+
+    def merge(self, key: str, delta: Record) -> None:
+        """Read-merge-write one record in its own transaction."""
+        with self.batch() as b:
+            b.merge(key, delta)
+
+    @staticmethod
+    def _count_writes(batch: Batch) -> list[str]:
+        """Count the batch's writes per tree (in the same transaction); name trees now due."""
+        counts = batch.get_local("writes-since-compaction", {})
+        due = []
+        for name, n in batch.written.items():
+            counts[name] = counts.get(name, 0) + n
+            trigger = BY_NAME[name].compaction_trigger
+            if trigger is not None and counts[name] >= trigger:
+                due.append(name)
+                counts[name] = 0
+        batch.put_local("writes-since-compaction", counts)
+        return due
+
+    def stats(self) -> list[TreeStats]:
+        """Records and bytes per named tree."""
+        out = []
+        with lmdb_errors(), self.env.begin() as txn:
+            for spec in (*TREES, BY_LOCAL):
+                db = self.dbs.get(spec.name)
+                if db is None:
+                    out.append(TreeStats(spec.name, 0, 0))
+                    continue
+                s = txn.stat(db)
+                pages = s["branch_pages"] + s["leaf_pages"] + s["overflow_pages"]
+                out.append(TreeStats(spec.name, s["entries"], pages * s["psize"]))
+        return out
+
+    def backup(self, dest: Path) -> None:
+        """Write a compact copy of the environment into the directory ``dest``."""
+        with lmdb_errors():
+            dest.mkdir(parents=True, exist_ok=False)
+            self.env.copy(str(dest), compact=True)
+
+    def close(self) -> None:
+        """Close the environment."""
+        self.env.close()
+
+
+BY_LOCAL = TreeSpec(LOCAL_TREE, (), grace_ms=None, compaction_trigger=None, replicated=False)

@@ -1,0 +1,27 @@
+"""Shared fixtures: a fresh store in a temp directory, and record helpers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from repoctx import open_store
+from repoctx.crdt import lww_register, record
+from repoctx.crdt.record import Record
+from repoctx.store import Store
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    s = open_store(tmp_path / "repo", repo_id="demo", replica_id="r-test")
+    yield s
+    s.close()
+
+
+def lww_record(store: Store, **values: object) -> Record:
+    """A delta writing each value as an LWW register at a fresh tick."""
+    tick = store.tick()
+    states = {name: lww_register.set_value(lww_register.empty(), v, tick, store.replica_id)
+              for name, v in values.items()}
+    return record.write(states, tick)

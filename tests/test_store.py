@@ -1,0 +1,78 @@
+import pytest
+
+from repoctx import FORMAT_VERSION, default_repo_id, open_store
+from repoctx.crdt import record
+from repoctx.errors import InvalidKeyError, StoreFormatError
+from tests.conftest import lww_record
+
+
+def test_open_creates_the_store_directory_and_remembers_its_replica(tmp_path):
+    with open_store(tmp_path) as s:
+        replica = s.replica_id
+        assert (tmp_path / ".repoctx" / "lmdb" / "data.mdb").is_file()
+    with open_store(tmp_path) as s:
+        assert s.replica_id == replica
+    with open_store(tmp_path, replica_id="cluster-a") as s:  # config only, no migration
+        assert s.replica_id == "cluster-a"
+
+
+def test_ticks_survive_a_restart(tmp_path):
+    with open_store(tmp_path, repo_id="demo") as s:
+        s.trees.merge(s.key("file", "a"), lww_record(s, size=1))
+        last = s.clock.last
+    with open_store(tmp_path, repo_id="demo") as s:
+        s.clock.wall = lambda: 0  # the wall clock jumped back across the restart
+        assert s.tick() > last
+
+
+def test_a_newer_format_is_refused_with_both_versions(tmp_path):
+    with open_store(tmp_path) as s, s.batch() as b:
+        b.put_local("format", FORMAT_VERSION + 1)
+    with pytest.raises(StoreFormatError, match=f"format {FORMAT_VERSION + 1}.*{FORMAT_VERSION}"):
+        open_store(tmp_path)
+
+
+def test_readonly_open_of_a_missing_store_says_what_to_do(tmp_path):
+    with pytest.raises(StoreFormatError, match="repoctx index"):
+        open_store(tmp_path, readonly=True)
+
+
+def test_backup_is_a_compact_copy_that_takes_a_new_replica_id(tmp_path):
+    with open_store(tmp_path / "repo", repo_id="demo") as s:
+        s.merge(s.key(), lww_record(s, name="demo"))
+        s.merge(s.key("file", "a"), lww_record(s, size=1))
+        s.backup(tmp_path / "copy")
+        original = s.replica_id
+    with open_store(tmp_path / "repo", store_dir=tmp_path / "copy") as restored:
+        assert restored.replica_id != original
+        assert restored.repo_id == "demo"
+        assert record.value(restored.get("repo/demo/file/a"))["size"] == 1
+
+
+def test_repo_id_defaults(tmp_path):
+    repo = tmp_path / "My Project"
+    (repo / ".git").mkdir(parents=True)
+    assert default_repo_id(repo) == "My-Project"
+    (repo / ".git" / "config").write_text(
+        '[remote "origin"]\n\turl = git@github.com:Acme/Widgets.git\n')
+    assert default_repo_id(repo) == "github.com-acme-widgets"
+    (repo / ".git" / "config").write_text(
+        '[remote "origin"]\n\turl = https://github.com/acme/widgets\n')
+    assert default_repo_id(repo) == "github.com-acme-widgets"
+    with pytest.raises(InvalidKeyError):
+        open_store(repo, repo_id="no/slashes")
+
+
+def test_the_only_repository_is_the_default(tmp_path):
+    with open_store(tmp_path, repo_id="solo") as s:
+        s.trees.merge(s.key(), lww_record(s, name="solo"))
+    with open_store(tmp_path) as s:
+        assert s.repo_id == "solo" and s.repo_ids() == ["solo"]
+
+
+def test_gc_and_stats(store):
+    store.trees.merge(store.key("file", "a"), lww_record(store, size=1))
+    by_name = {t.name: t for t in store.stats()}
+    assert by_name["repo-context-structural"].records == 1
+    assert by_name["repo-context-structural"].bytes > 0
+    assert set(store.gc()) >= {"repo-context-structural", "repo-context-memory"}
