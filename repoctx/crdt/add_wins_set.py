@@ -20,7 +20,6 @@ from .dots import (
     CausalContext,
     Dots,
     decode_context,
-    decode_dots,
     disjoint,
     encode_context,
     join,
@@ -103,8 +102,10 @@ def decode(data: bytes) -> AddWinsSet:
         entries_body, ctx_body = body
         entries = dict(entries_body)
         for element, dots in entries_body:
-            if type(element) is not str or not decode_dots(dots):
+            if type(element) is not str or type(dots) is not tuple or not dots:
                 raise ValueError("an element is a string with a non-empty dot set")
+            if type(dots[0]) is not tuple:  # dot shape, checked on the first (cheap)
+                raise ValueError("a dot is (replica, counter)")
         return AddWinsSet(entries, decode_context(ctx_body))
     except (TypeError, ValueError) as exc:
         raise codec.shape_error("AddWinsSet", str(exc)) from exc
