@@ -18,13 +18,12 @@ import time
 from pathlib import Path
 
 import lmdb
+from _report import write_section
 
 from repoctx import open_store
 from repoctx.crdt import add_wins_set, lww_register, record
 from repoctx.store import Store
 from repoctx.trees import lmdb_key, tree_of
-
-from _report import write_section
 
 BATCH = 1000
 
@@ -100,7 +99,8 @@ def run(n: int) -> list[dict]:
         syms = [(store.key("symbol", f"django.app{i % 97}.m{i}.Model{i}"), i) for i in range(n)]
         scenarios = [
             ("file node, insert", [(k, file_node(store, i, 0)) for k, i in files]),
-            ("symbol (20-element set), insert", [(k, symbol(store, i, 0, sets[i])) for k, i in syms]),
+            ("symbol (20-element set), insert",
+             [(k, symbol(store, i, 0, sets[i])) for k, i in syms]),
             ("file node, update (stat + digest changed)",
              [(k, file_node(store, i, 1)) for k, i in files]),
             ("symbol, update (signature changed)",

@@ -18,13 +18,13 @@ from .registry import MODULES, module_for_state, module_for_tag
 from .ttl_set import TtlSet
 
 __all__ = [
-    "MODULES",
     "AddWinsSet",
     "CausalContext",
     "Clock",
     "CrdtModule",
     "Dot",
     "LwwRegister",
+    "MODULES",
     "MaxRegister",
     "OrFlag",
     "OrMap",
