@@ -1,0 +1,25 @@
+"""`contextpull` — ContextPull export (writer), conforming reader, and its tools.
+
+The writer turns documents into a ContextPull store (SQLite FTS5, DESIGN §5); the reader
+follows seed 000 on any writer's store and never writes; ``tools.json`` declares the
+reader's tools and :func:`call_tool` dispatches validated calls to a :class:`Reader`.
+"""
+
+from repoctx.contextpull.documents import Definition, SourceDocument
+from repoctx.contextpull.reader import Reader
+from repoctx.contextpull.search import Embedder
+from repoctx.contextpull.tools import call_tool, tool_definitions
+from repoctx.contextpull.walk import export_directory
+from repoctx.contextpull.writer import ExportReport, write_export
+
+__all__ = [
+    "Definition",
+    "Embedder",
+    "ExportReport",
+    "Reader",
+    "SourceDocument",
+    "call_tool",
+    "export_directory",
+    "tool_definitions",
+    "write_export",
+]

@@ -1,0 +1,108 @@
+"""`contextpull/index_text` — the corpus index text stored in ``meta.index_text``.
+
+Pure apart from token counting. Three layouts, tried in order until one fits the token
+budget: ``flat`` (one line per document, the same line format as ``index(prefix)``),
+``compact`` (path and section count only) and ``hierarchical`` (one line per folder,
+as deep as the budget allows, cut with a closing count line if even that is too long).
+Every layout starts with the header line ``ContextPull index · …``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from repoctx.contextpull.tokencount import count_tokens
+
+DEFAULT_INDEX_BUDGET = 3000
+_PATH_COLUMN = 30
+_DESCRIPTION_MAX_CHARS = 60
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    """One document as the index lists it."""
+
+    path: str
+    title: str
+    summary: str | None
+    n_sections: int
+
+
+@dataclass(frozen=True)
+class IndexText:
+    """The chosen index text, its layout and its token count."""
+
+    text: str
+    mode: str
+    tokens: int
+
+
+def header_line(scope: str, entries: Sequence[IndexEntry]) -> str:
+    """``ContextPull index · <scope> · <n> documents · <m> sections``."""
+    sections = sum(entry.n_sections for entry in entries)
+    return f"ContextPull index · {scope} · {len(entries)} documents · {sections} sections"
+
+
+def document_line(entry: IndexEntry) -> str:
+    """Seed 000's line: path padded to column 30, summary or title (60 chars), count."""
+    description = (entry.summary or entry.title)[:_DESCRIPTION_MAX_CHARS]
+    return f"{entry.path:<{_PATH_COLUMN}}  {description}  ({entry.n_sections})"
+
+
+def flat_text(scope: str, entries: Sequence[IndexEntry]) -> str:
+    """Header plus one :func:`document_line` per document."""
+    return "\n".join([header_line(scope, entries), *map(document_line, entries)])
+
+
+def compact_text(scope: str, entries: Sequence[IndexEntry]) -> str:
+    """Header plus ``path (n)`` per document."""
+    lines = [f"{entry.path} ({entry.n_sections})" for entry in entries]
+    return "\n".join([header_line(scope, entries), *lines])
+
+
+def _folder(path: str, depth: int) -> str:
+    parts = path.split("/")[:-1][:depth]
+    return "/".join(parts) + "/" if parts else "./"
+
+
+def hierarchical_text(scope: str, entries: Sequence[IndexEntry], depth: int) -> str:
+    """Header plus one ``folder/  <n> documents, <m> sections`` line per folder."""
+    documents: Counter[str] = Counter()
+    sections: Counter[str] = Counter()
+    for entry in entries:
+        folder = _folder(entry.path, depth)
+        documents[folder] += 1
+        sections[folder] += entry.n_sections
+    lines = [
+        f"{folder}  {documents[folder]} documents, {sections[folder]} sections"
+        for folder in sorted(documents, key=lambda f: f.encode())
+    ]
+    return "\n".join([header_line(scope, entries), *lines])
+
+
+def _cut_to_budget(text: str, budget: int) -> str:
+    """Drop trailing folder lines (counting them in a last line) until ``text`` fits."""
+    lines = text.split("\n")
+    keep, candidate = len(lines), text
+    while keep > 1 and count_tokens(candidate) > budget:
+        keep = max(1, keep * 3 // 4)
+        candidate = "\n".join([*lines[:keep], f"… {len(lines) - keep} more folders"])
+    return candidate
+
+
+def build_index(scope: str, entries: Sequence[IndexEntry], budget: int) -> IndexText:
+    """The first layout of flat / compact / hierarchical that fits ``budget`` tokens."""
+    layouts = (("flat", flat_text(scope, entries)), ("compact", compact_text(scope, entries)))
+    for mode, text in layouts:
+        tokens = count_tokens(text)
+        if tokens <= budget:
+            return IndexText(text, mode, tokens)
+    depth = max((entry.path.count("/") for entry in entries), default=0)
+    text = hierarchical_text(scope, entries, depth)
+    while depth > 1 and count_tokens(text) > budget:
+        depth -= 1
+        text = hierarchical_text(scope, entries, depth)
+    text = _cut_to_budget(text, budget)
+    return IndexText(text, "hierarchical", count_tokens(text))

@@ -1,0 +1,96 @@
+"""`contextpull/previous` — read a previous export to reuse its unchanged documents.
+
+Reads only (``mode=ro``). A document is reused when its path and SHA-256 match and the
+previous file was written with the same major version and section size limit; otherwise
+the writer sections it afresh. A previous file that cannot be read is simply not used.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from types import TracebackType
+
+from repoctx.contextpull import sql
+from repoctx.contextpull.connection import connect_read_only
+from repoctx.contextpull.records import DocumentRows, EmbeddingRow, SectionRow
+from repoctx.contextpull.schema import SUPPORTED_MAJOR
+from repoctx.errors import ContextPullError
+
+
+class PreviousExport:
+    """Lookup of reusable documents in a previous export (a context manager)."""
+
+    def __init__(self, path: Path | None, max_chars: int) -> None:
+        self._conn: sqlite3.Connection | None = None
+        self._documents: dict[str, tuple] = {}
+        if path is None or not Path(path).is_file():
+            return
+        try:
+            self._open(Path(path), max_chars)
+        except (ContextPullError, sqlite3.Error):
+            # Fail open on purpose: a damaged previous export only costs re-sectioning.
+            self.close()
+
+    def _open(self, path: Path, max_chars: int) -> None:
+        conn = connect_read_only(path)
+        self._conn = conn
+        meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        version = str(meta.get("schema_version", ""))
+        if version.split(".")[0] != str(SUPPORTED_MAJOR):
+            raise ContextPullError(f"previous export has schema {version}")
+        if meta.get("section_max_chars") != str(max_chars):
+            raise ContextPullError("previous export used another section size")
+        self._documents = {row[1]: row for row in conn.execute(sql.PREVIOUS_DOCUMENTS)}
+        self._has_side_tables = bool(
+            conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'repoctx_sections'").fetchone()
+        )
+
+    def reusable(self, path: str, sha256: str) -> DocumentRows | None:
+        """The previous rows of ``path`` when its content is unchanged, else ``None``."""
+        row = self._documents.get(path)
+        if row is None or row[5] != sha256 or self._conn is None:
+            return None
+        try:
+            return self._rows(row)
+        except sqlite3.Error:
+            return None  # fail open: re-section this document instead
+
+    def _rows(self, row: tuple) -> DocumentRows:
+        assert self._conn is not None
+        doc_id, path, title, summary, summary_src, sha256, kind, ingested_at = row
+        extras: dict[str, tuple] = {}
+        language = tokens = None
+        if self._has_side_tables:
+            rows = self._conn.execute(sql.PREVIOUS_REPOCTX_SECTIONS, (doc_id,))
+            extras = {r[0]: r[1:] for r in rows}
+            side = self._conn.execute(sql.PREVIOUS_REPOCTX_DOCUMENT, (doc_id,)).fetchone()
+            language, tokens = side if side else (None, None)
+        sections = tuple(
+            SectionRow(heading, level, skind, text, *extras.get(f"{path}#{ordinal}", ()))
+            for ordinal, heading, level, skind, text in self._conn.execute(
+                sql.PREVIOUS_SECTIONS, (doc_id,)
+            )
+        )
+        embeddings = tuple(
+            EmbeddingRow(*e) for e in self._conn.execute(sql.PREVIOUS_EMBEDDINGS, (doc_id,))
+        )
+        return DocumentRows(  # size is set by the writer from the current bytes
+            path, sha256, 0, title, summary, summary_src, kind, ingested_at,
+            sections, language, tokens, embeddings, reused=True,
+        )  # fmt: skip
+
+    def close(self) -> None:
+        """Close the previous file."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def __enter__(self) -> PreviousExport:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:  # fmt: skip
+        self.close()

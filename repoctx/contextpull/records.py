@@ -1,0 +1,99 @@
+"""`contextpull/records` — one document's rows, ready to insert into a store.
+
+Pure apart from token counting. :func:`prepare` turns a :class:`SourceDocument` into a
+:class:`DocumentRows` (sectioning, summary, token counts); the reuse path builds the same
+shape from a previous export, so the writer inserts both the same way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from repoctx.contextpull.documents import SourceDocument, decode_text, language_for
+from repoctx.contextpull.sectioning import section_document
+from repoctx.contextpull.summary import summarise
+from repoctx.contextpull.tokencount import count_tokens
+
+
+@dataclass(frozen=True)
+class SectionRow:
+    """A section's stored fields plus the repoctx side-table fields."""
+
+    heading_path: str
+    level: int
+    kind: str
+    text: str
+    start_line: int | None = None
+    end_line: int | None = None
+    tokens: int | None = None
+    symbol: str | None = None
+
+
+@dataclass(frozen=True)
+class EmbeddingRow:
+    """An embedding carried over from a previous export."""
+
+    section_id: str
+    model: str
+    dim: int
+    vec: bytes
+
+
+@dataclass(frozen=True)
+class DocumentRows:
+    """Everything the writer stores for one document."""
+
+    path: str
+    sha256: str
+    size: int
+    title: str
+    summary: str | None
+    summary_src: str | None
+    kind: str
+    ingested_at: str
+    sections: tuple[SectionRow, ...]
+    language: str | None = None
+    tokens: int | None = None
+    embeddings: tuple[EmbeddingRow, ...] = ()
+    reused: bool = False
+
+
+def sha256_hex(data: bytes) -> str:
+    """Lower-case hex SHA-256 of ``data``."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def prepare(document: SourceDocument, max_chars: int, ingested_at: str) -> DocumentRows:
+    """Section and summarise ``document`` into rows."""
+    sectioned = section_document(document, max_chars)
+    summary, summary_src = summarise(sectioned)
+    sections = tuple(
+        SectionRow(
+            s.heading_path,
+            s.level,
+            s.kind,
+            s.text,
+            s.start_line,
+            s.end_line,
+            count_tokens(s.text),
+            s.symbol,
+        )  # fmt: skip
+        for s in sectioned.sections
+    )
+    tokens = document.tokens
+    if tokens is None:
+        tokens = count_tokens(decode_text(document.data))
+    return DocumentRows(
+        path=document.path,
+        sha256=sha256_hex(document.data),
+        size=len(document.data),
+        title=sectioned.title,
+        summary=summary,
+        summary_src=summary_src,
+        kind=sectioned.kind,
+        ingested_at=ingested_at,
+        sections=sections,
+        language=document.language or language_for(document.path),
+        tokens=tokens,
+    )

@@ -1,0 +1,123 @@
+"""`contextpull/sql` — SQL text for the writer and the reader, built without a database.
+
+Pure; no I/O. Fixed statements are module constants grouped as write / search / read;
+the builders return strings (and their parameters) so tests can check them without SQLite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+# -- write -------------------------------------------------------------------------------
+INSERT_META = "INSERT INTO meta(key, value) VALUES (?, ?)"
+INSERT_REPOCTX_META = "INSERT INTO repoctx_meta(key, value) VALUES (?, ?)"
+INSERT_DOCUMENT = (
+    "INSERT INTO documents(doc_id, path, title, summary, summary_src, sha256, bytes, kind,"
+    " n_sections, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+INSERT_SECTION = (
+    "INSERT INTO sections(id, doc_id, ordinal, heading_path, level, kind, text, char_len,"
+    " hash, prev_id, next_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+INSERT_FTS = "INSERT INTO sections_fts(id, heading_path, text) VALUES (?, ?, ?)"
+INSERT_EMBEDDING = "INSERT INTO embeddings(section_id, model, dim, vec) VALUES (?, ?, ?, ?)"
+INSERT_REPOCTX_DOCUMENT = "INSERT INTO repoctx_documents(doc_id, language, tokens) VALUES (?, ?, ?)"
+INSERT_REPOCTX_SECTION = (
+    "INSERT INTO repoctx_sections(id, start_line, end_line, tokens, symbol) VALUES (?, ?, ?, ?, ?)"
+)
+
+# -- previous export (reuse) ------------------------------------------------------------
+PREVIOUS_DOCUMENTS = (
+    "SELECT doc_id, path, title, summary, summary_src, sha256, kind, ingested_at FROM documents"
+)
+PREVIOUS_SECTIONS = (
+    "SELECT ordinal, heading_path, level, kind, text FROM sections"
+    " WHERE doc_id = ? ORDER BY ordinal"
+)
+PREVIOUS_EMBEDDINGS = (
+    "SELECT e.section_id, e.model, e.dim, e.vec FROM embeddings e"
+    " JOIN sections s ON s.id = e.section_id WHERE s.doc_id = ?"
+)
+PREVIOUS_REPOCTX_DOCUMENT = "SELECT language, tokens FROM repoctx_documents WHERE doc_id = ?"
+PREVIOUS_REPOCTX_SECTIONS = (
+    "SELECT r.id, r.start_line, r.end_line, r.tokens, r.symbol FROM repoctx_sections r"
+    " JOIN sections s ON s.id = r.id WHERE s.doc_id = ?"
+)
+
+# -- open / read ------------------------------------------------------------------------
+META_VALUE = "SELECT value FROM meta WHERE key = ?"
+FTS_PROBE = "SELECT count(*) FROM sections_fts LIMIT 1"
+_SECTION_COLUMNS = (
+    "s.id, d.path, s.heading_path, s.kind, s.text, s.prev_id, s.next_id, s.doc_id, s.ordinal"
+)
+SECTION_BY_ID = (
+    f"SELECT {_SECTION_COLUMNS} FROM sections s JOIN documents d ON d.doc_id = s.doc_id"
+    " WHERE s.id = ?"
+)
+SECTION_BY_ORDINAL = (
+    f"SELECT {_SECTION_COLUMNS} FROM sections s JOIN documents d ON d.doc_id = s.doc_id"
+    " WHERE s.doc_id = ? AND s.ordinal = ?"
+)
+SECTIONS_AROUND = (
+    f"SELECT {_SECTION_COLUMNS} FROM sections s JOIN documents d ON d.doc_id = s.doc_id"
+    " WHERE s.doc_id = ? AND s.ordinal BETWEEN ? AND ? AND s.ordinal <> ?"
+    " ORDER BY s.ordinal"
+)
+DOCUMENTS_IN_ORDER = "SELECT path, title, summary, n_sections FROM documents ORDER BY path"
+EMBEDDING_MODEL = "SELECT model FROM embeddings LIMIT 1"
+
+_GLOB_CHARS = "*?["
+
+
+def path_filter_clause(entries: Sequence[str] | None) -> tuple[str, list[str]]:
+    """The ``in`` filter of seed 000 over ``d.path``, as ``(sql, params)``.
+
+    Each entry is a GLOB; an entry without ``*``, ``?`` or ``[`` also matches everything
+    below it as a folder (``entry || '/*'``). No entries gives ``("1", [])``.
+    """
+    if not entries:
+        return "1", []
+    terms: list[str] = []
+    params: list[str] = []
+    for entry in entries:
+        if any(ch in entry for ch in _GLOB_CHARS):
+            terms.append("d.path GLOB ?")
+            params.append(entry)
+        else:
+            terms.append("(d.path GLOB ? OR d.path GLOB ? || '/*')")
+            params.extend([entry, entry])
+    return "(" + " OR ".join(terms) + ")", params
+
+
+def search_sql(filter_sql: str) -> str:
+    """One lexical pass: MATCH ``?``, the path filter, rank then id, ``LIMIT ?``."""
+    return (
+        "SELECT f.id, d.path, s.heading_path, s.kind,"
+        " snippet(sections_fts, 2, '**', '**', '…', 20) AS snip,"
+        " bm25(sections_fts, 0.0, 2.0, 1.0) AS rank"
+        " FROM sections_fts f JOIN sections s ON s.id = f.id"
+        " JOIN documents d ON d.doc_id = s.doc_id"
+        f" WHERE sections_fts MATCH ? AND {filter_sql}"
+        " ORDER BY rank, f.id LIMIT ?"
+    )
+
+
+def grep_sql(filter_sql: str, *, literal: bool) -> str:
+    """Grep candidates in id order: a literal case-insensitive ``instr`` scan, or (for
+    regex mode) every section under the path filter. Literal mode binds the pattern
+    first and ``LIMIT ?`` last; regex mode binds only the filter parameters."""
+    where = f"instr(lower(s.text), lower(?)) > 0 AND {filter_sql}" if literal else filter_sql
+    tail = " LIMIT ?" if literal else ""
+    return (
+        "SELECT s.id, d.path, s.heading_path, s.text FROM sections s"
+        f" JOIN documents d ON d.doc_id = s.doc_id WHERE {where} ORDER BY s.id{tail}"
+    )
+
+
+def dense_candidates_sql(filter_sql: str) -> str:
+    """Every embedding row under the path filter, with its section's display fields."""
+    return (
+        "SELECT e.section_id, e.vec, d.path, s.heading_path, s.kind, s.text"
+        " FROM embeddings e JOIN sections s ON s.id = e.section_id"
+        f" JOIN documents d ON d.doc_id = s.doc_id WHERE e.model = ? AND {filter_sql}"
+    )

@@ -1,0 +1,28 @@
+from repoctx.contextpull.index_text import IndexEntry, build_index, document_line
+
+ENTRIES = [
+    IndexEntry(f"dir{i % 7}/sub{i % 3}/doc-{i}.md", f"Title {i}", f"Summary {i} " * 3, i % 5 + 1)
+    for i in range(300)
+]
+
+
+def test_document_line_format() -> None:
+    line = document_line(IndexEntry("a.md", "T" * 80, None, 3))
+    assert line == "a.md" + " " * 26 + "  " + "T" * 60 + "  (3)"
+
+
+def test_flat_when_it_fits() -> None:
+    index = build_index("root", ENTRIES[:5], 3000)
+    assert index.mode == "flat"
+    assert index.text.startswith("ContextPull index · root · 5 documents · ")
+
+
+def test_budget_picks_compact_then_hierarchical() -> None:
+    modes = []
+    for budget in (100_000, 5000, 200, 20):
+        index = build_index("root", ENTRIES, budget)
+        modes.append(index.mode)
+        assert index.text.startswith("ContextPull index · root · 300 documents")
+        assert index.tokens <= max(budget, 30)
+    assert modes[0] == "flat" and modes[-1] == "hierarchical"
+    assert "compact" in modes

@@ -1,0 +1,13 @@
+import hashlib
+
+from repoctx.contextpull.documents import SourceDocument
+from repoctx.contextpull.records import prepare
+
+
+def test_prepare_fills_rows() -> None:
+    data = b"# Title\n\nSome body text that is long enough to be a section."
+    rows = prepare(SourceDocument("a.md", data), 2000, "2024-01-01T00:00:00Z")
+    assert rows.sha256 == hashlib.sha256(data).hexdigest() and rows.size == len(data)
+    assert rows.title == "Title" and rows.kind == "markdown"
+    assert rows.summary == "Some body text that is long enough to be a section."
+    assert rows.sections[0].tokens and rows.tokens and not rows.reused

@@ -1,0 +1,145 @@
+"""The writer: schema rows, chains, normalised FTS, meta, atomic replace, reuse."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from repoctx.contextpull import Definition, Reader, SourceDocument, write_export
+from repoctx.contextpull.writer import corpus_fingerprint, normalise_path
+from repoctx.errors import ContextPullError
+
+TABLE = "## Big table\n\n| id | value |\n|---|---|\n" + "\n".join(
+    f"| {i} | {'v' * 50} |" for i in range(80)
+)
+DOCS = [
+    SourceDocument(
+        "b.md", b"# B\n\nUse `--no-cache` when the cache is stale. Then stop.\n\n" + TABLE.encode()
+    ),
+    SourceDocument("./a.txt", b"Plain Title\n\nSome plain text body for the test."),
+    SourceDocument(
+        "src/m.py",
+        b"def f():\n    return 1\n",
+        (Definition("f", "function", 1, 2),),
+        language="python",
+        tokens=7,
+    ),  # fmt: skip
+]
+
+
+def rows(path: Path, query: str, *args: object) -> list[tuple]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(query, args).fetchall()
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Path:
+    write_export(tmp_path / "s.db", DOCS, corpus_root="/x/corpus")
+    return tmp_path / "s.db"
+
+
+def test_documents_in_path_order_with_ids(store: Path) -> None:
+    docs = rows(store, "SELECT doc_id, path, kind, n_sections FROM documents ORDER BY doc_id")
+    assert [(d[0], d[1], d[2]) for d in docs] == [(1, "a.txt", "text"), (2, "b.md", "markdown"),
+                                                 (3, "src/m.py", "code")]  # fmt: skip
+    counts = rows(store, "SELECT doc_id, count(*) FROM sections GROUP BY doc_id")
+    assert [(d[0], d[3]) for d in docs] == counts
+
+
+def test_sections_chain_hash_and_char_len(store: Path) -> None:
+    for sid, path, ordinal, text, char_len, digest, prev_id, next_id, n in rows(
+        store,
+        "SELECT s.id, d.path, s.ordinal, s.text, s.char_len, s.hash, s.prev_id, s.next_id,"
+        " d.n_sections FROM sections s JOIN documents d USING(doc_id)",
+    ):
+        assert sid == f"{path}#{ordinal}"
+        assert char_len == len(text) and digest == hashlib.sha256(text.encode()).hexdigest()
+        assert prev_id == (f"{path}#{ordinal - 1}" if ordinal else None)
+        assert next_id == (f"{path}#{ordinal + 1}" if ordinal + 1 < n else None)
+
+
+def test_table_continuations_begin_with_header(store: Path) -> None:
+    tables = rows(store, "SELECT text FROM sections WHERE kind = 'table' ORDER BY ordinal")
+    assert len(tables) > 1
+    assert tables[0][0].startswith("## Big table\n\n| id | value |\n|---|---|")
+    for (text,) in tables[1:]:
+        assert text.startswith("| id | value |\n|---|---|\n| ") and "## Big" not in text
+        assert len(text) <= 2000
+
+
+def test_fts_columns_are_normalised_but_text_verbatim(store: Path) -> None:
+    (fts_text,) = rows(store, "SELECT text FROM sections_fts WHERE id = 'b.md#0'")[0]
+    (text,) = rows(store, "SELECT text FROM sections WHERE id = 'b.md#0'")[0]
+    assert "--no-cache" in text and "`no-cache`" in fts_text and "stop." in text
+    assert "stop." not in fts_text
+
+
+def test_meta_and_side_tables(store: Path) -> None:
+    meta = dict(rows(store, "SELECT key, value FROM meta"))
+    assert set(meta) == {"schema_version", "corpus_root", "corpus_fingerprint", "index_text",
+                         "index_tokens", "index_mode", "summarizer", "section_max_chars",
+                         "ingested_at"}  # fmt: skip
+    assert meta["schema_version"] == "1.0" and meta["section_max_chars"] == "2000"
+    assert meta["index_text"].startswith("ContextPull index · corpus · 3 documents")
+    assert meta["index_mode"] == "flat" and int(meta["index_tokens"]) > 0
+    side = rows(store, "SELECT language, tokens FROM repoctx_documents WHERE doc_id = 3")
+    assert side == [("python", 7)]
+    spans = rows(store, "SELECT start_line, end_line, symbol FROM repoctx_sections"
+                 " WHERE id = 'src/m.py#0'")  # fmt: skip
+    assert spans == [(1, 2, "f")]
+    assert rows(store, "PRAGMA journal_mode") == [("delete",)]
+
+
+def test_fingerprint_rule() -> None:
+    expected = hashlib.sha256(b"a\0" + b"1" * 64 + b"\0").hexdigest()[:16]
+    assert corpus_fingerprint([("a", "1" * 64)]) == expected
+
+
+def test_paths_normalised_or_refused() -> None:
+    assert normalise_path("./x/y.md") == "x/y.md"
+    for bad in ("../x.md", "/abs.md", "a//b.md", ""):
+        with pytest.raises(ContextPullError):
+            normalise_path(bad)
+
+
+def test_duplicate_paths_refused(tmp_path: Path) -> None:
+    with pytest.raises(ContextPullError, match="twice"):
+        write_export(tmp_path / "s.db", [DOCS[0], DOCS[0]], corpus_root="r")
+
+
+def test_reexport_reuses_unchanged_and_keeps_embeddings(store: Path, tmp_path: Path) -> None:
+    conn = sqlite3.connect(store)
+    conn.execute("INSERT INTO embeddings VALUES ('a.txt#0', 'toy', 1, x'0000803f')")
+    conn.execute("UPDATE documents SET summary = 'marker' WHERE path = 'a.txt'")
+    conn.commit()
+    conn.close()
+    changed = SourceDocument("b.md", b"# B\n\nNew body that is long enough to keep.")
+    report = write_export(store, [DOCS[0].__class__("a.txt", DOCS[1].data), changed, DOCS[2]],
+                          corpus_root="/x/corpus", previous=store)  # fmt: skip
+    assert (report.reused, report.sectioned, report.documents) == (2, 1, 3)
+    assert rows(store, "SELECT summary FROM documents WHERE path = 'a.txt'") == [("marker",)]
+    assert rows(store, "SELECT section_id FROM embeddings") == [("a.txt#0",)]
+    assert rows(store, "SELECT count(*) FROM sections WHERE doc_id = 2") == [(1,)]
+    assert list(tmp_path.iterdir()) == [store]  # no temp or journal files left
+
+
+def test_reader_holding_old_file_keeps_its_view(store: Path) -> None:
+    with Reader(store) as old:
+        write_export(store, [SourceDocument("z.md", b"# Z\n\nEntirely new content here.")],
+                     corpus_root="r")  # fmt: skip
+        assert old.read("b.md#0")["id"] == "b.md#0"
+        assert old.meta.index_text.startswith("ContextPull index · corpus · 3 documents")
+    with Reader(store) as new:
+        assert new.index()["text"].startswith("ContextPull index · r · 1 documents")
+
+
+def test_small_budget_changes_index_mode(tmp_path: Path) -> None:
+    docs = [SourceDocument(f"d{i}/f{i}.md", f"# Doc {i}\n\nBody {i}.".encode()) for i in range(60)]
+    report = write_export(tmp_path / "s.db", docs, corpus_root="r", index_budget=120)
+    assert report.index_mode in ("compact", "hierarchical") and report.index_tokens <= 120
