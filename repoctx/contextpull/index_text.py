@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from repoctx.contextpull.tokencount import count_tokens
+from repoctx.tokenizer import count_tokens
 
 DEFAULT_INDEX_BUDGET = 3000
 _PATH_COLUMN = 30

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from repoctx.contextpull.documents import SourceDocument, decode_text, language_for
 from repoctx.contextpull.sectioning import section_document
 from repoctx.contextpull.summary import summarise
-from repoctx.contextpull.tokencount import count_tokens
+from repoctx.tokenizer import count_tokens
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-from repoctx.contextpull.tokencount import ENCODING_NAME, count_tokens
+from repoctx.tokenizer import ENCODING_NAME, count_tokens
 
 
 def test_counts_with_offline_encoding() -> None:

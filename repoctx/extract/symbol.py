@@ -1,0 +1,54 @@
+"""extract/symbol — the `Symbol` value every extractor returns.
+
+Invariants: a `Symbol` is immutable and language-neutral; lines are 1-based and
+inclusive; `refs` is sorted and holds each simple name at most once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+CLASS: Final = "class"
+FUNCTION: Final = "function"
+METHOD: Final = "method"
+VARIABLE: Final = "variable"
+
+KINDS: Final = frozenset({CLASS, FUNCTION, METHOD, VARIABLE})
+"""Every value `Symbol.kind` may take."""
+
+SIGNATURE_MAX: Final = 200
+"""Longest `Symbol.signature` (and `Symbol.doc`), in characters, ellipsis included."""
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """One declaration found in a source file.
+
+    `fq_name` is the dotted module path joined to the qualified name
+    (`pkg.mod.Class.method`); `name` is its last segment. `kind` is one of `KINDS`.
+    `signature` is the declaration header on one line (`def get(self, key) -> Any`,
+    `class Foo(Base)`, `LIMIT = 10`), whitespace-collapsed and at most
+    `SIGNATURE_MAX` characters. `doc` is the first line of the docstring, or ''.
+    `start_line` is the line of the declaring keyword (for a decorated definition
+    the `def`/`class` line, not the decorator's); `end_line` is its last line.
+    `refs` are the distinct simple names the declaration itself uses (see the
+    extractor of its language for which uses count).
+    """
+
+    fq_name: str
+    name: str
+    kind: str
+    signature: str
+    doc: str
+    start_line: int
+    end_line: int
+    refs: tuple[str, ...] = ()
+
+
+def bounded(text: str, limit: int = SIGNATURE_MAX) -> str:
+    """Collapse runs of whitespace to one space and cut `text` to `limit` characters."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    return flat[: limit - 1] + "…"

@@ -1,0 +1,52 @@
+"""extract/testcode — which files and symbols are tests, by naming convention alone.
+
+Invariants: pure; no I/O. A test *file* is recognised by its path; a test *symbol*
+is a test-named class, function or method declared in a test file, so production
+code that happens to be called `test_connection` or `ConnectionTest` is never a test.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from repoctx.extract.symbol import CLASS, FUNCTION, METHOD, Symbol
+
+_TEST_DIRS: Final = frozenset({"test", "tests"})
+_TEST_FILE = re.compile(r"(?:test_.+|.+_test|conftest)\.pyi?\Z")
+_TEST_CLASS = re.compile(r"Test(?:[A-Z0-9_].*)?\Z|.+Tests?\Z", re.DOTALL)
+
+
+def is_test_path(path: str) -> bool:
+    """True if `path` (relative, POSIX or Windows separators) is a test file.
+
+    Test files are Python files named `test_*.py`, `*_test.py` or `conftest.py`
+    (`.pyi` likewise), and any file under a directory named `tests/` or `test/`.
+    """
+    parts = path.replace("\\", "/").split("/")
+    if _TEST_FILE.match(parts[-1]):
+        return True
+    return any(part in _TEST_DIRS for part in parts[:-1])
+
+
+def is_test_name(name: str, kind: str) -> bool:
+    """True if a symbol called `name` of `kind` follows a test naming convention.
+
+    Classes: `Test` alone or followed by a capital, digit or `_` (`TestParser`, not
+    `Testimony`), or ending in `Test` / `Tests` (`ParserTests`). Functions and
+    methods: `test_*`. Variables never.
+    """
+    if kind == CLASS:
+        return _TEST_CLASS.match(name) is not None
+    if kind in (FUNCTION, METHOD):
+        return name.startswith("test_")
+    return False
+
+
+def is_test_symbol(symbol: Symbol, path: str) -> bool:
+    """True if `symbol`, declared in the file at `path`, is a test.
+
+    It must be test-named (`is_test_name`) *and* declared in a test file
+    (`is_test_path`); the name alone is not enough.
+    """
+    return is_test_name(symbol.name, symbol.kind) and is_test_path(path)

@@ -1,0 +1,7 @@
+def before_form_feed():
+    return 1
+
+
+
+def after_form_feed():
+    return 2

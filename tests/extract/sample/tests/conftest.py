@@ -1,0 +1,8 @@
+import pytest
+
+
+@pytest.fixture
+def ledger():
+    from shop.payments import Ledger
+
+    return Ledger()
