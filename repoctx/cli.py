@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import click
+from tqdm import tqdm
 
 from repoctx.errors import RepoctxError, StoreBusyError
+from repoctx.reconcile import PassOptions, reconcile_pass
 from repoctx.store import Store, open_store
 
 EXIT_ERROR, EXIT_BUSY = 1, 75
@@ -86,6 +88,35 @@ def _stats_text(p: dict) -> str:
     lines += [f"  {r['tree']:<34} {r['records']:>9} records {r['bytes']:>12} bytes"
               for r in p["trees"]]
     return "\n".join(lines)
+
+
+@main.command()
+@store_options
+@click.option("--full", is_flag=True, help="Re-read and re-project every file.")
+@click.option("--no-wait", is_flag=True, help="Fail at once if another index is running.")
+@json_option
+@fails_cleanly
+def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, no_wait: bool,
+          as_json: bool) -> None:
+    """Index PATH into its store: files, packages, symbols, content, cross-references."""
+    options = PassOptions(full=full, wait=not no_wait)
+    with open_for(path, store_dir, repo_id) as store:
+        report = reconcile_pass(store, path, options, progress=None if as_json else progress_bar)
+    emit(report.as_json(), as_json, lambda _: report.text())
+
+
+def progress_bar(total: int, done: int) -> Callable[[int], None] | None:
+    """A tqdm bar on stderr when it is a terminal (nothing otherwise)."""
+    if not sys.stderr.isatty() or total < 200:
+        return None
+    bar = tqdm(total=total, initial=done, unit="file", desc="indexing", leave=False)
+
+    def advance(n: int) -> None:
+        bar.update(n)
+        if bar.n >= bar.total:
+            bar.close()
+
+    return advance
 
 
 @main.command()

@@ -12,15 +12,11 @@ from __future__ import annotations
 import re
 
 _EDGE_CHARS = "-_."
-# A run of token characters as unicode61 (with tokenchars '-_.') sees it.
-_TOKEN_RUN = re.compile(r"[\w.\-]+")
+# A maximal run of the characters stripped at token edges.
+_EDGE_RUN = re.compile(r"[-_.]+")
 # The contract's query tokeniser: a letter or digit, then letters, digits, '.', '_', '-'.
 _QUERY_TOKEN = re.compile(r"[^\W_][\w.\-]*")
 _ASCII_UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
-
-
-def _strip_edges(match: re.Match[str]) -> str:
-    return match.group(0).strip(_EDGE_CHARS)
 
 
 def normalise_fts_text(text: str) -> str:
@@ -29,7 +25,18 @@ def normalise_fts_text(text: str) -> str:
     Applied to the FTS copies of ``heading_path`` and ``text`` only; ``sections.text``
     keeps the verbatim text.
     """
-    return _TOKEN_RUN.sub(_strip_edges, text)
+    # A token is a run of ``[\w.-]``. A maximal run of edge characters sits inside a token
+    # only when both neighbours are word characters (``\w`` less ``_``, which belongs to the
+    # run: ``str.isalnum``, exactly re's ``\w`` test); otherwise it is a token's edge and
+    # goes. Visiting edge runs instead of every token is ~40% faster on Django (bench/).
+    end = len(text)
+
+    def keep_inner(match: re.Match[str]) -> str:
+        start, stop = match.span()
+        inner = start > 0 and stop < end and text[start - 1].isalnum() and text[stop].isalnum()
+        return match.group(0) if inner else ""
+
+    return _EDGE_RUN.sub(keep_inner, text)
 
 
 def query_tokens(query: str) -> list[str]:

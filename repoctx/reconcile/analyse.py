@@ -1,0 +1,86 @@
+"""reconcile/analyse — everything a pass learns from one file's bytes.
+
+Runs in worker processes: reads the file once, hashes it, and (as asked) counts its
+tokens, bounds its body and extracts its symbols. Never raises for a bad file: an
+unreadable file comes back with ``error`` set. Touches no store.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+
+from repoctx.extract import Symbol, extract, extractor_for, language_of
+from repoctx.tokenizer import count_tokens
+
+from .content_record import MAX_READ_BYTES, bounded_body
+from .walk import is_binary
+
+_CHUNK = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One file to read, and which projections it needs."""
+
+    path: str
+    content: bool
+    symbols: bool
+    known_digest: str | None = None
+    """The digest on record: when the bytes still match it, nothing is projected."""
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """What a read of one file produced."""
+
+    path: str
+    size: int = 0
+    mtime_ns: int = 0
+    digest: str | None = None
+    language: str | None = None
+    binary: bool = False
+    too_large: bool = False
+    tokens: int | None = None
+    body: str | None = None
+    symbols: tuple[Symbol, ...] | None = None
+    """None when not extracted (not asked, no extractor, too large)."""
+    error: str | None = None
+
+
+def analyse(root: str, job: Job) -> Analysis:
+    """Read, hash and project the file ``job.path`` under ``root``."""
+    try:
+        with open(os.path.join(root, job.path), "rb") as handle:
+            stat = os.fstat(handle.fileno())
+            if stat.st_size > MAX_READ_BYTES:
+                return _large(job.path, handle, stat)
+            data = handle.read()
+    except OSError as exc:
+        return Analysis(job.path, error=f"{exc.strerror or exc}")
+    language = language_of(job.path)
+    base = dict(size=len(data), mtime_ns=stat.st_mtime_ns, language=language,
+                digest=hashlib.sha256(data).hexdigest())
+    if is_binary(data):
+        return Analysis(job.path, binary=True, **base)
+    if base["digest"] == job.known_digest:
+        return Analysis(job.path, **base)  # touched: same bytes, nothing to re-project
+    text = data.decode("utf-8", errors="replace")
+    symbols = None
+    if job.symbols and extractor_for(language) is not None:
+        symbols = extract(job.path, text)
+    if not job.content:
+        return Analysis(job.path, symbols=symbols, **base)
+    return Analysis(job.path, tokens=count_tokens(text), body=bounded_body(text),
+                    symbols=symbols, **base)
+
+
+def _large(path: str, handle, stat: os.stat_result) -> Analysis:
+    """Hash a file too large to project, in chunks, without holding it in memory."""
+    head = handle.read(_CHUNK)
+    digest = hashlib.sha256(head)
+    while chunk := handle.read(_CHUNK):
+        digest.update(chunk)
+    return Analysis(path, size=stat.st_size, mtime_ns=stat.st_mtime_ns, digest=digest.hexdigest(),
+                    language=language_of(path), binary=is_binary(head), too_large=True)

@@ -1,0 +1,59 @@
+"""reconcile/file_node — the file node record at ``repo/{id}/file/{path}``.
+
+LWW fields: ``size``, ``mtime_ns``, ``digest`` (SHA-256 hex of the bytes), ``language``,
+``tokens`` (exact cl100k count of the whole body; None until content-processed),
+``symbols`` (sorted fully-qualified names the file declares) and ``markers`` (the
+sorted subset of ``MARKERS`` this version of the file has been processed for).
+Retiring a file writes None everywhere, which makes the node a tombstone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from repoctx.crdt.record import Record
+
+from .fields import lww_delta, lww_value
+
+CONTENT, SYMBOLS, XREF = "content", "symbols", "xref"
+MARKERS = (CONTENT, SYMBOLS, XREF)
+FIELDS = ("size", "mtime_ns", "digest", "language", "tokens", "symbols", "markers")
+
+
+@dataclass(frozen=True, slots=True)
+class FileNode:
+    """What the store knows of one file."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    digest: str
+    language: str | None = None
+    tokens: int | None = None
+    symbols: tuple[str, ...] = ()
+    markers: tuple[str, ...] = ()
+
+    def has(self, marker: str) -> bool:
+        """True when this version of the file was processed for ``marker``."""
+        return marker in self.markers
+
+
+def file_node(path: str, rec: Record) -> FileNode:
+    """The view of a stored (visible) file node record."""
+    return FileNode(path, lww_value(rec, "size"), lww_value(rec, "mtime_ns"),
+                    lww_value(rec, "digest"), lww_value(rec, "language"),
+                    lww_value(rec, "tokens"), tuple(lww_value(rec, "symbols") or ()),
+                    tuple(lww_value(rec, "markers") or ()))
+
+
+def node_delta(current: Record | None, node: FileNode, tick: int, replica: str) -> Record | None:
+    """Delta that makes the stored node equal ``node`` (None when it already does)."""
+    values = {"size": node.size, "mtime_ns": node.mtime_ns, "digest": node.digest,
+              "language": node.language, "tokens": node.tokens,
+              "symbols": tuple(sorted(node.symbols)), "markers": tuple(sorted(node.markers))}
+    return lww_delta(current, values, tick, replica)
+
+
+def retire_delta(current: Record | None, tick: int, replica: str) -> Record | None:
+    """Delta that retires the node (every field None: a tombstone)."""
+    return lww_delta(current, dict.fromkeys(FIELDS), tick, replica)

@@ -1,0 +1,269 @@
+"""reconcile/reconcile_pass — one incremental, resumable pass over a repository.
+
+walk -> classify (by ``(size, mtime_ns)``, then SHA-256) -> analyse (every core) ->
+project and write, in batches of files where each batch is one LMDB transaction
+holding the file nodes and everything projected from them. Back-fills (seed 003)
+run over pure-unchanged files missing a marker, unified into one node rewrite per
+file; the cross-reference seed reads stored forward references instead of
+re-parsing. A pass that finds nothing to change writes nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from repoctx.extract import extractor_for, language_of
+from repoctx.store import Store
+
+from . import file_node as fn
+from .analyse import Analysis, Job
+from .content_record import MAX_READ_BYTES
+from .lock import writer_lock
+from .pool import analyse_all, default_workers
+from .project import Counts, Projector, declarations_of
+from .report import PassReport
+from .root_node import root_delta
+from .walk import Walk, walk
+
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class PassOptions:
+    """How a pass runs. The three projection switches exist to reproduce stores
+    written by older versions (before a projection existed); normal use keeps them on."""
+
+    full: bool = False
+    content: bool = True
+    symbols: bool = True
+    xref: bool = True
+    max_depth: int = 64
+    max_files: int = 200_000
+    workers: int = 0
+    """Worker processes for analysis; 0 means one per core."""
+    batch_files: int = 256
+    wait: bool = True
+    """Wait for another indexer to finish instead of failing at once."""
+
+
+def _binary_key(store: Store) -> str:
+    """Store-local cache of known binary files: path -> [size, mtime_ns]."""
+    return f"binary/{store.repo_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Work:
+    """A file to read, and what the store knew of it before."""
+
+    job: Job
+    node: fn.FileNode | None
+    backfill: bool
+
+
+def reconcile_pass(store: Store, root: Path, options: PassOptions = PassOptions(),
+                   progress: Callable[[int, int], Progress] | None = None) -> PassReport:
+    """Bring the store's records for ``root`` in line with the files on disk."""
+    report = PassReport(store.repo_id)
+    started = time.perf_counter()
+    with writer_lock(store.path, wait=options.wait):
+        with _timed(report, "walk"):
+            found = walk(root, store_dir=store.path, max_depth=options.max_depth,
+                         max_files=options.max_files)
+        with _timed(report, "classify"):
+            nodes = _load_nodes(store)
+            binary = store.trees.get_local(_binary_key(store), {})
+            work, seeds, removed = _classify(found, nodes, binary, options, report)
+        _write(store, root, options, report, _Plan(nodes, binary, work, seeds, removed),
+               progress)
+    report.seconds["total"] = time.perf_counter() - started
+    return report
+
+
+@contextmanager
+def _timed(report: PassReport, phase: str) -> Iterator[None]:
+    start = time.perf_counter()
+    yield
+    report.seconds[phase] = report.seconds.get(phase, 0.0) + time.perf_counter() - start
+
+
+def _load_nodes(store: Store) -> dict[str, fn.FileNode]:
+    prefix = store.key("file", "x")[:-1]
+    with store.snapshot() as snap:
+        return {key[len(prefix):]: fn.file_node(key[len(prefix):], rec)
+                for key, rec in snap.scan(prefix)}
+
+
+def _classify(found: Walk, nodes: dict[str, fn.FileNode], binary: dict[str, list[int]],
+              options: PassOptions, report: PassReport,
+              ) -> tuple[list[_Work], list[fn.FileNode], list[fn.FileNode]]:
+    """Split the walk into files to read, cross-reference seeds and removals."""
+    report.scanned = len(found.files)
+    for skip in found.skipped:
+        report.skip(skip.path, skip.reason)
+    work, seeds = [], []
+    for f in found.files:
+        node = nodes.get(f.path)
+        stat = [f.size, f.mtime_ns]
+        symbols = options.symbols and extractor_for(language_of(f.path)) is not None
+        if node is None and binary.get(f.path) == stat:
+            report.skip(f.path, "binary")  # known binary, unchanged: not read again
+            continue
+        if node is None or options.full or [node.size, node.mtime_ns] != stat:
+            known = None if node is None or options.full else node.digest
+            work.append(_Work(Job(f.path, options.content, symbols, known), node, False))
+            continue
+        content = options.content and not node.has(fn.CONTENT)
+        symbols = symbols and not node.has(fn.SYMBOLS)
+        if node.size > MAX_READ_BYTES:
+            content = symbols = False  # re-checked by stat each pass, projected once it shrinks
+        if content or symbols:
+            work.append(_Work(Job(f.path, content, symbols), node, backfill=True))
+        elif options.xref and node.has(fn.SYMBOLS) and not node.has(fn.XREF):
+            seeds.append(node)
+        else:
+            report.unchanged += 1
+    walked = {f.path for f in found.files}
+    removed = [n for p, n in nodes.items() if p not in walked and found.covers(p)]
+    return work, seeds, removed
+
+
+@dataclass
+class _Plan:
+    """What classification decided, and the state the pass keeps up to date."""
+
+    nodes: dict[str, fn.FileNode]
+    binary: dict[str, list[int]]
+    work: list[_Work]
+    seeds: list[fn.FileNode]
+    removed: list[fn.FileNode]
+
+
+def _write(store: Store, root: Path, options: PassOptions, report: PassReport, plan: _Plan,
+           progress: Callable[[int, int], Progress] | None) -> None:
+    """Analyse and project, one write transaction per batch of files."""
+    counts = Counts()
+    live, binary = dict(plan.nodes), dict(plan.binary)
+    steps = [("work", w) for w in plan.work] + [("seed", n) for n in plan.seeds] + [
+        ("remove", n) for n in plan.removed]
+    advance = progress(len(steps), 0) if progress else None
+    analyses = analyse_all(str(root), [w.job for w in plan.work],
+                           options.workers or default_workers())
+    writes_before = store.trees.writes
+    with _timed(report, "project"):
+        for start in range(0, len(steps), options.batch_files):
+            chunk = steps[start:start + options.batch_files]
+            with store.batch() as batch:
+                projector = Projector(store, batch, counts, xref=options.xref)
+                for kind, item in chunk:
+                    if kind == "work":
+                        _apply(projector, item, next(analyses), options, report, live, binary)
+                    elif kind == "seed":
+                        projector.seed_xref(item.symbols)
+                        live[item.path] = replace(item, markers=(*item.markers, fn.XREF))
+                        projector.node(live[item.path])
+                        report.backfilled["xref"] += 1
+                    else:
+                        projector.retire(item)
+                        live.pop(item.path, None)
+                        report.removed += 1
+                if binary != plan.binary and start + options.batch_files >= len(steps):
+                    batch.put_local(_binary_key(store), binary)
+            if advance:
+                advance(len(chunk))
+        report.symbols_written, report.xref_edges_written = counts.symbols, counts.xref_edges
+        report.warnings.extend(counts.warnings)
+        _finish(store, report, live, changed=store.trees.writes > writes_before)
+    report.records_written = store.trees.writes - writes_before
+
+
+def _apply(projector: Projector, item: _Work, a: Analysis, options: PassOptions,
+           report: PassReport, live: dict[str, fn.FileNode], binary: dict[str, list[int]],
+           ) -> None:
+    """Project one analysed file."""
+    node = item.node
+    if a.error is not None:
+        report.skip(a.path, "unreadable")  # left as it was; retried next pass
+        return
+    if a.binary:
+        report.skip(a.path, "binary")
+        binary[a.path] = [a.size, a.mtime_ns]
+        if node is not None:
+            projector.retire(node)
+            live.pop(a.path, None)
+        return
+    binary.pop(a.path, None)
+    same = node is not None and node.digest == a.digest
+    if same and item.backfill:
+        _backfill(projector, node, a, options, report, live)
+        return
+    if same and not options.full:
+        live[a.path] = replace(node, size=a.size, mtime_ns=a.mtime_ns)  # touched: stat only
+        projector.node(live[a.path])
+        report.touched += 1
+        return
+    markers: list[str] = []
+    if a.body is not None and projector.content(a.path, a.body, a.digest):
+        markers.append(fn.CONTENT)
+    new_symbols: tuple[str, ...] = ()
+    if a.symbols is not None:
+        decls = declarations_of(a.path, a.symbols)
+        old = node.symbols if node is not None and node.has(fn.SYMBOLS) else ()
+        projector.symbols(a.path, old, decls)
+        new_symbols = tuple(sorted(decls))
+        markers.append(fn.SYMBOLS)
+        if options.xref:
+            markers.append(fn.XREF)
+    if a.too_large:
+        report.skip(a.path, "too-large-to-project")
+    new = fn.FileNode(a.path, a.size, a.mtime_ns, a.digest, a.language,
+                      a.tokens, new_symbols, tuple(markers))
+    if node is None:
+        projector.enter_directory(a.path)
+        report.added += 1
+    elif same:
+        report.unchanged += 1
+    else:
+        report.changed += 1
+    projector.node(new)
+    live[a.path] = new
+
+
+def _backfill(projector: Projector, node: fn.FileNode, a: Analysis, options: PassOptions,
+              report: PassReport, live: dict[str, fn.FileNode]) -> None:
+    """Back-fill the projections an unchanged file is missing, in one node rewrite."""
+    markers, tokens, symbols = set(node.markers), node.tokens, node.symbols
+    if a.body is not None and projector.content(a.path, a.body, a.digest):
+        markers.add(fn.CONTENT)
+        tokens = a.tokens
+        report.backfilled["content"] += 1
+    if a.symbols is not None:
+        decls = declarations_of(a.path, a.symbols)
+        projector.symbols(a.path, (), decls)
+        symbols = tuple(sorted(decls))
+        markers.add(fn.SYMBOLS)
+        if options.xref:
+            markers.add(fn.XREF)
+        report.backfilled["symbols"] += 1
+    new = replace(node, tokens=tokens, symbols=symbols, markers=tuple(sorted(markers)))
+    projector.node(new)
+    live[node.path] = new
+    report.unchanged += 1
+
+
+def _finish(store: Store, report: PassReport, live: dict[str, fn.FileNode],
+            changed: bool) -> None:
+    """Keep the root node's counts right (also after a crash); note the pass if it wrote."""
+    symbols = len({s for n in live.values() for s in n.symbols})
+    summary = None
+    if changed:
+        summary = {"finishedAtTick": store.clock.last, "added": report.added,
+                   "changed": report.changed, "removed": report.removed,
+                   "touched": report.touched}
+    tick = store.tick()
+    with store.batch() as batch:
+        batch.update(store.key(), lambda cur: root_delta(cur, len(live), symbols, summary,
+                                                          tick, store.replica_id))

@@ -1,0 +1,58 @@
+"""reconcile/report — what one pass did, for people (text) and machines (JSON)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass
+class PassReport:
+    """Counters of one reconcile pass; filled in as the pass runs."""
+
+    repo_id: str
+    scanned: int = 0
+    added: int = 0
+    changed: int = 0
+    touched: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    skipped_paths: dict[str, list[str]] = field(default_factory=dict)
+    symbols_written: int = 0
+    xref_edges_written: int = 0
+    backfilled: Counter[str] = field(default_factory=Counter)
+    records_written: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    def skip(self, path: str, reason: str) -> None:
+        """Count a file left out, keeping the first few paths per reason."""
+        self.skipped[reason] += 1
+        paths = self.skipped_paths.setdefault(reason, [])
+        if len(paths) < 20:
+            paths.append(path)
+
+    def as_json(self) -> dict[str, Any]:
+        """The report as plain JSON-able values."""
+        out = asdict(self)
+        out["skipped"] = dict(self.skipped)
+        out["backfilled"] = dict(self.backfilled)
+        out["seconds"] = {k: round(v, 4) for k, v in self.seconds.items()}
+        return out
+
+    def text(self) -> str:
+        """A short human summary."""
+        skipped = ", ".join(f"{n} {r}" for r, n in sorted(self.skipped.items())) or "none"
+        lines = [
+            f"indexed {self.repo_id}: {self.scanned} files scanned, {self.added} added, "
+            f"{self.changed} changed, {self.touched} touched, {self.unchanged} unchanged, "
+            f"{self.removed} removed",
+            f"  skipped: {skipped}",
+            f"  symbols written {self.symbols_written}, xref edges {self.xref_edges_written}, "
+            f"back-filled {dict(self.backfilled) or 0}, records written {self.records_written}",
+            f"  {self.seconds.get('total', 0):.2f}s",
+        ]
+        lines += [f"  warning: {w}" for w in self.warnings]
+        return "\n".join(lines)

@@ -1,0 +1,47 @@
+"""reconcile/xref — the reverse edges a symbol contributes, and the diff to apply.
+
+A symbol contributes a ``dependents`` edge to every simple name its declarations
+reference. A test symbol also contributes ``tests`` edges: to every name it
+references, and to the subject its name follows (``TestFoo``, ``FooTest``,
+``FooTests`` cover ``Foo``; ``test_foo_bar`` covers ``foo_bar``, the snake form that
+``FooBar`` and ``foo_bar`` share — readers look a name up under both). Pure.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .symbol_record import Declaration
+from .xref_record import DEPENDENTS, TESTS
+
+Edge = tuple[str, str]  # (relation, referenced name)
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def snake(name: str) -> str:
+    """``FooBar`` -> ``foo_bar`` (the form ``test_foo_bar`` names)."""
+    return _CAMEL.sub("_", name).lower()
+
+
+def test_subjects(name: str, kind: str) -> set[str]:
+    """The names a test's own name says it covers."""
+    if kind == "class":
+        for pattern in (r"Test_?(\w+)", r"(\w+?)Tests?"):
+            match = re.fullmatch(pattern, name)
+            if match and match.group(1):
+                return {match.group(1)}
+        return set()
+    return {name[len("test_"):]} if name.startswith("test_") and len(name) > 5 else set()
+
+
+def edges(fq_name: str, decls: dict[str, Declaration]) -> set[Edge]:
+    """Every reverse edge the symbol ``fq_name`` contributes, given its declarations."""
+    out: set[Edge] = set()
+    short = fq_name.rsplit(".", 1)[-1]
+    for decl in decls.values():
+        out.update((DEPENDENTS, name) for name in decl.refs)
+        if decl.is_test:
+            out.update((TESTS, name) for name in decl.refs)
+            out.update((TESTS, subject) for subject in test_subjects(short, decl.kind))
+    return out
