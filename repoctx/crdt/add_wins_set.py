@@ -10,6 +10,7 @@ so the canonical encoding can sort them. Pure; no I/O. References: Bieniusa et a
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from repoctx.errors import PreconditionError
@@ -18,6 +19,7 @@ from . import codec
 from .dots import (
     EMPTY_CONTEXT,
     CausalContext,
+    Dot,
     Dots,
     decode_context,
     disjoint,
@@ -29,7 +31,18 @@ from .dots import (
 )
 from .tags import ADD_WINS_SET
 
-__all__ = ["AddWinsSet", "add", "decode", "empty", "encode", "merge", "remove", "value"]
+__all__ = [
+    "AddWinsSet",
+    "add",
+    "add_all",
+    "decode",
+    "empty",
+    "encode",
+    "merge",
+    "remove",
+    "remove_all",
+    "value",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,18 +68,36 @@ def value(state: AddWinsSet) -> frozenset[str]:
 
 def add(state: AddWinsSet, element: str, replica: str) -> AddWinsSet:
     """Delta that adds ``element`` with a fresh dot, superseding its observed adds."""
-    if not isinstance(element, str):
-        raise PreconditionError(f"set elements are strings, not {type(element).__name__}")
-    dot = next_dot(state.context, replica)
-    observed = state.entries.get(element, ())
-    return AddWinsSet({element: (dot,)}, of_dots((*observed, dot)))
+    return add_all(state, (element,), replica)
+
+
+def add_all(state: AddWinsSet, elements: Iterable[str], replica: str) -> AddWinsSet:
+    """Delta that adds every element, each with its own fresh dot (one delta, not many)."""
+    replica_id, counter = next_dot(state.context, replica)
+    entries: dict[str, Dots] = {}
+    observed: list[Dot] = []
+    for element in sorted(set(elements)):
+        if not isinstance(element, str):
+            raise PreconditionError(f"set elements are strings, not {type(element).__name__}")
+        entries[element] = ((replica_id, counter),)
+        observed += (*state.entries.get(element, ()), (replica_id, counter))
+        counter += 1
+    return AddWinsSet(entries, of_dots(observed))
 
 
 def remove(state: AddWinsSet, element: str) -> AddWinsSet:
     """Delta that removes the observed adds of ``element``; it must be present."""
-    observed = state.entries.get(element)
-    if observed is None:
-        raise PreconditionError(f"cannot remove {element!r}: not in the set")
+    return remove_all(state, (element,))
+
+
+def remove_all(state: AddWinsSet, elements: Iterable[str]) -> AddWinsSet:
+    """Delta that removes the observed adds of every element; each must be present."""
+    observed: list[Dot] = []
+    for element in set(elements):
+        dots = state.entries.get(element)
+        if dots is None:
+            raise PreconditionError(f"cannot remove {element!r}: not in the set")
+        observed += dots
     return AddWinsSet({}, of_dots(observed))
 
 

@@ -19,9 +19,10 @@ from repoctx.extract import Symbol, is_test_symbol
 from repoctx.store import Store
 from repoctx.trees import Batch
 
-from . import content_record, file_node, package_node, symbol_record, xref_record
+from . import content_record, file_node, package_node, symbol_record, xref_journal
 from .symbol_record import Declaration
 from .xref import edges
+from .xref_journal import EdgeOp
 
 
 @dataclass
@@ -29,7 +30,6 @@ class Counts:
     """What the projections of a pass wrote."""
 
     symbols: int = 0
-    xref_edges: int = 0
     warnings: list[str] = field(default_factory=list)
 
 
@@ -55,6 +55,12 @@ class Projector:
     def __init__(self, store: Store, batch: Batch, counts: Counts, *, xref: bool) -> None:
         self.store, self.batch, self.counts, self.xref = store, batch, counts, xref
         self.replica = store.replica_id
+        self.edge_ops: list[EdgeOp] = []
+        """Reverse-edge changes of this batch, journaled by ``close``."""
+
+    def close(self) -> None:
+        """Journal this batch's reverse-edge changes (inside the same transaction)."""
+        xref_journal.append(self.batch, self.store, self.edge_ops)
 
     def _update(self, key: str, make) -> bool:
         """Merge ``make(current)`` into ``key``; True when it wrote a delta."""
@@ -112,16 +118,9 @@ class Projector:
             self.edges(fq, set(), edges(fq, decls))
 
     def edges(self, fq: str, before: set, after: set) -> None:
-        """Apply the difference between two edge sets of the symbol ``fq``."""
-        tick = self.store.tick()
-        for relation, name in sorted(after - before):
-            self.counts.xref_edges += self._update(
-                self.store.key("xref", name),
-                lambda cur, r=relation: xref_record.add_delta(cur, r, fq, tick, self.replica))
-        for relation, name in sorted(before - after):
-            self.counts.xref_edges += self._update(
-                self.store.key("xref", name),
-                lambda cur, r=relation: xref_record.remove_delta(cur, r, fq, tick))
+        """Journal the difference between two edge sets of the symbol ``fq``."""
+        self.edge_ops += [(relation, name, fq, 1) for relation, name in sorted(after - before)]
+        self.edge_ops += [(relation, name, fq, -1) for relation, name in sorted(before - after)]
 
     def retire(self, node: file_node.FileNode) -> None:
         """Retire a deleted file: its node, content, declarations and directory entry."""

@@ -20,6 +20,7 @@ from repoctx.extract import extractor_for, language_of
 from repoctx.store import Store
 
 from . import file_node as fn
+from . import xref_journal
 from .analyse import Analysis, Job
 from .content_record import MAX_READ_BYTES
 from .lock import writer_lock
@@ -170,12 +171,16 @@ def _write(store: Store, root: Path, options: PassOptions, report: PassReport, p
                         projector.retire(item)
                         live.pop(item.path, None)
                         report.removed += 1
+                projector.close()
                 if binary != plan.binary and start + options.batch_files >= len(steps):
                     batch.put_local(_binary_key(store), binary)
             if advance:
                 advance(len(chunk))
-        report.symbols_written, report.xref_edges_written = counts.symbols, counts.xref_edges
+        report.symbols_written = counts.symbols
         report.warnings.extend(counts.warnings)
+    with _timed(report, "xref"):
+        report.xref_edges_written = xref_journal.apply_pending(store)
+    with _timed(report, "project"):
         _finish(store, report, live, changed=store.trees.writes > writes_before)
     report.records_written = store.trees.writes - writes_before
 

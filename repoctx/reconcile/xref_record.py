@@ -19,19 +19,21 @@ def members(rec: Record | None, relation: str) -> frozenset[str]:
     return add_wins_set.value(record.field_state(rec, relation, add_wins_set))
 
 
-def add_delta(current: Record | None, relation: str, symbol: str, tick: int, replica: str,
-              ) -> Record | None:
-    """Delta adding an edge (None when it is already there)."""
-    state = record.field_state(current, relation, add_wins_set)
-    if symbol in state.entries:
-        return None
-    return record.write({relation: add_wins_set.add(state, symbol, replica)}, tick)
+def change_delta(current: Record | None, changes: dict[str, tuple[set[str], set[str]]],
+                 tick: int, replica: str) -> tuple[Record | None, int]:
+    """One delta adding and removing edges per relation (``{relation: (adds, removes)}``).
 
-
-def remove_delta(current: Record | None, relation: str, symbol: str, tick: int,
-                 ) -> Record | None:
-    """Delta removing an edge (None when it is not there)."""
-    state = record.field_state(current, relation, add_wins_set)
-    if symbol not in state.entries:
-        return None
-    return record.write({relation: add_wins_set.remove(state, symbol)}, tick)
+    Adds already present and removes already absent are dropped, so re-applying the
+    same change writes nothing. Returns the delta (None when empty) and the edge count.
+    """
+    states, count = {}, 0
+    for relation, (adds, removes) in sorted(changes.items()):
+        state = record.field_state(current, relation, add_wins_set)
+        adds = {a for a in adds if a not in state.entries}
+        removes = {r for r in removes if r in state.entries}
+        if not adds and not removes:
+            continue
+        delta = add_wins_set.add_all(state, adds, replica)
+        states[relation] = add_wins_set.merge(delta, add_wins_set.remove_all(state, removes))
+        count += len(adds) + len(removes)
+    return (record.write(states, tick) if states else None), count

@@ -58,6 +58,10 @@ class Batch:
         """Set a store-local value (never replicated, never merged)."""
         self._run(("local", name, value))
 
+    def delete_local(self, name: str) -> None:
+        """Remove a store-local value."""
+        self._run(("unlocal", name, None))
+
     def get_local(self, name: str, default: Any = None) -> Any:
         """A store-local value as this batch sees it."""
         with lmdb_errors():
@@ -118,6 +122,9 @@ class Batch:
         if kind == "local":
             txn.put(key.encode(), msgpack.packb(arg), db=self._trees.dbs[LOCAL_TREE])
             return
+        if kind == "unlocal":
+            txn.delete(key.encode(), db=self._trees.dbs[LOCAL_TREE])
+            return
         spec = tree_of(key)
         current = self._current(txn, spec, key)
         delta = arg if kind == "merge" else arg(current)
@@ -136,7 +143,7 @@ class Batch:
         """Commit everything applied (nothing happens when nothing was written)."""
         if self._txn is None:
             return
-        if not self.written and not any(op[0] == "local" for op in self._log):
+        if not self.written and not any(op[0] in ("local", "unlocal") for op in self._log):
             self._abort()
             return
         try:

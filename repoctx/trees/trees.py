@@ -94,6 +94,17 @@ class Snapshot:
         raw = self._txn.get(name.encode(), db=self._trees.dbs[LOCAL_TREE])
         return default if raw is None else msgpack.unpackb(raw)
 
+    def scan_local(self, prefix: str) -> Iterator[tuple[str, Any]]:
+        """Store-local values whose name starts with ``prefix``, in name order."""
+        start = prefix.encode()
+        with self._txn.cursor(db=self._trees.dbs[LOCAL_TREE]) as cursor:
+            if not cursor.set_range(start):
+                return
+            for raw_key, raw in cursor:
+                if not raw_key.startswith(start):
+                    return
+                yield raw_key.decode(), msgpack.unpackb(raw)
+
 
 class Trees:
     """Every named tree of one LMDB environment."""

@@ -207,6 +207,17 @@ def test_remove_never_beats_an_unobserved_concurrent_add():
     assert s.value(s.merge(r2, r1)) == {"x"}
 
 
+def test_bulk_add_and_remove_equal_one_at_a_time_in_value():
+    s = add_wins_set
+    many = s.merge(s.empty(), s.add_all(s.empty(), ["a", "b", "c"], "r1"))
+    assert s.value(many) == {"a", "b", "c"}
+    assert many.context.vv == {"r1": 3}  # consecutive dots compact into the vector
+    fewer = s.merge(many, s.remove_all(many, ["a", "c"]))
+    assert s.value(fewer) == {"b"}
+    again = s.merge(fewer, s.add_all(fewer, ["b", "d"], "r2"))
+    assert s.value(again) == {"b", "d"} and again.entries["b"] == (("r2", 1),)
+
+
 def test_or_flag_enable_wins():
     f = or_flag
     on = f.merge(f.empty(), f.enable(f.empty(), "r1"))
