@@ -3,7 +3,8 @@
 Invariants:
 - reads directory listings, `stat`s and ignore files only; never another file's bytes;
 - paths are relative, POSIX, and sorted (code-point order, which is UTF-8 byte order);
-- `.git` (directory or file) and the store directory are never entered or listed;
+- `.git` (directory or file), any `.repoctx` store and the store directory are never
+  entered or listed;
 - `.gitignore`, `.contextpullignore` and `.repoctxignore` apply at every level, each
   relative to its own directory, with git's rules: the deepest matching pattern wins, a
   later file of the same directory overrides an earlier one (in that name order, so
@@ -47,6 +48,9 @@ SPECIAL_FILE: Final = "special-file"
 UNDECODABLE_NAME: Final = "undecodable-name"
 
 IGNORE_FILES: Final = (".gitignore", ".contextpullignore", ".repoctxignore")
+NEVER_ENTERED: Final = frozenset({".git", ".repoctx"})
+"""Git's directory and any repoctx store (the default store name), wherever the active
+store is: another store's files are never repository content."""
 """Ignore-file names read in every directory, lowest precedence first."""
 
 BINARY_SNIFF_BYTES: Final = 8192
@@ -192,7 +196,7 @@ class _Walker:
         for entry in entries:
             if self.full:
                 break
-            if entry.name == ".git":
+            if entry.name in NEVER_ENTERED:
                 continue
             if not entry.name.isascii() and not _decodable(entry.name):
                 self.skipped.append(Skipped(prefix + entry.name.encode(
@@ -258,7 +262,8 @@ class _Walker:
     def _into_skipped(self, target: str) -> bool:
         """True if `target` lies in `.git` or the store, which no path may reach."""
         inside = target[len(self.root):].split("/")
-        return ".git" in inside or (self.store is not None and _within(target, self.store))
+        return not NEVER_ENTERED.isdisjoint(inside) or (
+            self.store is not None and _within(target, self.store))
 
     def _rules(self, directory: _Dir, entries: list[os.DirEntry[str]]) -> tuple[_Rules, ...]:
         """The rules chain for the entries of `directory`: its parents' plus its own."""

@@ -1,0 +1,5 @@
+"""``python -m repoctx`` runs the command line."""
+
+from repoctx.cli import main
+
+main()
