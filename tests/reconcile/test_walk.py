@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from repoctx.errors import ReconcileError
-
 from repoctx.reconcile.walk import (
     BROKEN_SYMLINK,
     MAX_DEPTH,
