@@ -7,8 +7,11 @@ process: a pool costs more to start than a one-file edit takes.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
+import signal
+import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
@@ -25,6 +28,19 @@ def default_workers() -> int:
         os.cpu_count() or 1)
 
 
+def _die_with_parent(parent: int) -> None:
+    """Worker initializer: die when the indexer dies.
+
+    A SIGKILLed indexer must not leave orphans that keep reading files and keep its
+    inherited lock file open (the next indexer would wait on them forever).
+    """
+    if sys.platform.startswith("linux"):
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+
 def analyse_all(root: str, jobs: Sequence[Job], workers: int) -> Iterator[Analysis]:
     """Analyses of ``jobs`` in order, spread over ``workers`` processes when worth it."""
     if workers <= 1 or len(jobs) < POOL_THRESHOLD:
@@ -33,5 +49,6 @@ def analyse_all(root: str, jobs: Sequence[Job], workers: int) -> Iterator[Analys
         return
     # fork: workers inherit the loaded modules; they never touch the parent's LMDB handle.
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context,
+                             initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
         yield from pool.map(partial(analyse, root), jobs, chunksize=8)
