@@ -17,8 +17,11 @@ from typing import Any
 import click
 from tqdm import tqdm
 
+from repoctx.contextpull import Reader, call_tool, export_directory, export_store
 from repoctx.errors import RepoctxError, StoreBusyError
 from repoctx.reconcile import PassOptions, reconcile_pass
+from repoctx.retrieval import EXPORT_NAME, open_workspace, tools
+from repoctx.server import serve as run_server
 from repoctx.store import Store, open_store
 
 EXIT_ERROR, EXIT_BUSY = 1, 75
@@ -94,15 +97,24 @@ def _stats_text(p: dict) -> str:
 @store_options
 @click.option("--full", is_flag=True, help="Re-read and re-project every file.")
 @click.option("--no-wait", is_flag=True, help="Fail at once if another index is running.")
+@click.option("--no-export", is_flag=True, help="Do not refresh the ContextPull export.")
 @json_option
 @fails_cleanly
 def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, no_wait: bool,
-          as_json: bool) -> None:
+          no_export: bool, as_json: bool) -> None:
     """Index PATH into its store: files, packages, symbols, content, cross-references."""
     options = PassOptions(full=full, wait=not no_wait)
     with open_for(path, store_dir, repo_id) as store:
         report = reconcile_pass(store, path, options, progress=None if as_json else progress_bar)
-    emit(report.as_json(), as_json, lambda _: report.text())
+        payload = report.as_json()
+        if not no_export:
+            out = store.path / EXPORT_NAME
+            exported = export_store(store, path, out, previous=out if out.exists() else None)
+            payload["export"] = {"path": str(out), "documents": exported.documents,
+                                 "sections": exported.sections}
+    emit(payload, as_json, lambda p: report.text() + (
+        f"\n  export: {p['export']['documents']} documents, {p['export']['sections']} "
+        f"sections -> {p['export']['path']}" if "export" in p else ""))
 
 
 def progress_bar(total: int, done: int) -> Callable[[int], None] | None:
@@ -117,6 +129,84 @@ def progress_bar(total: int, done: int) -> Callable[[int], None] | None:
             bar.close()
 
     return advance
+
+
+@main.command()
+@click.argument("path", type=click.Path(path_type=Path, file_okay=False), default=".")
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Export file (default: the store's contextpull.sqlite).")
+@click.option("--store", "store_dir", type=click.Path(path_type=Path), default=None,
+              help="Store directory (default: PATH/.repoctx).")
+@click.option("--repo-id", default=None, help="Repository id (default: derived).")
+@json_option
+@fails_cleanly
+def export(path: Path, out: Path | None, store_dir: Path | None, repo_id: str | None,
+           as_json: bool) -> None:
+    """Export PATH into a ContextPull SQLite store any ContextPull reader can open.
+
+    From PATH's repoctx store when it has one (run `repoctx index` first), else
+    straight from the directory's documents, as ContextPull's own ingest does.
+    """
+    has_store = (store_dir or path / ".repoctx").joinpath("lmdb").is_dir()
+    if has_store:
+        with open_for(path, store_dir, repo_id) as store:
+            out = out or store.path / EXPORT_NAME
+            report = export_store(store, path, out, previous=out if out.exists() else None)
+    else:
+        out = out or path / ".repoctx" / EXPORT_NAME
+        out.parent.mkdir(parents=True, exist_ok=True)
+        report = export_directory(path, out, previous=out if out.exists() else None)
+    payload = {"path": str(out), "documents": report.documents, "sections": report.sections,
+               "reused": report.reused, "corpusFingerprint": report.corpus_fingerprint}
+    emit(payload, as_json, lambda p: f"exported {p['documents']} documents, {p['sections']} "
+         f"sections ({p['reused']} documents reused) to {p['path']}")
+
+
+@main.command(context_settings={"ignore_unknown_options": False})
+@click.argument("tool")
+@click.argument("arguments", default="{}")
+@click.option("--db", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="A ContextPull file to read (ContextPull tools only; no store needed).")
+@click.option("--path", "path", type=click.Path(path_type=Path, file_okay=False), default=".",
+              help="The indexed repository (default: the current directory).")
+@click.option("--store", "store_dir", type=click.Path(path_type=Path), default=None,
+              help="Store directory (default: PATH/.repoctx).")
+@click.option("--repo-id", default=None, help="Repository id (default: derived).")
+def call(tool: str, arguments: str, db: Path | None, path: Path, store_dir: Path | None,
+         repo_id: str | None) -> None:
+    """Run one tool with JSON ARGUMENTS and print its JSON answer.
+
+    Exit 1 with {"error": {"message": ...}} on a tool error.
+    """
+    try:
+        args = json.loads(arguments)
+        if db is not None:
+            with Reader(db) as reader:
+                result = call_tool(reader, tool, args)
+        else:
+            with open_workspace(path, store_dir=store_dir, repo_id=repo_id) as ws:
+                result = tools.call(ws, tool, args)
+    except (RepoctxError, ValueError) as exc:
+        message = f"arguments are not JSON: {exc}" if isinstance(exc, ValueError) else str(exc)
+        click.echo(json.dumps({"error": {"message": message}}))
+        sys.exit(EXIT_ERROR)
+    except Exception as exc:  # a bug still answers in the tool-error shape, not a traceback
+        click.echo(json.dumps({"error": {"message": f"internal error: {exc!r}"}}))
+        sys.exit(EXIT_ERROR)
+    click.echo(tools.serialize(result))
+
+
+@main.command()
+@click.option("--repo", "path", type=click.Path(path_type=Path, file_okay=False), default=".",
+              help="The indexed repository (default: the current directory).")
+@click.option("--store", "store_dir", type=click.Path(path_type=Path), default=None,
+              help="Store directory (default: REPO/.repoctx).")
+@click.option("--repo-id", default=None, help="Repository id (default: derived).")
+@fails_cleanly
+def serve(path: Path, store_dir: Path | None, repo_id: str | None) -> None:
+    """Serve the repocontext_* and ContextPull tools over MCP on stdio."""
+    with open_workspace(path, store_dir=store_dir, repo_id=repo_id) as ws:
+        run_server(ws)
 
 
 @main.command()

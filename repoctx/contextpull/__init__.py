@@ -5,11 +5,12 @@ follows seed 000 on any writer's store and never writes; ``tools.json`` declares
 reader's tools and :func:`call_tool` dispatches validated calls to a :class:`Reader`.
 """
 
+from repoctx.contextpull.directory import export_directory
 from repoctx.contextpull.documents import Definition, SourceDocument
 from repoctx.contextpull.reader import Reader
 from repoctx.contextpull.search import Embedder
-from repoctx.contextpull.tools import call_tool, tool_definitions
-from repoctx.contextpull.walk import export_directory
+from repoctx.contextpull.store_export import export_store
+from repoctx.contextpull.tools import call_tool, check_arguments, tool_definitions
 from repoctx.contextpull.writer import ExportReport, write_export
 
 __all__ = [
@@ -19,7 +20,9 @@ __all__ = [
     "Reader",
     "SourceDocument",
     "call_tool",
+    "check_arguments",
     "export_directory",
+    "export_store",
     "tool_definitions",
     "write_export",
 ]

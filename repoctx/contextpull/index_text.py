@@ -9,6 +9,7 @@ Every layout starts with the header line ``ContextPull index · …``.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,6 +17,10 @@ from dataclasses import dataclass
 from repoctx.tokenizer import count_tokens
 
 DEFAULT_INDEX_BUDGET = 3000
+# A line break followed by a non-space: cl100k's pre-tokeniser never lets a piece straddle
+# it, so the tokens of the text before it are a lower bound on the whole text's tokens.
+_SAFE_CUT = re.compile(r"\n(?=\S)")
+_PROBE_CHARS_PER_TOKEN = 8
 _PATH_COLUMN = 30
 _DESCRIPTION_MAX_CHARS = 60
 
@@ -82,11 +87,26 @@ def hierarchical_text(scope: str, entries: Sequence[IndexEntry], depth: int) -> 
     return "\n".join([header_line(scope, entries), *lines])
 
 
+def tokens_within(text: str, budget: int) -> int | None:
+    """``count_tokens(text)`` when it is at most ``budget``, else ``None``.
+
+    A long text is first judged by a prefix cut at a safe line break: when the prefix
+    alone is over budget, so is the text, and the (large) rest is never counted.
+    """
+    probe = budget * _PROBE_CHARS_PER_TOKEN
+    if len(text) > probe:
+        cut = _SAFE_CUT.search(text, probe)
+        if cut is not None and count_tokens(text[: cut.start() + 1]) > budget:
+            return None
+    tokens = count_tokens(text)
+    return tokens if tokens <= budget else None
+
+
 def _cut_to_budget(text: str, budget: int) -> str:
     """Drop trailing folder lines (counting them in a last line) until ``text`` fits."""
     lines = text.split("\n")
     keep, candidate = len(lines), text
-    while keep > 1 and count_tokens(candidate) > budget:
+    while keep > 1 and tokens_within(candidate, budget) is None:
         keep = max(1, keep * 3 // 4)
         candidate = "\n".join([*lines[:keep], f"… {len(lines) - keep} more folders"])
     return candidate
@@ -96,12 +116,12 @@ def build_index(scope: str, entries: Sequence[IndexEntry], budget: int) -> Index
     """The first layout of flat / compact / hierarchical that fits ``budget`` tokens."""
     layouts = (("flat", flat_text(scope, entries)), ("compact", compact_text(scope, entries)))
     for mode, text in layouts:
-        tokens = count_tokens(text)
-        if tokens <= budget:
+        tokens = tokens_within(text, budget)
+        if tokens is not None:
             return IndexText(text, mode, tokens)
     depth = max((entry.path.count("/") for entry in entries), default=0)
     text = hierarchical_text(scope, entries, depth)
-    while depth > 1 and count_tokens(text) > budget:
+    while depth > 1 and tokens_within(text, budget) is None:
         depth -= 1
         text = hierarchical_text(scope, entries, depth)
     text = _cut_to_budget(text, budget)

@@ -3,19 +3,55 @@
 Reads only (``mode=ro``). A document is reused when its path and SHA-256 match and the
 previous file was written with the same major version and section size limit; otherwise
 the writer sections it afresh. A previous file that cannot be read is simply not used.
+A previous file is *patchable* (the writer may copy it and patch only what changed) when
+this writer made it: the same tables, created by the same statements, and FTS rows
+sharing their section's rowid (``repoctx_meta.fts_rowids``).
 """
 
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from types import TracebackType
 
 from repoctx.contextpull import sql
 from repoctx.contextpull.connection import connect_read_only
 from repoctx.contextpull.records import DocumentRows, EmbeddingRow, SectionRow
-from repoctx.contextpull.schema import SUPPORTED_MAJOR
+from repoctx.contextpull.schema import (
+    FTS_ROWIDS_KEY,
+    FTS_ROWIDS_VALUE,
+    SUPPORTED_MAJOR,
+    WRITER_KEY,
+    WRITER_NAME,
+    schema_statements,
+)
 from repoctx.errors import ContextPullError
+
+
+@dataclass(frozen=True)
+class StoredDocument:
+    """A ``documents`` row of the previous export, as the index and a patch need it."""
+
+    doc_id: int
+    path: str
+    sha256: str
+    title: str
+    summary: str | None
+    n_sections: int
+
+
+@lru_cache(maxsize=1)
+def expected_tables() -> tuple[tuple[str, str], ...]:
+    """``(name, sql)`` of every table a fresh store holds, FTS5 shadow tables included."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        for statement in schema_statements():
+            conn.execute(statement)
+        return tuple(conn.execute(sql.TABLE_SQL).fetchall())
+    finally:
+        conn.close()
 
 
 class PreviousExport:
@@ -24,6 +60,8 @@ class PreviousExport:
     def __init__(self, path: Path | None, max_chars: int) -> None:
         self._conn: sqlite3.Connection | None = None
         self._documents: dict[str, tuple] = {}
+        self.path: Path | None = None
+        self.patchable = False
         if path is None or not Path(path).is_file():
             return
         try:
@@ -45,6 +83,27 @@ class PreviousExport:
         self._has_side_tables = bool(
             conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'repoctx_sections'").fetchone()
         )
+        self.path = path
+        self.patchable = self._written_by_us(conn)
+
+    def _written_by_us(self, conn: sqlite3.Connection) -> bool:
+        if tuple(conn.execute(sql.TABLE_SQL).fetchall()) != expected_tables():
+            return False
+        ours = dict(conn.execute(sql.REPOCTX_META).fetchall())
+        return ours.get(WRITER_KEY) == WRITER_NAME and ours.get(FTS_ROWIDS_KEY) == FTS_ROWIDS_VALUE
+
+    def stored(self, path: str) -> StoredDocument | None:
+        """The previous ``documents`` row of ``path``, or ``None``."""
+        row = self._documents.get(path)
+        if row is None:
+            return None
+        doc_id, path, title, summary, _src, sha256, _kind, _at, n_sections = row
+        return StoredDocument(doc_id, path, sha256, title, summary, n_sections)
+
+    def stored_documents(self) -> list[StoredDocument]:
+        """Every previous ``documents`` row, in ``doc_id`` order."""
+        found = (self.stored(path) for path in self._documents)
+        return sorted((d for d in found if d is not None), key=lambda d: d.doc_id)
 
     def reusable(self, path: str, sha256: str) -> DocumentRows | None:
         """The previous rows of ``path`` when its content is unchanged, else ``None``."""
@@ -58,7 +117,7 @@ class PreviousExport:
 
     def _rows(self, row: tuple) -> DocumentRows:
         assert self._conn is not None
-        doc_id, path, title, summary, summary_src, sha256, kind, ingested_at = row
+        doc_id, path, title, summary, summary_src, sha256, kind, ingested_at, _n = row
         extras: dict[str, tuple] = {}
         language = tokens = None
         if self._has_side_tables:

@@ -2,7 +2,9 @@
 
 Pure apart from token counting. :func:`prepare` turns a :class:`SourceDocument` into a
 :class:`DocumentRows` (sectioning, summary, token counts); the reuse path builds the same
-shape from a previous export, so the writer inserts both the same way.
+shape from a previous export, so the writer inserts both the same way. Each text is
+counted once: every section, and the whole document only when the caller did not
+supply its count (``SourceDocument.tokens``, e.g. a file node's).
 """
 
 from __future__ import annotations
@@ -10,10 +12,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from repoctx.contextpull.counting import count_many, count_one
 from repoctx.contextpull.documents import SourceDocument, decode_text, language_for
 from repoctx.contextpull.sectioning import section_document
 from repoctx.contextpull.summary import summarise
-from repoctx.tokenizer import count_tokens
 
 
 @dataclass(frozen=True)
@@ -68,22 +70,14 @@ def prepare(document: SourceDocument, max_chars: int, ingested_at: str) -> Docum
     """Section and summarise ``document`` into rows."""
     sectioned = section_document(document, max_chars)
     summary, summary_src = summarise(sectioned)
+    counts = count_many(s.text for s in sectioned.sections)
     sections = tuple(
-        SectionRow(
-            s.heading_path,
-            s.level,
-            s.kind,
-            s.text,
-            s.start_line,
-            s.end_line,
-            count_tokens(s.text),
-            s.symbol,
-        )  # fmt: skip
-        for s in sectioned.sections
+        SectionRow(s.heading_path, s.level, s.kind, s.text, s.start_line, s.end_line, n, s.symbol)
+        for s, n in zip(sectioned.sections, counts, strict=True)
     )
     tokens = document.tokens
     if tokens is None:
-        tokens = count_tokens(decode_text(document.data))
+        tokens = count_one(decode_text(document.data))
     return DocumentRows(
         path=document.path,
         sha256=sha256_hex(document.data),

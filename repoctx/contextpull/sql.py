@@ -10,26 +10,63 @@ from collections.abc import Sequence
 
 # -- write -------------------------------------------------------------------------------
 INSERT_META = "INSERT INTO meta(key, value) VALUES (?, ?)"
-INSERT_REPOCTX_META = "INSERT INTO repoctx_meta(key, value) VALUES (?, ?)"
+INSERT_REPOCTX_META = "INSERT OR REPLACE INTO repoctx_meta(key, value) VALUES (?, ?)"
+DELETE_META = "DELETE FROM meta"
 INSERT_DOCUMENT = (
     "INSERT INTO documents(doc_id, path, title, summary, summary_src, sha256, bytes, kind,"
     " n_sections, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
+# Sections and their FTS rows share a rowid (DESIGN §5 says nothing of rowids), so a
+# patch can delete a document's FTS rows by rowid; ``repoctx_meta.fts_rowids`` says so.
 INSERT_SECTION = (
-    "INSERT INTO sections(id, doc_id, ordinal, heading_path, level, kind, text, char_len,"
-    " hash, prev_id, next_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO sections(rowid, id, doc_id, ordinal, heading_path, level, kind, text,"
+    " char_len, hash, prev_id, next_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
-INSERT_FTS = "INSERT INTO sections_fts(id, heading_path, text) VALUES (?, ?, ?)"
+INSERT_FTS = "INSERT INTO sections_fts(rowid, id, heading_path, text) VALUES (?, ?, ?, ?)"
 INSERT_EMBEDDING = "INSERT INTO embeddings(section_id, model, dim, vec) VALUES (?, ?, ?, ?)"
 INSERT_REPOCTX_DOCUMENT = "INSERT INTO repoctx_documents(doc_id, language, tokens) VALUES (?, ?, ?)"
 INSERT_REPOCTX_SECTION = (
     "INSERT INTO repoctx_sections(id, start_line, end_line, tokens, symbol) VALUES (?, ?, ?, ?, ?)"
 )
 
+MAX_SECTION_ROWID = "SELECT coalesce(max(rowid), 0) FROM sections"
+
+# -- patch (re-export by copy-and-patch) -------------------------------------------------
+CREATE_GONE = "CREATE TEMP TABLE gone(doc_id INTEGER PRIMARY KEY)"
+INSERT_GONE = "INSERT INTO gone(doc_id) VALUES (?)"
+_GONE_SECTIONS = "SELECT {column} FROM sections WHERE doc_id IN (SELECT doc_id FROM gone)"
+DELETE_GONE = (
+    f"DELETE FROM sections_fts WHERE rowid IN ({_GONE_SECTIONS.format(column='rowid')})",
+    f"DELETE FROM embeddings WHERE section_id IN ({_GONE_SECTIONS.format(column='id')})",
+    f"DELETE FROM repoctx_sections WHERE id IN ({_GONE_SECTIONS.format(column='id')})",
+    "DELETE FROM sections WHERE doc_id IN (SELECT doc_id FROM gone)",
+    "DELETE FROM repoctx_documents WHERE doc_id IN (SELECT doc_id FROM gone)",
+    "DELETE FROM documents WHERE doc_id IN (SELECT doc_id FROM gone)",
+)
+CREATE_MOVED = "CREATE TEMP TABLE moved(old INTEGER PRIMARY KEY, new INTEGER NOT NULL)"
+INSERT_MOVED = "INSERT INTO moved(old, new) VALUES (?, ?)"
+
+
+def renumber_sql(table: str) -> tuple[str, str]:
+    """Two UPDATEs moving ``table.doc_id`` from ``moved.old`` to ``moved.new``.
+
+    The first parks each moved id at its negated target (no collision with live ids,
+    which are positive), the second flips them back, so no UNIQUE check trips midway.
+    """
+    return (
+        f"UPDATE {table} SET doc_id = -(SELECT new FROM moved WHERE old = {table}.doc_id)"
+        " WHERE doc_id IN (SELECT old FROM moved)",
+        f"UPDATE {table} SET doc_id = -doc_id WHERE doc_id < 0",
+    )
+
+
 # -- previous export (reuse) ------------------------------------------------------------
 PREVIOUS_DOCUMENTS = (
-    "SELECT doc_id, path, title, summary, summary_src, sha256, kind, ingested_at FROM documents"
+    "SELECT doc_id, path, title, summary, summary_src, sha256, kind, ingested_at, n_sections"
+    " FROM documents"
 )
+TABLE_SQL = "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name"
+REPOCTX_META = "SELECT key, value FROM repoctx_meta"
 PREVIOUS_SECTIONS = (
     "SELECT ordinal, heading_path, level, kind, text FROM sections"
     " WHERE doc_id = ? ORDER BY ordinal"

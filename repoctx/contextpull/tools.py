@@ -22,6 +22,7 @@ _JSON_TYPES: dict[str, tuple[type, ...]] = {
     "integer": (int,),
     "boolean": (bool,),
     "array": (list,),
+    "object": (dict,),
 }
 
 
@@ -75,9 +76,13 @@ def validate_arguments(name: str, arguments: Any) -> dict[str, Any]:
     tools = tool_definitions()
     if name not in tools:
         raise ToolError(f"unknown tool {name!r}; tools: {', '.join(sorted(tools))}")
+    return check_arguments(name, tools[name]["inputSchema"], arguments)
+
+
+def check_arguments(name: str, schema: dict[str, Any], arguments: Any) -> dict[str, Any]:
+    """Arguments of the tool ``name`` checked against its input ``schema``, defaults filled."""
     if not isinstance(arguments, dict):
         raise ToolError(f"{name}: arguments must be a JSON object")
-    schema = tools[name]["inputSchema"]
     properties: dict[str, dict[str, Any]] = schema["properties"]
     for key in arguments:
         if key not in properties:

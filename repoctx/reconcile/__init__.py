@@ -7,11 +7,13 @@ Record shapes of the trees the reconcile owns live one per module: ``file_node``
 
 from . import content_record, file_node, package_node, root_node, symbol_record, xref_record
 from .file_node import FileNode
-from .lock import writer_lock
+from .lock import is_locked, writer_lock
+from .project import declarations_of
 from .reconcile_pass import PassOptions, reconcile_pass
 from .report import PassReport
+from .status import read_status, write_status
 from .symbol_record import Declaration
-from .walk import Walk, walk
+from .walk import Walk, is_binary, walk
 from .xref import snake
 
 __all__ = [
@@ -21,13 +23,18 @@ __all__ = [
     "PassReport",
     "Walk",
     "content_record",
+    "declarations_of",
     "file_node",
+    "is_binary",
+    "is_locked",
     "package_node",
+    "read_status",
     "reconcile_pass",
     "root_node",
     "snake",
     "symbol_record",
     "walk",
+    "write_status",
     "writer_lock",
     "xref_record",
 ]

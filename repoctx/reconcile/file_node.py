@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from repoctx.crdt.record import Record
+from repoctx.store import Store
 
 from .fields import lww_delta, lww_value
 
@@ -57,3 +58,11 @@ def node_delta(current: Record | None, node: FileNode, tick: int, replica: str) 
 def retire_delta(current: Record | None, tick: int, replica: str) -> Record | None:
     """Delta that retires the node (every field None: a tombstone)."""
     return lww_delta(current, dict.fromkeys(FIELDS), tick, replica)
+
+
+def load_all(store: Store) -> dict[str, FileNode]:
+    """Every live file node of the store's repository, by path (one scan)."""
+    prefix = store.key("file", "x")[:-1]
+    with store.snapshot() as snap:
+        return {key[len(prefix):]: file_node(key[len(prefix):], rec)
+                for key, rec in snap.scan(prefix)}

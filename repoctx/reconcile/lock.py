@@ -36,3 +36,18 @@ def writer_lock(store_dir: Path, *, wait: bool = True) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # closing releases the flock
+
+
+def is_locked(store_dir: Path) -> bool:
+    """True while an indexer holds the store's lock (a probe: takes and drops it)."""
+    try:
+        fd = os.open(store_dir / "index.lock", os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False

@@ -28,6 +28,7 @@ from .pool import analyse_all, default_workers
 from .project import Counts, Projector, declarations_of
 from .report import PassReport
 from .root_node import root_delta
+from .status import write_status
 from .walk import Walk, walk
 
 Progress = Callable[[int], None]
@@ -71,16 +72,26 @@ def reconcile_pass(store: Store, root: Path, options: PassOptions = PassOptions(
     report = PassReport(store.repo_id)
     started = time.perf_counter()
     with writer_lock(store.path, wait=options.wait):
-        with _timed(report, "walk"):
-            found = walk(root, store_dir=store.path, max_depth=options.max_depth,
-                         max_files=options.max_files)
-        with _timed(report, "classify"):
-            nodes = _load_nodes(store)
-            binary = store.trees.get_local(_binary_key(store), {})
-            work, seeds, removed = _classify(found, nodes, binary, options, report)
-        _write(store, root, options, report, _Plan(nodes, binary, work, seeds, removed),
-               progress)
-    report.seconds["total"] = time.perf_counter() - started
+        write_status(store.path, {"status": "indexing", "phase": "walk", "repoId": store.repo_id})
+        try:
+            with _timed(report, "walk"):
+                found = walk(root, store_dir=store.path, max_depth=options.max_depth,
+                             max_files=options.max_files)
+            with _timed(report, "classify"):
+                nodes = fn.load_all(store)
+                binary = store.trees.get_local(_binary_key(store), {})
+                work, seeds, removed = _classify(found, nodes, binary, options, report)
+            write_status(store.path, {"status": "indexing", "phase": "project",
+                                      "repoId": store.repo_id, "files": len(work)})
+            _write(store, root, options, report, _Plan(nodes, binary, work, seeds, removed),
+                   progress)
+        except Exception as exc:
+            write_status(store.path, {"status": "failed", "repoId": store.repo_id,
+                                      "lastError": f"{type(exc).__name__}: {exc}"})
+            raise
+        report.seconds["total"] = time.perf_counter() - started
+        write_status(store.path, {"status": "ready", "repoId": store.repo_id,
+                                  "report": report.as_json()})
     return report
 
 
@@ -89,13 +100,6 @@ def _timed(report: PassReport, phase: str) -> Iterator[None]:
     start = time.perf_counter()
     yield
     report.seconds[phase] = report.seconds.get(phase, 0.0) + time.perf_counter() - start
-
-
-def _load_nodes(store: Store) -> dict[str, fn.FileNode]:
-    prefix = store.key("file", "x")[:-1]
-    with store.snapshot() as snap:
-        return {key[len(prefix):]: fn.file_node(key[len(prefix):], rec)
-                for key, rec in snap.scan(prefix)}
 
 
 def _classify(found: Walk, nodes: dict[str, fn.FileNode], binary: dict[str, list[int]],

@@ -26,3 +26,14 @@ def test_budget_picks_compact_then_hierarchical() -> None:
         assert index.tokens <= max(budget, 30)
     assert modes[0] == "flat" and modes[-1] == "hierarchical"
     assert "compact" in modes
+
+
+def test_tokens_within_judges_long_texts_by_a_prefix() -> None:
+    from repoctx.contextpull.index_text import tokens_within
+    from repoctx.tokenizer import count_tokens
+
+    text = "\n".join(f"dir/file_{i}.md  Title {i}  (3)" for i in range(2000))
+    assert tokens_within(text, 100) is None
+    assert tokens_within(text, 10**6) == count_tokens(text)
+    short = "ContextPull index · x · 1 documents · 1 sections"
+    assert tokens_within(short, 1000) == count_tokens(short)

@@ -1,7 +1,7 @@
 from pathlib import Path
 
 from repoctx.contextpull import Definition, Reader, export_directory
-from repoctx.contextpull.walk import is_binary, iter_paths
+from repoctx.contextpull.directory import is_binary, iter_paths
 
 
 def _tree(root: Path) -> None:

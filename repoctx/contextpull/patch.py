@@ -1,0 +1,91 @@
+"""`contextpull/patch` — re-export by copying the previous file and patching what changed.
+
+A previous export made by this writer (``PreviousExport.patchable``) is copied to the
+temporary file; then one transaction deletes the documents that were removed or whose
+bytes changed (sections, FTS rows by rowid, side tables, embeddings), moves the ids of
+kept documents when paths were added or removed (``doc_id`` stays 1..n in byte-wise path
+order), inserts the new and changed documents and rewrites ``meta``. Unchanged
+documents keep every row they had, embeddings and ``ingested_at`` included, exactly as
+the full rewrite's reuse would give them.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from repoctx.contextpull import sql
+from repoctx.contextpull.inserts import (
+    delete_documents,
+    insert_documents,
+    renumber_documents,
+    write_meta,
+)
+from repoctx.contextpull.previous import PreviousExport, StoredDocument
+from repoctx.contextpull.records import DocumentRows
+
+# Past this share of previous documents to delete, a full rewrite costs less than a patch.
+MAX_GONE_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class PatchPlan:
+    """What a patch changes: ids to delete, ids to move, and the documents kept as stored."""
+
+    source: Path
+    gone: tuple[int, ...]
+    moves: tuple[tuple[int, int], ...]
+    kept: dict[str, StoredDocument]
+
+
+def plan_patch(
+    previous: PreviousExport, paths: Sequence[str], shas: Sequence[str]
+) -> PatchPlan | None:
+    """The patch turning ``previous`` into the export of ``paths`` (sorted) with ``shas``.
+
+    ``None`` when the previous file is not patchable or most of it would be deleted.
+    """
+    if not previous.patchable or previous.path is None:
+        return None
+    old = {doc.path: doc for doc in previous.stored_documents()}
+    kept: dict[str, StoredDocument] = {}
+    moves: list[tuple[int, int]] = []
+    for doc_id, (path, sha) in enumerate(zip(paths, shas, strict=True), start=1):
+        stored = old.get(path)
+        if stored is not None and stored.sha256 == sha:
+            kept[path] = stored
+            if stored.doc_id != doc_id:
+                moves.append((stored.doc_id, doc_id))
+    gone = tuple(doc.doc_id for doc in old.values() if doc.path not in kept)
+    if old and len(gone) > MAX_GONE_SHARE * len(old):
+        return None
+    return PatchPlan(previous.path, gone, tuple(moves), kept)
+
+
+def apply_patch(
+    conn: sqlite3.Connection,
+    plan: PatchPlan,
+    fresh: Sequence[tuple[int, DocumentRows]],
+    meta: dict[str, str],
+    ours: dict[str, str],
+) -> None:
+    """Patch the copy open on ``conn`` in one transaction (rolled back on error)."""
+    conn.execute("BEGIN")
+    try:
+        delete_documents(conn, plan.gone)
+        renumber_documents(conn, plan.moves)
+        (last,) = conn.execute(sql.MAX_SECTION_ROWID).fetchone()
+        insert_documents(conn, fresh, last + 1)
+        write_meta(conn, meta, ours)
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def copy_previous(plan: PatchPlan, tmp: Path) -> None:
+    """Copy the previous export to ``tmp`` (the file the patch is applied to)."""
+    shutil.copyfile(plan.source, tmp)

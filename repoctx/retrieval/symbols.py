@@ -1,0 +1,60 @@
+"""retrieval/symbols — symbol lookups the read tools share (store only, bounded).
+
+Where a symbol is declared, what a file declares, and who depends on or tests a
+simple name (the reverse cross-reference tree, looked up under the name and, for
+tests, under its snake form too).
+"""
+
+from __future__ import annotations
+
+from repoctx.reconcile import Declaration, snake, symbol_record, xref_record
+
+from .workspace import Workspace
+
+LOOKUP_LIMIT = 200
+"""Most edges one reverse lookup returns (a popular name can have thousands)."""
+
+
+def declarations(ws: Workspace, fq_name: str) -> dict[str, Declaration]:
+    """Declaring path -> declaration of one symbol."""
+    return symbol_record.declarations(ws.store.get(ws.store.key("symbol", fq_name)))
+
+
+def declared_in(ws: Workspace, path: str, fq_names: tuple[str, ...],
+                ) -> list[tuple[str, Declaration]]:
+    """``(fq, declaration)`` of what ``path`` declares, in line order."""
+    found = []
+    for fq in fq_names:
+        decl = declarations(ws, fq).get(path)
+        if decl is not None:
+            found.append((fq, decl))
+    return sorted(found, key=lambda item: (item[1].start_line, item[0]))
+
+
+def where(ws: Workspace, fq_name: str) -> str | None:
+    """The path a reader should open for a symbol (its primary declaration)."""
+    first = symbol_record.primary(declarations(ws, fq_name))
+    return None if first is None else first[0]
+
+
+def reverse(ws: Workspace, name: str, relation: str) -> list[dict[str, str | None]]:
+    """``[{symbol, path}]`` on one side of the reverse index of a simple name."""
+    names = [name, snake(name)] if relation == xref_record.TESTS else [name]
+    members: set[str] = set()
+    for key_name in dict.fromkeys(names):
+        members |= xref_record.members(ws.store.get(ws.store.key("xref", key_name)), relation)
+    return [{"symbol": fq, "path": where(ws, fq)} for fq in sorted(members)[:LOOKUP_LIMIT]]
+
+
+def reverse_all(ws: Workspace, names: set[str], relation: str) -> list[dict[str, str | None]]:
+    """``reverse`` over several names, deduplicated by symbol, in symbol order."""
+    seen: dict[str, dict[str, str | None]] = {}
+    for name in sorted(names):
+        for edge in reverse(ws, name, relation):
+            seen.setdefault(str(edge["symbol"]), edge)
+    return [seen[k] for k in sorted(seen)]
+
+
+def simple_name(symbol: str) -> str:
+    """The last segment of a dotted name."""
+    return symbol.rsplit(".", 1)[-1]

@@ -1,0 +1,83 @@
+"""retrieval/workspace — what every tool works on: a store, its repository, its export.
+
+Opens the ContextPull export lazily and reopens it when a new export has been
+renamed into place, so a long-running server always answers from the latest one.
+Freshness of a file is a stat check against its file node, never a read.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from repoctx.contextpull import Reader
+from repoctx.errors import ToolError
+from repoctx.reconcile import FileNode, file_node
+from repoctx.store import Store, open_store
+
+from .call_stats import CallStats
+
+EXPORT_NAME = "contextpull.sqlite"
+
+
+@dataclass
+class Workspace:
+    """An open store with the repository root it indexes and its ContextPull export."""
+
+    store: Store
+    root: Path
+    export: Path
+    stats: CallStats = field(default_factory=CallStats)
+    _reader: Reader | None = field(default=None, repr=False)
+    _reader_id: tuple[int, int] | None = field(default=None, repr=False)
+
+    def reader(self) -> Reader:
+        """The export's reader, reopened when a newer export replaced the file."""
+        try:
+            stat = os.stat(self.export)
+        except OSError:
+            raise ToolError(f"no ContextPull export at {self.export}; run `repoctx index` "
+                            "(or `repoctx export`) first") from None
+        ident = (stat.st_ino, stat.st_mtime_ns)
+        if self._reader is None or ident != self._reader_id:
+            if self._reader is not None:
+                self._reader.close()
+            self._reader, self._reader_id = Reader(self.export), ident
+        return self._reader
+
+    def node(self, path: str) -> FileNode | None:
+        """The file node of ``path``, or None when the store does not know it."""
+        rec = self.store.get(self.store.key("file", path))
+        return None if rec is None else file_node.file_node(path, rec)
+
+    def is_fresh(self, path: str, node: FileNode | None = None) -> bool:
+        """True when the file on disk still has the size and mtime the store indexed."""
+        node = node or self.node(path)
+        if node is None:
+            return False
+        try:
+            stat = os.stat(self.root / path)
+        except OSError:
+            return False
+        return (stat.st_size, stat.st_mtime_ns) == (node.size, node.mtime_ns)
+
+    def close(self) -> None:
+        """Close the export reader and the store."""
+        if self._reader is not None:
+            self._reader.close()
+        self.store.close()
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_workspace(root: str | Path, *, store_dir: str | Path | None = None,
+                   repo_id: str | None = None, export: str | Path | None = None) -> Workspace:
+    """Open the store of the repository at ``root`` for the tools."""
+    store = open_store(root, repo_id=repo_id, store_dir=store_dir)
+    path = Path(export) if export is not None else store.path / EXPORT_NAME
+    return Workspace(store, Path(root).resolve(), path)

@@ -1,0 +1,102 @@
+"""export_store: documents from file nodes, definitions from symbol records."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from repoctx.contextpull import Reader, export_store
+from repoctx.reconcile import PassOptions, reconcile_pass
+from repoctx.store import open_store
+from repoctx.tokenizer import count_tokens
+
+APP = '''"""The app."""
+
+import os
+
+
+class Model:
+    """A model."""
+
+    def save(self):
+        return os.getcwd()
+
+    @property
+    def name(self):
+        return "m"
+
+
+def main():
+    return Model().save()
+'''
+
+
+def rows(path: Path, query: str) -> list[tuple]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(query).fetchall()
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    files = {"pkg/app.py": APP, "docs/guide.md": "# Guide\n\nRead this guide first.\n",
+             ".gitignore": "*.log\n", "run.log": "ignored", "data.bin": "a\0b"}  # fmt: skip
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    with open_store(root, repo_id="demo") as store:
+        reconcile_pass(store, root, PassOptions(workers=1))
+    return root
+
+
+def export(root: Path, out: Path, previous: Path | None = None):
+    with open_store(root, repo_id="demo") as store:
+        return export_store(store, root, out, previous=previous)
+
+
+def test_documents_sections_and_definitions(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_extract(path: str, text: str) -> None:
+        raise AssertionError(f"{path} should use its symbol records")
+
+    monkeypatch.setattr("repoctx.contextpull.store_export.extract", no_extract)
+    out = tmp_path / "cp.db"
+    report = export(repo, out)
+    assert report.documents == 2
+    assert rows(out, "SELECT path, kind FROM documents ORDER BY doc_id") == [
+        ("docs/guide.md", "markdown"), ("pkg/app.py", "code")]  # fmt: skip
+    side = rows(out, "SELECT d.path, r.language, r.tokens FROM repoctx_documents r"
+                " JOIN documents d USING(doc_id) WHERE d.path = 'pkg/app.py'")  # fmt: skip
+    assert side == [("pkg/app.py", "python", count_tokens(APP))]
+    symbols = rows(out, "SELECT s.heading_path, r.symbol, r.start_line, r.end_line"
+                   " FROM sections s JOIN repoctx_sections r USING(id)"
+                   " WHERE s.id LIKE 'pkg/app.py#%' ORDER BY s.ordinal")  # fmt: skip
+    # the module docstring and imports glue onto the class (under 40 characters)
+    assert symbols == [
+        ("pkg/app.py > Model", "Model", 1, 14), ("pkg/app.py > main", "main", 17, 18)
+    ]  # fmt: skip
+    with Reader(out) as reader:
+        assert reader.search("os.getcwd")["hits"][0]["id"].startswith("pkg/app.py#")
+
+
+def test_changed_file_is_extracted_afresh_and_counted(repo: Path, tmp_path: Path) -> None:
+    out = tmp_path / "cp.db"
+    export(repo, out)
+    changed = APP.replace("def main():", "def helper():\n    pass\n\n\ndef main():")
+    (repo / "pkg/app.py").write_text(changed)  # the store has not seen this version
+    report = export(repo, out, previous=out)
+    assert report.patched and report.sectioned == 1
+    assert ("pkg/app.py", count_tokens(changed)) in rows(
+        out, "SELECT d.path, r.tokens FROM repoctx_documents r JOIN documents d USING(doc_id)")
+    assert ("helper",) in rows(out, "SELECT symbol FROM repoctx_sections")
+
+
+def test_missing_file_is_skipped(repo: Path, tmp_path: Path) -> None:
+    (repo / "docs/guide.md").unlink()
+    assert export(repo, tmp_path / "cp.db").documents == 1
