@@ -11,8 +11,6 @@ sent in, so token budgets hold for the bytes actually sent.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from repoctx.contextpull import call_tool, check_arguments, tool_definitions
@@ -23,93 +21,73 @@ from .changed import changed
 from .outline import outline
 from .related import related
 from .status import health, index_status
+from .tool_spec import Tool, schema, string, strings
 from .workspace import Workspace
 
-Handler = Callable[[Workspace, dict[str, Any]], dict[str, Any]]
+READ_TOOLS: tuple[Tool, ...] = (
+    Tool(
+        "repocontext_outline",
+        "List what one file declares (classes, functions, methods, variables with their "
+        "signatures and line spans), its digest and what a full read of it would cost in "
+        "tokens — answered from the index alone, without reading the file.",
+        schema({"path": string("Repository-relative POSIX path of the file.")}, ("path",)),
+        lambda ws, a: outline(ws, a["path"]),
+    ),
+    Tool(
+        "repocontext_related",
+        "For a file or a symbol: the modules it imports, the symbols that depend on it and "
+        "the tests that cover it, from the reverse cross-reference index (no scan).",
+        schema(
+            {
+                "path": string("A repository-relative file path."),
+                "symbol": string("A symbol: fully-qualified (pkg.mod.Class) or simple name."),
+            }
+        ),
+        lambda ws, a: related(ws, a.get("path"), a.get("symbol")),
+    ),
+    Tool(
+        "repocontext_changed",
+        "What changed in the working tree since it was indexed (added, updated, removed "
+        "files), which symbols those edits touch, what depends on them and which tests to "
+        "run.",
+        schema({"paths": strings("Limit to these files or directories.")}),
+        lambda ws, a: changed(ws, a.get("paths")),
+    ),
+    Tool(
+        "repocontext_index_status",
+        "Whether the index is ready, being built or failed, with file counters, timings "
+        "and the last error.",
+        schema({}),
+        lambda ws, a: index_status(ws),
+    ),
+    Tool(
+        "repocontext_stats",
+        "How many calls this server answered, the tokens it sent, the tokens of full file "
+        "reads those answers replaced, and the net saving.",
+        schema({}),
+        lambda ws, a: ws.stats.as_json(),
+    ),
+    Tool(
+        "repocontext_health",
+        "Check that the store and the ContextPull export open, with versions.",
+        schema({}),
+        lambda ws, a: health(ws),
+    ),
+)
 
-
-@dataclass(frozen=True, slots=True)
-class Tool:
-    """One tool: what it is called, what it does, what it takes, what runs it."""
-
-    name: str
-    description: str
-    input_schema: dict[str, Any]
-    handler: Handler
-    read_only: bool = True
-
-
-def schema(properties: dict[str, dict[str, Any]], required: tuple[str, ...] = ()) -> dict:
-    """A JSON object schema; ``repoId`` is accepted by every tool."""
-    props = {"repoId": {"type": "string", "maxLength": 128,
-                        "description": "Repository id (default: the store's only one)."},
-             **properties}
-    return {"type": "object", "properties": props, "required": list(required),
-            "additionalProperties": False}
-
-
-def string(description: str, max_length: int = 4096) -> dict[str, Any]:
-    """A bounded string argument."""
-    return {"type": "string", "minLength": 1, "maxLength": max_length,
-            "description": description}
-
-
-def strings(description: str, max_items: int = 100) -> dict[str, Any]:
-    """A bounded list of strings."""
-    return {"type": "array", "items": {"type": "string", "maxLength": 1024},
-            "maxItems": max_items, "description": description}
-
-
-REPOCONTEXT_TOOLS: dict[str, Tool] = {}
-
-
-def register(tool: Tool) -> None:
-    """Add a tool to the surface (later layers add theirs: memory, search, context)."""
-    REPOCONTEXT_TOOLS[tool.name] = tool
-
-
-register(Tool(
-    "repocontext_outline",
-    "List what one file declares (classes, functions, methods, variables with their "
-    "signatures and line spans), its digest and what a full read of it would cost in "
-    "tokens — answered from the index alone, without reading the file.",
-    schema({"path": string("Repository-relative POSIX path of the file.")}, ("path",)),
-    lambda ws, a: outline(ws, a["path"])))
-register(Tool(
-    "repocontext_related",
-    "For a file or a symbol: the modules it imports, the symbols that depend on it and "
-    "the tests that cover it, from the reverse cross-reference index (no scan).",
-    schema({"path": string("A repository-relative file path."),
-            "symbol": string("A symbol: fully-qualified (pkg.mod.Class) or simple name.")}),
-    lambda ws, a: related(ws, a.get("path"), a.get("symbol"))))
-register(Tool(
-    "repocontext_changed",
-    "What changed in the working tree since it was indexed (added, updated, removed "
-    "files), which symbols those edits touch, what depends on them and which tests to "
-    "run.",
-    schema({"paths": strings("Limit to these files or directories.")}),
-    lambda ws, a: changed(ws, a.get("paths"))))
-register(Tool(
-    "repocontext_index_status",
-    "Whether the index is ready, being built or failed, with file counters, timings "
-    "and the last error.", schema({}), lambda ws, a: index_status(ws)))
-register(Tool(
-    "repocontext_stats",
-    "How many calls this server answered, the tokens it sent, the tokens of full file "
-    "reads those answers replaced, and the net saving.", schema({}),
-    lambda ws, a: ws.stats.as_json()))
-register(Tool(
-    "repocontext_health",
-    "Check that the store and the ContextPull export open, with versions.", schema({}),
-    lambda ws, a: health(ws)))
+REPOCONTEXT_TOOLS: dict[str, Tool] = {t.name: t for t in READ_TOOLS}
 
 
 def tools() -> dict[str, Tool]:
     """Every tool: ours, then ContextPull's (served on the workspace's export)."""
     out = dict(REPOCONTEXT_TOOLS)
     for name, spec in tool_definitions().items():
-        out[name] = Tool(name, spec["description"], spec["inputSchema"],
-                         lambda ws, a, n=name: call_tool(ws.reader(), n, a))
+        out[name] = Tool(
+            name,
+            spec["description"],
+            spec["inputSchema"],
+            lambda ws, a, n=name: call_tool(ws.reader(), n, a),
+        )
     return out
 
 
@@ -141,10 +119,17 @@ def serialize(result: dict[str, Any]) -> str:
 
 def _replaced(ws: Workspace, result: dict[str, Any]) -> int:
     """Tokens of full reads of the files an answer names (what it stood in for)."""
-    items = [item for key in ("hits", "entries") if isinstance(result.get(key), list)
-             for item in result[key]]
-    paths = {item["path"] for item in items if isinstance(item, dict)
-             and isinstance(item.get("path"), str)}
+    items = [
+        item
+        for key in ("hits", "entries")
+        if isinstance(result.get(key), list)
+        for item in result[key]
+    ]
+    paths = {
+        item["path"]
+        for item in items
+        if isinstance(item, dict) and isinstance(item.get("path"), str)
+    }
     if isinstance(result.get("path"), str):
         paths.add(result["path"])
     return sum((ws.node(p).tokens or 0) for p in paths if ws.node(p) is not None)

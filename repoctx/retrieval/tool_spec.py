@@ -1,0 +1,54 @@
+"""retrieval/tool_spec — what a tool is: name, description, JSON input schema, handler.
+
+Each module that offers tools exports ``TOOLS: tuple[Tool, ...]``; ``tools.py`` gathers
+them into the one registry the three doors share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .workspace import Workspace
+
+Handler = Callable[["Workspace", dict[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    """One tool: what it is called, what it does, what it takes, what runs it."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+    handler: Handler
+    read_only: bool = True
+
+
+def schema(properties: dict[str, dict[str, Any]], required: tuple[str, ...] = ()) -> dict:
+    """A JSON object schema; ``repoId`` is accepted by every tool."""
+    props = {"repoId": {"type": "string", "maxLength": 128,
+                        "description": "Repository id (default: the store's only one)."},
+             **properties}
+    return {"type": "object", "properties": props, "required": list(required),
+            "additionalProperties": False}
+
+
+def string(description: str, max_length: int = 4096) -> dict[str, Any]:
+    """A bounded, non-empty string argument."""
+    return {"type": "string", "minLength": 1, "maxLength": max_length,
+            "description": description}
+
+
+def strings(description: str, max_items: int = 100) -> dict[str, Any]:
+    """A bounded list of strings."""
+    return {"type": "array", "items": {"type": "string", "maxLength": 1024},
+            "maxItems": max_items, "description": description}
+
+
+def integer(description: str, low: int, high: int, default: int) -> dict[str, Any]:
+    """An integer with a range (clamped) and a default."""
+    return {"type": "integer", "minimum": low, "maximum": high, "default": default,
+            "description": description}
