@@ -1,13 +1,15 @@
 """cli — the ``repoctx`` command.
 
 Every command prints human text by default and JSON with ``--json``; errors are one
-line on stderr, never a traceback. Exit codes: 0 success, 1 an error repoctx names,
-2 bad usage, 75 the store is busy (try again later).
+line on stderr, never a traceback (``REPOCTX_DEBUG=1`` shows one for a bug).
+Exit codes: 0 success, 1 an error repoctx names, 2 bad usage, 75 the store is busy
+(try again later).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -37,6 +39,12 @@ def fails_cleanly(command: Callable[..., Any]) -> Callable[..., Any]:
         except RepoctxError as exc:
             click.echo(f"repoctx: {exc}", err=True)
             sys.exit(EXIT_BUSY if isinstance(exc, StoreBusyError) else EXIT_ERROR)
+        except Exception as exc:
+            if os.environ.get("REPOCTX_DEBUG"):
+                raise
+            click.echo(f"repoctx: internal error: {type(exc).__name__}: {exc} (this is a "
+                       "bug; REPOCTX_DEBUG=1 shows the traceback)", err=True)
+            sys.exit(EXIT_ERROR)
 
     return wrapper
 

@@ -8,11 +8,10 @@ Record shapes of the trees the reconcile owns live one per module: ``file_node``
 from . import content_record, file_node, package_node, root_node, symbol_record, xref_record
 from .file_node import FileNode
 from .lock import is_locked, writer_lock
-from .project import declarations_of
 from .reconcile_pass import PassOptions, reconcile_pass
 from .report import PassReport
 from .status import read_status, write_status
-from .symbol_record import Declaration
+from .symbol_record import Declaration, declarations_of
 from .walk import Walk, is_binary, walk
 from .xref import snake
 

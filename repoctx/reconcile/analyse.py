@@ -11,10 +11,11 @@ import hashlib
 import os
 from dataclasses import dataclass
 
-from repoctx.extract import Symbol, extract, extractor_for, language_of
+from repoctx.extract import extract, extractor_for, language_of
 from repoctx.tokenizer import count_tokens
 
 from .content_record import MAX_READ_BYTES, bounded_body
+from .symbol_record import Declaration, declarations_of
 from .walk import is_binary
 
 _CHUNK = 1 << 20
@@ -44,8 +45,9 @@ class Analysis:
     too_large: bool = False
     tokens: int | None = None
     body: str | None = None
-    symbols: tuple[Symbol, ...] | None = None
-    """None when not extracted (not asked, no extractor, too large)."""
+    decls: dict[str, Declaration] | None = None
+    """Declarations by fully-qualified name; None when not extracted (not asked, no
+    extractor, too large)."""
     error: str | None = None
 
 
@@ -67,13 +69,13 @@ def analyse(root: str, job: Job) -> Analysis:
     if base["digest"] == job.known_digest:
         return Analysis(job.path, **base)  # touched: same bytes, nothing to re-project
     text = data.decode("utf-8", errors="replace")
-    symbols = None
+    decls = None
     if job.symbols and extractor_for(language) is not None:
-        symbols = extract(job.path, text)
+        decls = declarations_of(job.path, extract(job.path, text))
     if not job.content:
-        return Analysis(job.path, symbols=symbols, **base)
+        return Analysis(job.path, decls=decls, **base)
     return Analysis(job.path, tokens=count_tokens(text), body=bounded_body(text),
-                    symbols=symbols, **base)
+                    decls=decls, **base)
 
 
 def _large(path: str, handle, stat: os.stat_result) -> Analysis:

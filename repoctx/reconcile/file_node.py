@@ -62,7 +62,16 @@ def retire_delta(current: Record | None, tick: int, replica: str) -> Record | No
 
 def load_all(store: Store) -> dict[str, FileNode]:
     """Every live file node of the store's repository, by path (one scan)."""
+    return {path: file_node(path, rec) for path, rec in load_records(store).items()}
+
+
+def load_records(store: Store) -> dict[str, Record]:
+    """Every live file node record, undecoded, by path (one scan)."""
     prefix = store.key("file", "x")[:-1]
     with store.snapshot() as snap:
-        return {key[len(prefix):]: file_node(key[len(prefix):], rec)
-                for key, rec in snap.scan(prefix)}
+        return {key[len(prefix):]: rec for key, rec in snap.scan(prefix)}
+
+
+def stat_of(rec: Record) -> tuple[int, int, tuple[str, ...]]:
+    """``(size, mtime_ns, markers)`` of a node record, decoding only those fields."""
+    return lww_value(rec, "size"), lww_value(rec, "mtime_ns"), lww_value(rec, "markers") or ()

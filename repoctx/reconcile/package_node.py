@@ -13,6 +13,8 @@ import posixpath
 from repoctx.crdt import add_wins_set, record
 from repoctx.crdt.record import Record
 
+from .fields import set_change
+
 CHILDREN = "children"
 TOP = "."
 
@@ -34,18 +36,14 @@ def is_package(rec: Record | None) -> bool:
     return "__init__.py" in children(rec)
 
 
-def add_child_delta(current: Record | None, entry: str, tick: int, replica: str,
-                    ) -> Record | None:
-    """Delta adding a child entry (None when present)."""
+def change_delta(current: Record | None, adds: set[str], removes: set[str], tick: int,
+                 replica: str) -> Record | None:
+    """Delta adding and removing child entries (None when nothing changes)."""
     state = record.field_state(current, CHILDREN, add_wins_set)
-    if entry in state.entries:
-        return None
-    return record.write({CHILDREN: add_wins_set.add(state, entry, replica)}, tick)
+    delta, _ = set_change(state, adds, removes, replica)
+    return None if delta is None else record.write({CHILDREN: delta}, tick)
 
 
-def remove_child_delta(current: Record | None, entry: str, tick: int) -> Record | None:
-    """Delta removing a child entry (None when absent)."""
-    state = record.field_state(current, CHILDREN, add_wins_set)
-    if entry not in state.entries:
-        return None
-    return record.write({CHILDREN: add_wins_set.remove(state, entry)}, tick)
+def depth(directory: str) -> int:
+    """How deep a directory sits (the top is shallowest)."""
+    return -1 if directory == TOP else directory.count("/")

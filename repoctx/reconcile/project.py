@@ -1,21 +1,20 @@
 """reconcile/project — turn what a pass learned about one file into record writes.
 
-Every function here adds operations to an open batch, so a file node and everything
+Every method adds operations to an open batch, so a file node and everything
 projected from it commit in the same LMDB transaction: a crash loses at most the
-uncommitted batch, which the next pass redoes. Symbol and cross-reference writes are
-computed from the records as the batch sees them (before and after), so the reverse
-index is always a function of the symbol records — whether built by the incremental
-delta or seeded by the back-fill.
+uncommitted batch, which the next pass redoes. Reverse edges are computed from the
+symbol records before and after each change (so the reverse index is a function of
+the symbol records), gathered for the batch and journaled in it; directory entries
+are gathered too and written once per directory when the batch closes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from repoctx.crdt.record import Record
 from repoctx.errors import StoreError
-from repoctx.extract import Symbol, is_test_symbol
 from repoctx.store import Store
 from repoctx.trees import Batch
 
@@ -24,29 +23,17 @@ from .symbol_record import Declaration
 from .xref import edges
 from .xref_journal import EdgeOp
 
+Make = Callable[[Record | None], Record | None]
+
 
 @dataclass
 class Counts:
-    """What the projections of a pass wrote."""
+    """What the projections of a pass wrote, and the edge changes it journaled."""
 
     symbols: int = 0
     warnings: list[str] = field(default_factory=list)
-
-
-def declarations_of(path: str, symbols: Iterable[Symbol]) -> dict[str, Declaration]:
-    """One declaration per fully-qualified name (repeated ``def``s — overloads, if/else
-    twins — fold into the first, spanning to the last, with every reference)."""
-    grouped: dict[str, list[Symbol]] = {}
-    for sym in symbols:
-        grouped.setdefault(sym.fq_name, []).append(sym)
-    out = {}
-    for fq, group in grouped.items():
-        first = min(group, key=lambda s: s.start_line)
-        refs = tuple(sorted({r for s in group for r in s.refs}))
-        out[fq] = Declaration(first.kind, first.signature, first.doc, first.start_line,
-                              max(s.end_line for s in group), refs,
-                              any(is_test_symbol(s, path) for s in group))
-    return out
+    edge_ops: list[EdgeOp] = field(default_factory=list)
+    journal_keys: set[str] = field(default_factory=set)
 
 
 class Projector:
@@ -56,23 +43,18 @@ class Projector:
         self.store, self.batch, self.counts, self.xref = store, batch, counts, xref
         self.replica = store.replica_id
         self.edge_ops: list[EdgeOp] = []
-        """Reverse-edge changes of this batch, journaled by ``close``."""
+        self.directories: dict[str, tuple[set[str], set[str]]] = {}
 
-    def close(self) -> None:
-        """Journal this batch's reverse-edge changes (inside the same transaction)."""
-        xref_journal.append(self.batch, self.store, self.edge_ops)
-
-    def _update(self, key: str, make) -> bool:
-        """Merge ``make(current)`` into ``key``; True when it wrote a delta."""
-        wrote = []
+    def _update(self, key: str, make: Make) -> tuple[Record | None, Record | None]:
+        """Merge ``make(current)`` into ``key``; returns the record before and after."""
+        seen: list[Record | None] = []
 
         def step(current: Record | None) -> Record | None:
-            delta = make(current)
-            wrote.append(delta is not None)
-            return delta
+            seen.append(current)
+            return make(current)
 
-        self.batch.update(key, step)
-        return wrote[-1]
+        after = self.batch.update(key, step)
+        return seen[-1], after
 
     def node(self, node: file_node.FileNode) -> None:
         """Write the file node (only the fields that changed)."""
@@ -93,32 +75,37 @@ class Projector:
             return False
         return True
 
-    def symbols(self, path: str, old: Iterable[str], new: dict[str, Declaration]) -> None:
+    def symbols(self, path: str, old: tuple[str, ...], new: dict[str, Declaration]) -> None:
         """Make the symbol records say that ``path`` declares exactly ``new``."""
         tick = self.store.tick()
         for fq in sorted(set(old) | set(new)):
-            key = self.store.key("symbol", fq)
-            before = symbol_record.declarations(self.batch.get(key)) if self.xref else {}
             decl = new.get(fq)
             if decl is None:
-                wrote = self._update(key, lambda cur: symbol_record.undeclare_delta(
-                    cur, path, tick))
+                make: Make = lambda cur: symbol_record.undeclare_delta(cur, path, tick)  # noqa: E731
             else:
-                wrote = self._update(key, lambda cur, d=decl: symbol_record.declare_delta(
-                    cur, path, d, tick, self.replica))
-            self.counts.symbols += wrote
-            if self.xref and wrote:
-                after = symbol_record.declarations(self.batch.get(key))
-                self.edges(fq, edges(fq, before), edges(fq, after))
+                make = lambda cur, d=decl: symbol_record.declare_delta(  # noqa: E731
+                    cur, path, d, tick, self.replica)
+            before, after = self._update(self.store.key("symbol", fq), make)
+            if after is before:
+                continue
+            self.counts.symbols += 1
+            if self.xref:
+                decls = symbol_record.declarations(before)
+                now = dict(decls)
+                if decl is None:
+                    now.pop(path, None)
+                else:
+                    now[path] = decl
+                self.edges(fq, edges(fq, decls), edges(fq, now))
 
-    def seed_xref(self, symbols: Iterable[str]) -> None:
+    def seed_xref(self, symbols: tuple[str, ...]) -> None:
         """Add the reverse edges of stored symbols (the cross-reference back-fill)."""
         for fq in symbols:
             decls = symbol_record.declarations(self.batch.get(self.store.key("symbol", fq)))
             self.edges(fq, set(), edges(fq, decls))
 
     def edges(self, fq: str, before: set, after: set) -> None:
-        """Journal the difference between two edge sets of the symbol ``fq``."""
+        """Gather the difference between two edge sets of the symbol ``fq``."""
         self.edge_ops += [(relation, name, fq, 1) for relation, name in sorted(after - before)]
         self.edge_ops += [(relation, name, fq, -1) for relation, name in sorted(before - after)]
 
@@ -138,24 +125,38 @@ class Projector:
         self.leave_directory(node.path)
 
     def enter_directory(self, path: str) -> None:
-        """Record ``path`` under its directory, and each directory under its parent."""
-        tick = self.store.tick()
-        while True:
-            directory, entry = package_node.parent_entry(path)
-            added = self._update(self.store.key("pkg", directory),
-                                 lambda cur, e=entry: package_node.add_child_delta(
-                                     cur, e, tick, self.replica))
-            if not added or directory == package_node.TOP:
-                return
-            path = directory + "/"
+        """Record a new file (or directory, ending in ``/``) under its directory."""
+        directory, entry = package_node.parent_entry(path)
+        self.directories.setdefault(directory, (set(), set()))[0].add(entry)
 
     def leave_directory(self, path: str) -> None:
-        """Remove ``path`` from its directory, pruning directories left empty."""
-        tick = self.store.tick()
-        while True:
-            directory, entry = package_node.parent_entry(path)
-            key = self.store.key("pkg", directory)
-            self._update(key, lambda cur, e=entry: package_node.remove_child_delta(cur, e, tick))
-            if directory == package_node.TOP or package_node.children(self.batch.get(key)):
-                return
-            path = directory + "/"
+        """Record that a file (or directory) left its directory."""
+        directory, entry = package_node.parent_entry(path)
+        self.directories.setdefault(directory, (set(), set()))[1].add(entry)
+
+    def close(self) -> None:
+        """Write the gathered directory changes and journal the edge changes (same batch)."""
+        self._write_directories()
+        key = xref_journal.append(self.batch, self.store, self.edge_ops)
+        if key is not None:
+            self.counts.journal_keys.add(key)
+            self.counts.edge_ops += self.edge_ops
+
+    def _write_directories(self) -> None:
+        """One write per directory, deepest first; a directory that became (non-)empty
+        enters (leaves) its parent in turn."""
+        pending = self.directories
+        while pending:
+            directory = max(pending, key=package_node.depth)
+            adds, removes = pending.pop(directory)
+            tick = self.store.tick()
+            before, after = self._update(
+                self.store.key("pkg", directory),
+                lambda cur, a=adds, r=removes, t=tick: package_node.change_delta(cur, a, r, t,
+                                                                          self.replica))
+            if directory == package_node.TOP:
+                continue
+            had, has = bool(package_node.children(before)), bool(package_node.children(after))
+            if had != has:
+                parent, entry = package_node.parent_entry(directory + "/")
+                pending.setdefault(parent, (set(), set()))[0 if has else 1].add(entry)

@@ -13,11 +13,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from repoctx.crdt.record import Record
 from repoctx.extract import extractor_for, language_of
 from repoctx.store import Store
+from repoctx.trees import Batch
 
 from . import file_node as fn
 from . import xref_journal
@@ -25,7 +27,7 @@ from .analyse import Analysis, Job
 from .content_record import MAX_READ_BYTES
 from .lock import writer_lock
 from .pool import analyse_all, default_workers
-from .project import Counts, Projector, declarations_of
+from .project import Counts, Projector
 from .report import PassReport
 from .root_node import root_delta
 from .status import write_status
@@ -78,13 +80,10 @@ def reconcile_pass(store: Store, root: Path, options: PassOptions = PassOptions(
                 found = walk(root, store_dir=store.path, max_depth=options.max_depth,
                              max_files=options.max_files)
             with _timed(report, "classify"):
-                nodes = fn.load_all(store)
-                binary = store.trees.get_local(_binary_key(store), {})
-                work, seeds, removed = _classify(found, nodes, binary, options, report)
+                plan = _classify(store, found, options, report)
             write_status(store.path, {"status": "indexing", "phase": "project",
-                                      "repoId": store.repo_id, "files": len(work)})
-            _write(store, root, options, report, _Plan(nodes, binary, work, seeds, removed),
-                   progress)
+                                      "repoId": store.repo_id, "files": len(plan.work)})
+            _write(store, root, options, report, plan, progress)
         except Exception as exc:
             write_status(store.path, {"status": "failed", "repoId": store.repo_id,
                                       "lastError": f"{type(exc).__name__}: {exc}"})
@@ -102,56 +101,65 @@ def _timed(report: PassReport, phase: str) -> Iterator[None]:
     report.seconds[phase] = report.seconds.get(phase, 0.0) + time.perf_counter() - start
 
 
-def _classify(found: Walk, nodes: dict[str, fn.FileNode], binary: dict[str, list[int]],
-              options: PassOptions, report: PassReport,
-              ) -> tuple[list[_Work], list[fn.FileNode], list[fn.FileNode]]:
-    """Split the walk into files to read, cross-reference seeds and removals."""
-    report.scanned = len(found.files)
-    for skip in found.skipped:
-        report.skip(skip.path, skip.reason)
-    work, seeds = [], []
-    for f in found.files:
-        node = nodes.get(f.path)
-        stat = [f.size, f.mtime_ns]
-        symbols = options.symbols and extractor_for(language_of(f.path)) is not None
-        if node is None and binary.get(f.path) == stat:
-            report.skip(f.path, "binary")  # known binary, unchanged: not read again
-            continue
-        if node is None or options.full or [node.size, node.mtime_ns] != stat:
-            known = None if node is None or options.full else node.digest
-            work.append(_Work(Job(f.path, options.content, symbols, known), node, False))
-            continue
-        content = options.content and not node.has(fn.CONTENT)
-        symbols = symbols and not node.has(fn.SYMBOLS)
-        if node.size > MAX_READ_BYTES:
-            content = symbols = False  # re-checked by stat each pass, projected once it shrinks
-        if content or symbols:
-            work.append(_Work(Job(f.path, content, symbols), node, backfill=True))
-        elif options.xref and node.has(fn.SYMBOLS) and not node.has(fn.XREF):
-            seeds.append(node)
-        else:
-            report.unchanged += 1
-    walked = {f.path for f in found.files}
-    removed = [n for p, n in nodes.items() if p not in walked and found.covers(p)]
-    return work, seeds, removed
-
-
 @dataclass
 class _Plan:
     """What classification decided, and the state the pass keeps up to date."""
 
-    nodes: dict[str, fn.FileNode]
+    live: dict[str, fn.FileNode | Record]
+    """Every live node, decoded only where the pass had to look inside."""
     binary: dict[str, list[int]]
-    work: list[_Work]
-    seeds: list[fn.FileNode]
-    removed: list[fn.FileNode]
+    work: list[_Work] = field(default_factory=list)
+    seeds: list[fn.FileNode] = field(default_factory=list)
+    removed: list[fn.FileNode] = field(default_factory=list)
+
+
+def _classify(store: Store, found: Walk, options: PassOptions, report: PassReport) -> _Plan:
+    """Split the walk into files to read, cross-reference seeds and removals.
+
+    Only size, mtime and markers are decoded for the files whose stat still matches:
+    an unchanged tree costs a scan and three small fields per file.
+    """
+    plan = _Plan(dict(fn.load_records(store)), store.trees.get_local(_binary_key(store), {}))
+    report.scanned = len(found.files)
+    for skip in found.skipped:
+        report.skip(skip.path, skip.reason)
+    for f in found.files:
+        rec = plan.live.get(f.path)
+        symbols = options.symbols and extractor_for(language_of(f.path)) is not None
+        if rec is None:
+            if plan.binary.get(f.path) == [f.size, f.mtime_ns]:
+                report.skip(f.path, "binary")  # known binary, unchanged: not read again
+            else:
+                plan.work.append(_Work(Job(f.path, options.content, symbols), None, False))
+            continue
+        size, mtime_ns, markers = fn.stat_of(rec)
+        if options.full or (size, mtime_ns) != (f.size, f.mtime_ns):
+            node = fn.file_node(f.path, rec)
+            known = None if options.full else node.digest
+            plan.work.append(_Work(Job(f.path, options.content, symbols, known), node, False))
+            continue
+        content = options.content and fn.CONTENT not in markers
+        symbols = symbols and fn.SYMBOLS not in markers
+        if size > MAX_READ_BYTES:
+            content = symbols = False  # re-checked by stat each pass, projected once it shrinks
+        if content or symbols:
+            job = Job(f.path, content, symbols)
+            plan.work.append(_Work(job, fn.file_node(f.path, rec), backfill=True))
+        elif options.xref and fn.SYMBOLS in markers and fn.XREF not in markers:
+            plan.seeds.append(fn.file_node(f.path, rec))
+        else:
+            report.unchanged += 1
+    walked = {f.path for f in found.files}
+    plan.removed = [fn.file_node(p, rec) for p, rec in plan.live.items()
+                    if p not in walked and found.covers(p)]
+    return plan
 
 
 def _write(store: Store, root: Path, options: PassOptions, report: PassReport, plan: _Plan,
            progress: Callable[[int, int], Progress] | None) -> None:
     """Analyse and project, one write transaction per batch of files."""
     counts = Counts()
-    live, binary = dict(plan.nodes), dict(plan.binary)
+    live, binary, before = plan.live, dict(plan.binary), plan.binary
     steps = [("work", w) for w in plan.work] + [("seed", n) for n in plan.seeds] + [
         ("remove", n) for n in plan.removed]
     advance = progress(len(steps), 0) if progress else None
@@ -176,21 +184,24 @@ def _write(store: Store, root: Path, options: PassOptions, report: PassReport, p
                         live.pop(item.path, None)
                         report.removed += 1
                 projector.close()
-                if binary != plan.binary and start + options.batch_files >= len(steps):
-                    batch.put_local(_binary_key(store), binary)
+                if start + options.batch_files >= len(steps):  # the last batch
+                    if binary != before:
+                        batch.put_local(_binary_key(store), binary)
+                    if batch.written or store.trees.writes > writes_before:
+                        _finish(store, batch, report, live)
             if advance:
                 advance(len(chunk))
         report.symbols_written = counts.symbols
         report.warnings.extend(counts.warnings)
     with _timed(report, "xref"):
-        report.xref_edges_written = xref_journal.apply_pending(store)
-    with _timed(report, "project"):
-        _finish(store, report, live, changed=store.trees.writes > writes_before)
+        report.xref_edges_written = xref_journal.apply_pending(store, counts.edge_ops,
+                                                               counts.journal_keys)
     report.records_written = store.trees.writes - writes_before
 
 
 def _apply(projector: Projector, item: _Work, a: Analysis, options: PassOptions,
-           report: PassReport, live: dict[str, fn.FileNode], binary: dict[str, list[int]],
+           report: PassReport, live: dict[str, fn.FileNode | Record],
+           binary: dict[str, list[int]],
            ) -> None:
     """Project one analysed file."""
     node = item.node
@@ -218,8 +229,8 @@ def _apply(projector: Projector, item: _Work, a: Analysis, options: PassOptions,
     if a.body is not None and projector.content(a.path, a.body, a.digest):
         markers.append(fn.CONTENT)
     new_symbols: tuple[str, ...] = ()
-    if a.symbols is not None:
-        decls = declarations_of(a.path, a.symbols)
+    if a.decls is not None:
+        decls = a.decls
         old = node.symbols if node is not None and node.has(fn.SYMBOLS) else ()
         projector.symbols(a.path, old, decls)
         new_symbols = tuple(sorted(decls))
@@ -242,15 +253,15 @@ def _apply(projector: Projector, item: _Work, a: Analysis, options: PassOptions,
 
 
 def _backfill(projector: Projector, node: fn.FileNode, a: Analysis, options: PassOptions,
-              report: PassReport, live: dict[str, fn.FileNode]) -> None:
+              report: PassReport, live: dict[str, fn.FileNode | Record]) -> None:
     """Back-fill the projections an unchanged file is missing, in one node rewrite."""
     markers, tokens, symbols = set(node.markers), node.tokens, node.symbols
     if a.body is not None and projector.content(a.path, a.body, a.digest):
         markers.add(fn.CONTENT)
         tokens = a.tokens
         report.backfilled["content"] += 1
-    if a.symbols is not None:
-        decls = declarations_of(a.path, a.symbols)
+    if a.decls is not None:
+        decls = a.decls
         projector.symbols(a.path, (), decls)
         symbols = tuple(sorted(decls))
         markers.add(fn.SYMBOLS)
@@ -263,16 +274,17 @@ def _backfill(projector: Projector, node: fn.FileNode, a: Analysis, options: Pas
     report.unchanged += 1
 
 
-def _finish(store: Store, report: PassReport, live: dict[str, fn.FileNode],
-            changed: bool) -> None:
-    """Keep the root node's counts right (also after a crash); note the pass if it wrote."""
-    symbols = len({s for n in live.values() for s in n.symbols})
-    summary = None
-    if changed:
-        summary = {"finishedAtTick": store.clock.last, "added": report.added,
-                   "changed": report.changed, "removed": report.removed,
-                   "touched": report.touched}
+def _finish(store: Store, batch: Batch, report: PassReport,
+            live: dict[str, fn.FileNode | Record]) -> None:
+    """Record the counts and this pass on the root node, in the pass's last batch (so a
+    crash can never leave them behind the file nodes)."""
+    symbols: set[str] = set()
+    for path, node in live.items():
+        symbols.update((node if isinstance(node, fn.FileNode) else fn.file_node(path, node)
+                        ).symbols)
+    summary = {"finishedAtTick": store.clock.last, "added": report.added,
+               "changed": report.changed, "removed": report.removed,
+               "touched": report.touched}
     tick = store.tick()
-    with store.batch() as batch:
-        batch.update(store.key(), lambda cur: root_delta(cur, len(live), symbols, summary,
-                                                          tick, store.replica_id))
+    batch.update(store.key(), lambda cur: root_delta(cur, len(live), len(symbols), summary,
+                                                      tick, store.replica_id))

@@ -14,13 +14,11 @@ from repoctx.crdt.record import Record
 from .fields import lww_delta, lww_value
 
 
-def root_delta(current: Record | None, files: int, symbols: int,
-               last_pass: dict[str, Any] | None, tick: int, replica: str) -> Record | None:
-    """Delta recording the counts, and the pass that changed them when given."""
-    values: dict[str, Any] = {"files": files, "symbols": symbols}
-    if last_pass is not None:
-        values["last_pass"] = last_pass
-    return lww_delta(current, values, tick, replica)
+def root_delta(current: Record | None, files: int, symbols: int, last_pass: dict[str, Any],
+               tick: int, replica: str) -> Record | None:
+    """Delta recording the counts and the pass that produced them."""
+    return lww_delta(current, {"files": files, "symbols": symbols, "last_pass": last_pass},
+                     tick, replica)
 
 
 def summary(rec: Record | None) -> dict[str, Any]:

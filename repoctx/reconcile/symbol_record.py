@@ -10,10 +10,12 @@ value in a schema envelope (family 1, version 1), applied by the trees layer.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from repoctx.crdt import or_map, record
 from repoctx.crdt.record import Record
+from repoctx.extract import Symbol, is_test_symbol
 
 DECL = "decl"
 
@@ -34,6 +36,23 @@ class Declaration:
         """The value stored in the map."""
         return (self.kind, self.signature, self.doc, self.start_line, self.end_line,
                 tuple(self.refs), self.is_test)
+
+
+def declarations_of(path: str, symbols: Iterable[Symbol]) -> dict[str, Declaration]:
+    """One declaration per fully-qualified name of an extraction (repeated ``def``s —
+    overloads, if/else twins — fold into the first, spanning to the last, with every
+    reference)."""
+    grouped: dict[str, list[Symbol]] = {}
+    for sym in symbols:
+        grouped.setdefault(sym.fq_name, []).append(sym)
+    out = {}
+    for fq, group in grouped.items():
+        first = min(group, key=lambda s: s.start_line)
+        refs = tuple(sorted({r for s in group for r in s.refs}))
+        out[fq] = Declaration(first.kind, first.signature, first.doc, first.start_line,
+                              max(s.end_line for s in group), refs,
+                              any(is_test_symbol(s, path) for s in group))
+    return out
 
 
 def declarations(rec: Record | None) -> dict[str, Declaration]:

@@ -26,27 +26,36 @@ def journal_prefix(repo_id: str) -> str:
     return f"xref-journal/{repo_id}/"
 
 
-def append(batch: Batch, store: Store, ops: list[EdgeOp]) -> None:
-    """Journal ``ops`` inside ``batch`` (ordered by a fresh tick)."""
-    if ops:
-        batch.put_local(f"{journal_prefix(store.repo_id)}{store.tick():020d}", ops)
+def append(batch: Batch, store: Store, ops: list[EdgeOp]) -> str | None:
+    """Journal ``ops`` inside ``batch`` (ordered by a fresh tick); returns the entry's key."""
+    if not ops:
+        return None
+    key = f"{journal_prefix(store.repo_id)}{store.tick():020d}"
+    batch.put_local(key, ops)
+    return key
 
 
-def apply_pending(store: Store, keys_per_batch: int = 2000) -> int:
-    """Apply and clear the journal; returns how many edges changed."""
+def apply_pending(store: Store, ops: list[EdgeOp] = (), written: set[str] = frozenset(),
+                  keys_per_batch: int = 2000) -> int:
+    """Apply and clear the journal; returns how many edges changed.
+
+    ``ops`` are the entries this pass journaled under the keys ``written``, already in
+    memory: only entries left by an interrupted earlier pass are read back.
+    """
     prefix = journal_prefix(store.repo_id)
     with store.snapshot() as snap:
-        entries = list(snap.scan_local(prefix))
-    if not entries:
+        keys = list(snap.local_names(prefix))
+        older = [snap.get_local(k) for k in keys if k not in written]
+    if not keys:
         return 0
-    final: dict[tuple[str, str, str], int] = {}
-    for _, ops in entries:  # in journal order: the last change to an edge wins
-        for relation, name, symbol, sign in ops:
-            final[(relation, name, symbol)] = sign
-    by_name: dict[str, dict[str, tuple[set[str], set[str]]]] = defaultdict(dict)
-    for (relation, name, symbol), sign in final.items():
-        adds, removes = by_name[name].setdefault(relation, (set(), set()))
-        (adds if sign > 0 else removes).add(symbol)
+    final: dict[str, dict[str, dict[str, int]]] = defaultdict(dict)
+    for entry in (*older, ops):  # in journal order: the last change to an edge wins
+        for relation, name, symbol, sign in entry:
+            final[name].setdefault(relation, {})[symbol] = sign
+    by_name = {name: {relation: ({s for s, v in signs.items() if v > 0},
+                                 {s for s, v in signs.items() if v < 0})
+                      for relation, signs in relations.items()}
+               for name, relations in final.items()}
     changed = [0]
     names = sorted(by_name)
     for start in range(0, len(names), keys_per_batch):
@@ -54,7 +63,7 @@ def apply_pending(store: Store, keys_per_batch: int = 2000) -> int:
             for name in names[start:start + keys_per_batch]:
                 _apply_name(store, batch, name, by_name[name], changed)
     with store.batch() as batch:
-        for key, _ in entries:
+        for key in keys:
             batch.delete_local(key)
     return changed[0]
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from repoctx.crdt import add_wins_set, record
 from repoctx.crdt.record import Record
 
+from .fields import set_change
+
 DEPENDENTS, TESTS = "dependents", "tests"
 
 
@@ -29,11 +31,8 @@ def change_delta(current: Record | None, changes: dict[str, tuple[set[str], set[
     states, count = {}, 0
     for relation, (adds, removes) in sorted(changes.items()):
         state = record.field_state(current, relation, add_wins_set)
-        adds = {a for a in adds if a not in state.entries}
-        removes = {r for r in removes if r in state.entries}
-        if not adds and not removes:
-            continue
-        delta = add_wins_set.add_all(state, adds, replica)
-        states[relation] = add_wins_set.merge(delta, add_wins_set.remove_all(state, removes))
-        count += len(adds) + len(removes)
+        delta, changed = set_change(state, adds, removes, replica)
+        if delta is not None:
+            states[relation] = delta
+            count += changed
     return (record.write(states, tick) if states else None), count

@@ -1,6 +1,22 @@
 """retrieval — the read side of the tool surface: search, outline, related, changed,
 context bundles, status. Every tool works on a ``Workspace``."""
 
+from .context import context
+from .context_rank import Candidate, Ranker, default_rank, reader_rank
+from .receipts import receipt
+from .wire import dumps, seal
 from .workspace import EXPORT_NAME, Workspace, open_workspace
 
-__all__ = ["EXPORT_NAME", "Workspace", "open_workspace"]
+__all__ = [
+    "EXPORT_NAME",
+    "Candidate",
+    "Ranker",
+    "Workspace",
+    "context",
+    "default_rank",
+    "dumps",
+    "open_workspace",
+    "reader_rank",
+    "receipt",
+    "seal",
+]

@@ -10,7 +10,6 @@ sent in, so token budgets hold for the bytes actually sent.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from repoctx.contextpull import call_tool, check_arguments, tool_definitions
@@ -18,10 +17,12 @@ from repoctx.errors import ToolError
 from repoctx.tokenizer import count_tokens
 
 from .changed import changed
+from .context import context
 from .outline import outline
 from .related import related
 from .status import health, index_status
-from .tool_spec import Tool, schema, string, strings
+from .tool_spec import Tool, integer, schema, string, strings
+from .wire import dumps
 from .workspace import Workspace
 
 READ_TOOLS: tuple[Tool, ...] = (
@@ -75,7 +76,31 @@ READ_TOOLS: tuple[Tool, ...] = (
     ),
 )
 
-REPOCONTEXT_TOOLS: dict[str, Tool] = {t.name: t for t in READ_TOOLS}
+CONTEXT_TOOL = Tool(
+    "repocontext_context",
+    "Assemble the code a task needs within a token budget: the definitions the task "
+    "names, what depends on them, their tests and the best search hits, packed as whole "
+    "files, symbol slices, outlines or paths. The whole JSON answer fits "
+    "responseBudgetTokens; units already delivered to the session (or listed in seen) "
+    "come back under reused and cost nothing.",
+    schema({
+        "task": string("What the agent is trying to do, in words.", 8000),
+        "responseBudgetTokens": integer("Most tokens the whole answer may cost.", 1, 200_000,
+                                        8192),
+        "top": integer("Most files to consider.", 1, 50, 10),
+        "detail": {"type": "string", "enum": ["auto", "paths", "outline", "slices"],
+                   "default": "auto", "description": "How much of each file to send."},
+        "seen": strings("Receipts of units the caller already holds.", 1000),
+        "known": strings("path@contentHash claims of whole files the session holds.", 1000),
+        "session": string("A session id: delivered units are remembered for 6 hours.", 128),
+    }, ("task",)),
+    lambda ws, a: context(ws, a["task"], responseBudgetTokens=a["responseBudgetTokens"],
+                          top=a["top"], detail=a["detail"], seen=a.get("seen", ()),
+                          known=a.get("known", ()), session=a.get("session")),
+    read_only=False,
+)
+
+REPOCONTEXT_TOOLS: dict[str, Tool] = {t.name: t for t in (*READ_TOOLS, CONTEXT_TOOL)}
 
 
 def tools() -> dict[str, Tool]:
@@ -112,9 +137,8 @@ def _without_repo(input_schema: dict[str, Any]) -> dict[str, Any]:
     return {**input_schema, "properties": props}
 
 
-def serialize(result: dict[str, Any]) -> str:
-    """The compact JSON every door sends (and every token budget is charged on)."""
-    return json.dumps(result, separators=(",", ":"), ensure_ascii=False)
+serialize = dumps
+"""The one JSON form every door sends (and every token budget is charged on)."""
 
 
 def _replaced(ws: Workspace, result: dict[str, Any]) -> int:

@@ -3,6 +3,7 @@ tombstone and expiry hiding, compaction and backup. Knows nothing of files, symb
 or memory: records are opaque CRDT records keyed by the key grammar.
 """
 
+from . import changelog
 from .batch import Batch
 from .compaction import compact
 from .keys import (
@@ -35,6 +36,7 @@ __all__ = [
     "TreeSpec",
     "TreeStats",
     "Trees",
+    "changelog",
     "check_repo_id",
     "compact",
     "error_for",

@@ -4,7 +4,9 @@ Operations apply at once to an open write transaction (so later operations read
 earlier ones) and are logged; if the map fills, the transaction is aborted, the map
 grown and the log replayed, so callers never see ``MapFullError``. An exception in
 the ``with`` block aborts everything. A merge that changes nothing writes nothing,
-which is what makes an unchanged re-index write zero records.
+which is what makes an unchanged re-index write zero records. Every write to a
+replicated tree is noted in ``changes`` and folded into the change log and digests
+(``changelog``) by the last operation before the commit, in the same transaction.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from repoctx.crdt.record import Record
 from repoctx.errors import CorruptRecordError
 
 from . import codec
+from .changelog import Changes
 from .keys import MAX_KEY_BYTES, lmdb_key, tree_of
 from .lmdb_env import adopt_size, grow, lmdb_errors
 from .spec import LOCAL_TREE, TreeSpec
@@ -42,17 +45,20 @@ class Batch:
         """Records written per tree by this batch."""
         self.repaired: list[CorruptRecordError] = []
         """Corrupt stored values this batch replaced instead of merging."""
+        self.changes = Changes()
+        """Digest deltas and changed keys of replicated trees, flushed by ``log_changes``."""
 
-    def merge(self, key: str, delta: Record) -> None:
-        """Merge ``delta`` into the record at ``key``."""
-        self._run(("merge", key, delta))
+    def merge(self, key: str, delta: Record) -> Record | None:
+        """Merge ``delta`` into the record at ``key``; returns the record now stored."""
+        return self._run(("merge", key, delta))
 
-    def update(self, key: str, fn: Update) -> None:
+    def update(self, key: str, fn: Update) -> Record | None:
         """Merge ``fn(current)`` into ``key``; ``fn`` sees tombstones too and may return None.
 
-        ``fn`` must depend only on its argument: it runs again if the batch is replayed.
+        Returns the record now stored (None when there is none). ``fn`` must depend only
+        on its argument: it runs again if the batch is replayed.
         """
-        self._run(("update", key, fn))
+        return self._run(("update", key, fn))
 
     def put_local(self, name: str, value: Any) -> None:
         """Set a store-local value (never replicated, never merged)."""
@@ -62,6 +68,10 @@ class Batch:
         """Remove a store-local value."""
         self._run(("unlocal", name, None))
 
+    def log_changes(self) -> None:
+        """Fold this batch's writes into the change log and digests (``Trees.batch`` calls it)."""
+        self._run(("changes", None, None))
+
     def get_local(self, name: str, default: Any = None) -> Any:
         """A store-local value as this batch sees it."""
         with lmdb_errors():
@@ -70,15 +80,18 @@ class Batch:
 
     def get(self, key: str) -> Record | None:
         """The record at ``key`` as this batch sees it (tombstones included)."""
-        return self._current(self._begin(), tree_of(key), key)
+        spec = tree_of(key)
+        raw = self._begin().get(lmdb_key(key), db=self._trees.dbs[spec.name])
+        return self._decode(spec, key, raw)
 
-    def _run(self, op: tuple[str, Any, Any]) -> None:
+    def _run(self, op: tuple[str, Any, Any]) -> Record | None:
         self._log.append(op)
         with lmdb_errors():
             try:
-                self._apply(self._begin(), op)
+                return self._apply(self._begin(), op)
             except lmdb.MapFullError:
                 self._replay()
+                return self.get(op[1]) if op[0] in ("merge", "update") else None
 
     def _begin(self) -> lmdb.Transaction:
         if self._txn is None:
@@ -96,6 +109,7 @@ class Batch:
             grow(self._trees.env)
             self.written.clear()
             self.repaired.clear()
+            self.changes.reset()
             try:
                 txn = self._begin()
                 for op in self._log:
@@ -105,8 +119,7 @@ class Batch:
                 continue
         raise lmdb.MapFullError("map still full after growing it 40 times")
 
-    def _current(self, txn: lmdb.Transaction, spec: TreeSpec, key: str) -> Record | None:
-        raw = txn.get(lmdb_key(key), db=self._trees.dbs[spec.name])
+    def _decode(self, spec: TreeSpec, key: str, raw: bytes | None) -> Record | None:
         if raw is None:
             return None
         try:
@@ -117,27 +130,36 @@ class Batch:
             self.repaired.append(exc)
             return None
 
-    def _apply(self, txn: lmdb.Transaction, op: tuple[str, Any, Any]) -> None:
+    def _apply(self, txn: lmdb.Transaction, op: tuple[str, Any, Any]) -> Record | None:
         kind, key, arg = op
         if kind == "local":
             txn.put(key.encode(), msgpack.packb(arg), db=self._trees.dbs[LOCAL_TREE])
-            return
+            return None
         if kind == "unlocal":
             txn.delete(key.encode(), db=self._trees.dbs[LOCAL_TREE])
-            return
+            return None
+        if kind == "changes":
+            self.changes.flush(txn, self._trees.dbs[LOCAL_TREE])
+            return None
         spec = tree_of(key)
-        current = self._current(txn, spec, key)
+        lkey = lmdb_key(key)
+        raw = txn.get(lkey, db=self._trees.dbs[spec.name])
+        current = self._decode(spec, key, raw)
         delta = arg if kind == "merge" else arg(current)
         if delta is None:
-            return
+            return current
         if len(key.encode()) > MAX_KEY_BYTES:
             full = lww_register.encode(lww_register.LwwRegister(0, "", key))
             delta = record.merge(delta, Record({record.KEY: full}))
         merged = delta if current is None else record.merge(current, delta)
         if current is not None and merged.fields == current.fields:
-            return
-        txn.put(lmdb_key(key), codec.encode(spec, merged), db=self._trees.dbs[spec.name])
+            return current
+        new = codec.encode(spec, merged)
+        txn.put(lkey, new, db=self._trees.dbs[spec.name])
+        if spec.replicated:
+            self.changes.note(spec.name, lkey, raw, new)
         self.written[spec.name] = self.written.get(spec.name, 0) + 1
+        return merged
 
     def commit(self) -> None:
         """Commit everything applied (nothing happens when nothing was written)."""

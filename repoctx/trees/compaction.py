@@ -1,7 +1,8 @@
 """trees/compaction — reap tombstones and expired records past their tree's grace.
 
 Runs per tree in write transactions of bounded size, so a large reap neither holds
-the writer lock long nor grows one transaction without bound.
+the writer lock long nor grows one transaction without bound. Deletions from a
+replicated tree update its digests and the change log in the same transaction.
 """
 
 from __future__ import annotations
@@ -9,11 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+import lmdb
+
 from repoctx.crdt import wall_ms
 
+from .changelog import Changes
 from .keys import lmdb_key
 from .lmdb_env import lmdb_errors
-from .spec import BY_NAME, TREES
+from .spec import BY_NAME, LOCAL_TREE, TREES, TreeSpec
 from .visibility import reapable
 
 if TYPE_CHECKING:
@@ -35,8 +39,18 @@ def compact(trees: Trees, *, now_ms: int | None = None, names: Iterable[str] | N
                                                          on_corrupt=lambda exc: None)
                       if reapable(rec, now, spec.grace_ms)]
         for start in range(0, len(doomed), _CHUNK):
-            with lmdb_errors(), trees.env.begin(write=True, db=trees.dbs[spec.name]) as txn:
-                for key in doomed[start:start + _CHUNK]:
-                    txn.delete(lmdb_key(key))
+            with lmdb_errors(), trees.env.begin(write=True) as txn:
+                _reap(txn, trees, spec, doomed[start:start + _CHUNK])
         reaped[spec.name] = len(doomed)
     return reaped
+
+
+def _reap(txn: lmdb.Transaction, trees: Trees, spec: TreeSpec, keys: list[str]) -> None:
+    """Delete ``keys``, folding each deletion into the change log and digests."""
+    db, changes = trees.dbs[spec.name], Changes()
+    for key in keys:
+        lkey = lmdb_key(key)
+        raw = txn.get(lkey, db=db)
+        if raw is not None and txn.delete(lkey, db=db) and spec.replicated:
+            changes.note(spec.name, lkey, raw, None)
+    changes.flush(txn, trees.dbs[LOCAL_TREE])

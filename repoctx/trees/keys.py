@@ -72,6 +72,11 @@ def parse_key(key: str) -> Key:
 
 def tree_of(key: str) -> TreeSpec:
     """The tree that holds ``key``."""
+    parts = key.split("/", 3)
+    if len(parts) == 4 and parts[0] == "repo" and parts[3]:
+        spec = BY_FAMILY.get(parts[2])
+        if spec is not None:  # keys made by make_key: no need to re-check the whole grammar
+            return spec
     return BY_FAMILY[parse_key(key).family]
 
 

@@ -23,6 +23,7 @@ from repoctx.errors import CorruptRecordError
 
 from . import codec
 from .batch import Batch
+from .changelog import mark_if_empty
 from .compaction import compact
 from .keys import lmdb_key, route, tree_of
 from .lmdb_env import DEFAULT_MAP_SIZE, lmdb_errors, open_env
@@ -94,6 +95,17 @@ class Snapshot:
         raw = self._txn.get(name.encode(), db=self._trees.dbs[LOCAL_TREE])
         return default if raw is None else msgpack.unpackb(raw)
 
+    def local_names(self, prefix: str) -> Iterator[str]:
+        """Names of the store-local values starting with ``prefix``, in order."""
+        start = prefix.encode()
+        with self._txn.cursor(db=self._trees.dbs[LOCAL_TREE]) as cursor:
+            if not cursor.set_range(start):
+                return
+            for raw_key in cursor.iternext(keys=True, values=False):
+                if not raw_key.startswith(start):
+                    return
+                yield raw_key.decode()
+
     def scan_local(self, prefix: str) -> Iterator[tuple[str, Any]]:
         """Store-local values whose name starts with ``prefix``, in name order."""
         start = prefix.encode()
@@ -119,6 +131,8 @@ class Trees:
         self.commits = 0
         self.before_commit: Callable[[Batch], None] | None = None
         """Called inside every batch that wrote records, just before it commits."""
+        if not readonly:
+            mark_if_empty(self)
 
     @contextmanager
     def snapshot(self, now_ms: int | None = None) -> Iterator[Snapshot]:
@@ -156,6 +170,7 @@ class Trees:
                 due = self._count_writes(batch)
                 if self.before_commit is not None:
                     self.before_commit(batch)
+                batch.log_changes()
             batch.commit()
         except BaseException:
             batch._abort()

@@ -1,0 +1,194 @@
+"""retrieval/packing — fit a context bundle under its token budget, exactly.
+
+Greedy in rank order: each target goes in at the richest level of its ladder that
+still fits (``auto``: slices, outline, paths), or is skipped (``omitted``) so a cheaper
+later target can still use the room. Units the caller already has (receipt known, or
+whole-file possession) are listed under ``reused`` (path, kind, receipt) with no text.
+
+How the budget holds for the bytes sent: every entry and reference is costed as the
+exact token count of its own serialization plus a small slack for the joins, against a
+skeleton costed with six-digit numbers; then the whole response is serialized once and
+counted exactly (``wire.seal``), and while it is over budget the last pick is dropped.
+The only response that can exceed a budget is the irreducible empty one (no entries,
+no reused), which a JSON answer cannot go below. Reads only; no session writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .receipts import FILE
+from .units import Source, Unit, outline_unit, path_unit, slice_units
+from .wire import seal, tokens_of
+
+SLICES, OUTLINE, PATHS, AUTO = "slices", "outline", "paths", "auto"
+DETAILS = (AUTO, PATHS, OUTLINE, SLICES)
+LADDERS = {AUTO: (SLICES, OUTLINE, PATHS), SLICES: (SLICES,), OUTLINE: (OUTLINE,),
+           PATHS: (PATHS,)}
+STALE_LADDER = (OUTLINE, PATHS)
+"""What a stale file asked for in slices degrades to."""
+STALE_NOTE = "changed on disk since indexing: no bodies sent, re-index to get them"
+MAX_REASONS = 3
+_SLACK = 2
+_WIDE = 999_999  # a six-digit stand-in for the numbers a response carries
+
+
+@dataclass
+class Plan:
+    """What a bundle is packed from: the targets' sources and what the caller holds."""
+
+    sources: list[Source]
+    detail: str
+    known: frozenset[str] = frozenset()
+    """Receipts the caller holds (``seen`` plus the session's)."""
+    possessed: frozenset[str] = frozenset()
+    """``path@contentHash`` whole-file versions the caller provably holds."""
+    fields: dict[str, Any] = field(default_factory=dict)
+    """Fixed response fields (``retrievalPath``)."""
+    _units: dict[tuple[str, str, int], list[Unit] | None] = field(default_factory=dict)
+
+    def units(self, src: Source, level: str, budget: int) -> list[Unit] | None:
+        """The units of ``src`` at ``level`` (None when the level is unavailable), cached."""
+        cheap_key = budget if level == SLICES else 0
+        key = (src.path, level, cheap_key)
+        if key not in self._units:
+            if level == SLICES:
+                self._units[key] = slice_units(src, budget)
+            elif level == OUTLINE:
+                unit = outline_unit(src)
+                self._units[key] = None if unit is None else [unit]
+            else:
+                self._units[key] = [path_unit(src)]
+        return self._units[key]
+
+
+@dataclass
+class Pick:
+    """One target that went in: its entry (None when all it had was reused) and refs."""
+
+    entry: dict[str, Any] | None
+    delivered: list[Unit]
+    reused: list[Unit]
+    refs: list[dict[str, str]]
+
+
+@dataclass
+class Packed:
+    """A packed bundle: the picks, what was left out, and the sealed response."""
+
+    picks: list[Pick]
+    omitted: int
+    response: dict[str, Any]
+    text: str
+
+    @property
+    def entries(self) -> list[dict[str, Any]]:
+        """The response's entries."""
+        return self.response["entries"]
+
+
+def response_of(plan: Plan, picks: list[Pick], omitted: int, budget: int,
+                extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The response for a set of picks (``responseTokens`` still to be sealed)."""
+    return {"entries": [p.entry for p in picks if p.entry is not None],
+            "reused": [r for p in picks for r in p.refs], "omitted": omitted,
+            **plan.fields, "responseBudgetTokens": budget, "responseTokens": 0,
+            **(extra or {})}
+
+
+def pack(plan: Plan, budget: int, extra: dict[str, Any] | None = None, *,
+         first_entry: bool = False) -> Packed:
+    """Pack ``plan`` under ``budget`` tokens; ``extra`` fields ride along in the response.
+
+    ``first_entry`` stops after the first entry (enough to learn whether any fits).
+    """
+    skeleton = response_of(plan, [], 0, _WIDE, extra)
+    skeleton["responseTokens"] = _WIDE
+    used = tokens_of(skeleton)
+    picks: list[Pick] = []
+    omitted = 0
+    for src in plan.sources:
+        pick, cost = _choose(plan, src, budget, budget - used)
+        if pick is None:
+            omitted += 1
+        else:
+            picks.append(pick)
+            used += cost
+            if first_entry and pick.entry is not None:
+                break
+    return _seal_within(plan, picks, omitted, budget, extra)
+
+
+def _seal_within(plan: Plan, picks: list[Pick], omitted: int, budget: int,
+                 extra: dict[str, Any] | None) -> Packed:
+    """Seal the response, dropping the last pick while the exact count is over budget."""
+    while True:
+        response = response_of(plan, picks, omitted, budget, extra)
+        text = seal(response)
+        if response["responseTokens"] <= budget or not picks:
+            return Packed(picks, omitted, response, text)
+        picks = picks[:-1]
+        omitted += 1
+
+
+def _choose(plan: Plan, src: Source, budget: int, room: int) -> tuple[Pick | None, int]:
+    """The richest level of ``src`` that fits in ``room`` tokens, and its cost."""
+    whole = src.unit(FILE)
+    if whole.receipt in plan.known or whole.possession in plan.possessed:
+        return _fits(Pick(None, [], [whole], [_ref(src, whole)]), room)
+    ladder = LADDERS[plan.detail]
+    stale = False
+    if SLICES in ladder and plan.units(src, SLICES, budget) is None:
+        ladder, stale = STALE_LADDER, True
+    for level in ladder:
+        units = plan.units(src, level, budget)
+        if units is None:
+            continue
+        new = [u for u in units if u.receipt not in plan.known]
+        old = [u for u in units if u.receipt in plan.known]
+        entry = _entry(src, level, new, stale) if new else None
+        pick, cost = _fits(Pick(entry, new, old, [_ref(src, u) for u in old]), room)
+        if pick is not None:
+            return pick, cost
+    return None, 0
+
+
+def _fits(pick: Pick, room: int) -> tuple[Pick | None, int]:
+    items: list[Any] = [*pick.refs, *([pick.entry] if pick.entry is not None else [])]
+    cost = sum(tokens_of(item) + _SLACK for item in items)
+    return (pick, cost) if cost <= room else (None, 0)
+
+
+def _entry(src: Source, level: str, units: list[Unit], stale: bool) -> dict[str, Any]:
+    entry = {"path": src.path, "contentHash": src.node.digest, "detail": level,
+             "fullReadTokenCount": src.node.tokens,
+             "reasons": list(src.target.reasons[:MAX_REASONS])}
+    if not src.fresh:
+        entry["stale"] = True
+    if stale:
+        entry["note"] = STALE_NOTE
+    entry["units"] = [u.body for u in units]
+    return entry
+
+
+def _ref(src: Source, unit: Unit) -> dict[str, str]:
+    return {"path": src.path, "kind": unit.kind, "receipt": unit.receipt}
+
+
+def smallest_budget(admits: Callable[[int], bool], low: int, high: int) -> int | None:
+    """The smallest budget in ``[low, high]`` for which ``admits`` holds, or None.
+
+    Binary search (admission grows with the budget); the answer is always one that was
+    checked to admit, so a retry with it works.
+    """
+    if not admits(high):
+        return None
+    while low < high:
+        mid = (low + high) // 2
+        if admits(mid):
+            high = mid
+        else:
+            low = mid + 1
+    return high

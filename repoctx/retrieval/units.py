@@ -1,0 +1,154 @@
+"""retrieval/units — the deliverable units of one file at each detail level.
+
+A unit is a piece of a context bundle with a receipt: a whole body (``file``), a symbol
+or line-span body (``slice``), the file's ``outline`` (signatures with line spans) or
+its bare ``path``. Bodies are read from disk only while the file is fresh (same size
+and mtime as indexed, and the bytes hash to the node's digest), so a unit's text always
+belongs to the ``contentHash`` its receipt names; a stale file has no body units.
+Outlines and paths come from the store alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from repoctx.reconcile import FileNode, content_record
+from repoctx.session import possession_claim
+
+from .expansion import Target
+from .receipts import FILE, OUTLINE, PATH, SLICE, receipt
+from .symbols import declarations, declared_in
+from .workspace import Workspace
+
+CHEAP_FRACTION = 8
+"""A whole file is "cheap" when its tokens are at most this fraction of the budget."""
+MAX_SLICES = 6
+"""Most symbol or line-span bodies sliced from one file (in the order they ranked)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One deliverable unit: its kind, its key within the kind, and its JSON form."""
+
+    kind: str
+    key: str
+    receipt: str
+    body: dict[str, Any]
+    possession: str | None = None
+    """``path@contentHash`` when the unit is a whole body (it creates possession)."""
+
+
+@dataclass
+class Source:
+    """One target's file as the store knows it, with its body read once on demand."""
+
+    ws: Workspace
+    target: Target
+    node: FileNode
+    fresh: bool
+    _text: str | None = field(default=None, repr=False)
+    _read: bool = field(default=False, repr=False)
+
+    @property
+    def path(self) -> str:
+        """The file's repository-relative path."""
+        return self.node.path
+
+    def text(self) -> str | None:
+        """The file's body when it is fresh and still hashes to the indexed digest."""
+        if not self._read:
+            self._read = True
+            self._text = _read_fresh(self.ws, self.node) if self.fresh else None
+            self.fresh = self._text is not None
+        return self._text
+
+    def unit(self, kind: str, key: str = "", **body: Any) -> Unit:
+        """A unit of this file with its receipt filled in."""
+        rcpt = receipt(self.ws.store.repo_id, self.path, self.node.digest, kind, key)
+        whole = possession_claim(self.path, self.node.digest) if kind == FILE else None
+        return Unit(kind, key, rcpt, {"kind": kind, **body, "receipt": rcpt}, whole)
+
+
+def load(ws: Workspace, target: Target) -> Source | None:
+    """The source of a target, or None when the store has no live node for its file."""
+    node = ws.node(target.path)
+    if node is None or not node.digest:
+        return None
+    return Source(ws, target, node, ws.is_fresh(target.path, node))
+
+
+def _read_fresh(ws: Workspace, node: FileNode) -> str | None:
+    if node.size > content_record.MAX_READ_BYTES:
+        return None
+    try:
+        data = (ws.root / node.path).read_bytes()
+    except OSError:
+        return None  # gone since the stat: the file degrades like a stale one
+    if hashlib.sha256(data).hexdigest() != node.digest:
+        return None
+    return data.decode("utf-8", errors="replace")
+
+
+def whole_unit(src: Source) -> Unit | None:
+    """The whole body as one unit (None when the file is stale)."""
+    text = src.text()
+    if text is None:
+        return None
+    return src.unit(FILE, "", lines=[1, max(1, len(text.splitlines()))], text=text)
+
+
+def slice_units(src: Source, budget: int) -> list[Unit] | None:
+    """The relevant bodies: symbol spans, or the whole file when it is cheap.
+
+    None when the file is stale (no body can be sent for its indexed version).
+    """
+    text = src.text()
+    if text is None:
+        return None
+    cheap = src.node.tokens is not None and src.node.tokens <= budget // CHEAP_FRACTION
+    spans = [] if cheap else _spans(src)
+    lines = text.splitlines(keepends=True)
+    if sum(end - start + 1 for start, end, _ in spans) * 4 >= len(lines) * 3:
+        spans = []  # slices covering most of the file cost more than the file itself
+    if not spans:
+        whole = whole_unit(src)
+        return None if whole is None else [whole]
+    out = []
+    for start, end, symbol in spans:
+        body = "".join(lines[start - 1:end])
+        if symbol:
+            out.append(src.unit(SLICE, symbol, symbol=symbol, lines=[start, end], text=body))
+        else:
+            out.append(src.unit(SLICE, f"L{start}-{end}", lines=[start, end], text=body))
+    return out
+
+
+def _spans(src: Source) -> list[tuple[int, int, str | None]]:
+    """Spans of the target's first symbols and lines, in line order, nested ones dropped."""
+    found: list[tuple[int, int, str | None]] = []
+    for fq in src.target.symbols[:MAX_SLICES]:
+        decl = declarations(src.ws, fq).get(src.path)
+        if decl is not None:
+            found.append((decl.start_line, decl.end_line, fq))
+    found.extend((a, b, None) for a, b in src.target.spans[:MAX_SLICES - len(found)])
+    found.sort(key=lambda s: (s[0], -s[1]))
+    kept: list[tuple[int, int, str | None]] = []
+    for span in found:
+        if not kept or span[1] > kept[-1][1]:  # inside the previous span: already sent
+            kept.append(span)
+    return kept
+
+
+def outline_unit(src: Source) -> Unit | None:
+    """Every symbol the file declares, with signature and lines (None when there is none)."""
+    symbols = [{"fqName": fq, "kind": d.kind, "signature": d.signature,
+                "lines": [d.start_line, d.end_line]}
+               for fq, d in declared_in(src.ws, src.path, src.node.symbols)]
+    return src.unit(OUTLINE, "", symbols=symbols) if symbols else None
+
+
+def path_unit(src: Source) -> Unit:
+    """The bare path, for an agent to open when it needs to."""
+    return src.unit(PATH)

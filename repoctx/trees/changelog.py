@@ -1,0 +1,221 @@
+"""trees/changelog — the change log and the segment digests, kept in the writing transaction.
+
+Every write transaction that changes a replicated tree also, in that same LMDB
+transaction (issue 8, "Change log and digests"):
+
+- appends one change-log entry to the store-local tree: ``changes/{seq:016x}`` ->
+  ``{tree: [key, ...]}`` (the LMDB keys it wrote or deleted; one entry per transaction,
+  not per key, so the log costs one put per batch);
+- folds every change into the tree's digests. A tree has ``BUCKETS`` buckets chosen
+  by CRC-32 of the LMDB key; a bucket's digest is the XOR of ``pair_hash(key, bytes)``
+  over the records it holds, so a write is O(1): XOR out the old pair, XOR in the new.
+  Buckets are stored ``PER_SEGMENT`` to a segment blob at ``digest/{tree}/{seg:02x}``;
+  segment hashes and the tree root are computed from the blobs when read (``sync``).
+
+Converged replicas hold byte-identical values (canonical encodings), so equal
+digests mean equal trees. ``digests`` in the local tree marks the digests valid: set
+when a store is created empty, or by ``rebuild_digests`` for a store written before
+digests existed. The log is bounded (``LOG_CAP`` keys); a reader that fell behind the
+trimmed floor re-reads the whole store instead. Only replicated trees are logged.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterator
+from hashlib import sha256 as _sha256
+from typing import TYPE_CHECKING, Any
+
+import lmdb
+import msgpack
+
+from .lmdb_env import lmdb_errors
+from .spec import LOCAL_TREE, TREES
+
+if TYPE_CHECKING:
+    from .trees import Snapshot, Trees
+
+BUCKETS = 4096
+PER_SEGMENT = 64
+SEGMENTS = BUCKETS // PER_SEGMENT
+HASH_BYTES = 16
+SEGMENT_BYTES = PER_SEGMENT * HASH_BYTES
+DIGESTS_VERSION = 1
+LOG_CAP = 500_000
+"""Keys the change log retains; older entries are trimmed, oldest first."""
+
+MARKER = "digests"
+HEAD = "changes-head"  # [next sequence, keys retained, first retained sequence]
+LOG_PREFIX = "changes/"
+REPLICATED = tuple(t.name for t in TREES if t.replicated)
+_ZERO = bytes(SEGMENT_BYTES)
+
+
+def bucket_of(lkey: bytes) -> int:
+    """The digest bucket of an LMDB key."""
+    return zlib.crc32(lkey) & (BUCKETS - 1)
+
+
+def pair_hash(lkey: bytes, raw: bytes) -> int:
+    """The 128-bit hash of one stored record (its LMDB key and its exact bytes).
+
+    Truncated SHA-256: the fastest cryptographic hash here (hardware SHA), and a
+    non-linear one, so unrelated edits cannot cancel out in a bucket's XOR.
+    """
+    return int.from_bytes(_sha256(lkey + b"\0" + raw).digest()[:HASH_BYTES], "big")
+
+
+def segment_name(tree: str, segment: int) -> str:
+    """The local-tree name of one segment blob of ``tree``."""
+    return f"digest/{tree}/{segment:02x}"
+
+
+def log_name(seq: int) -> str:
+    """The local-tree name of change-log entry ``seq`` (names sort by sequence)."""
+    return f"{LOG_PREFIX}{seq:016x}"
+
+
+class Changes:
+    """The writes of one transaction to replicated trees, not yet folded in.
+
+    ``note`` only remembers each key's first old and last new bytes (a batch may write
+    a key several times); hashing waits for ``flush``, once per key.
+    """
+
+    __slots__ = ("pending",)
+
+    def __init__(self) -> None:
+        self.pending: dict[str, dict[bytes, list[bytes | None]]] = {}
+
+    def note(self, tree: str, lkey: bytes, old: bytes | None, new: bytes | None) -> None:
+        """Record that ``lkey`` of ``tree`` went from ``old`` to ``new`` bytes (None: absent)."""
+        keys = self.pending.get(tree)
+        if keys is None:
+            keys = self.pending[tree] = {}
+        seen = keys.get(lkey)
+        if seen is None:
+            keys[lkey] = [old, new]
+        else:
+            seen[1] = new
+
+    def reset(self) -> None:
+        """Forget everything noted (the transaction is being replayed)."""
+        self.pending.clear()
+
+    def flush(self, txn: lmdb.Transaction, local: Any) -> None:
+        """Fold the noted writes into the digests and append one change-log entry; reset."""
+        if not self.pending:
+            return
+        by_segment: dict[tuple[str, int], dict[int, int]] = {}
+        for tree, keys in self.pending.items():
+            for lkey, (old, new) in keys.items():
+                if old == new:
+                    continue
+                delta = 0 if old is None else pair_hash(lkey, old)
+                if new is not None:
+                    delta ^= pair_hash(lkey, new)
+                bucket = zlib.crc32(lkey) & (BUCKETS - 1)
+                deltas = by_segment.setdefault((tree, bucket // PER_SEGMENT), {})
+                deltas[bucket] = deltas.get(bucket, 0) ^ delta
+        for (tree, segment), deltas in by_segment.items():
+            _fold(txn, local, segment_name(tree, segment).encode(), deltas)
+        entry = {tree: sorted(k.decode() for k in keys) for tree, keys in self.pending.items()}
+        _append(txn, local, entry, sum(len(k) for k in self.pending.values()))
+        self.reset()
+
+
+def _fold(txn: lmdb.Transaction, local: Any, name: bytes, deltas: dict[int, int]) -> None:
+    """XOR ``deltas`` (bucket -> delta) into one stored segment blob."""
+    raw = txn.get(name, db=local)
+    blob = bytearray(_ZERO if raw is None else msgpack.unpackb(raw))
+    for bucket, delta in deltas.items():
+        at = (bucket % PER_SEGMENT) * HASH_BYTES
+        old = int.from_bytes(blob[at:at + HASH_BYTES], "big")
+        blob[at:at + HASH_BYTES] = (old ^ delta).to_bytes(HASH_BYTES, "big")
+    txn.put(name, msgpack.packb(bytes(blob)), db=local)
+
+
+def _append(txn: lmdb.Transaction, local: Any, entry: dict[str, list[str]], count: int) -> None:
+    raw = txn.get(HEAD.encode(), db=local)
+    seq, retained, first = (1, 0, 1) if raw is None else msgpack.unpackb(raw)
+    txn.put(log_name(seq).encode(), msgpack.packb(entry), db=local)
+    seq, retained = seq + 1, retained + count
+    while retained > LOG_CAP and first < seq - 1:  # trim, but keep the newest entry
+        name = log_name(first).encode()
+        old = txn.get(name, db=local)
+        if old is not None:
+            retained -= sum(len(v) for v in msgpack.unpackb(old).values())
+            txn.delete(name, db=local)
+        first += 1
+    txn.put(HEAD.encode(), msgpack.packb([seq, retained, first]), db=local)
+
+
+def log_head(snap: Snapshot) -> tuple[int, int]:
+    """``(next sequence, first retained sequence)`` of the change log."""
+    seq, _, first = snap.get_local(HEAD, [1, 0, 1])
+    return seq, first
+
+
+def read_log(snap: Snapshot, after: int, limit: int = 1000) -> list[tuple[int, dict[str, list]]]:
+    """Change-log entries with a sequence above ``after``, oldest first, at most ``limit``."""
+    out: list[tuple[int, dict[str, list]]] = []
+    start = log_name(after + 1).encode()
+    prefix = LOG_PREFIX.encode()
+    with snap._txn.cursor(db=snap._trees.dbs[LOCAL_TREE]) as cursor:
+        if not cursor.set_range(start):
+            return out
+        for raw_key, raw in cursor:
+            if not raw_key.startswith(prefix) or len(out) >= limit:
+                break
+            out.append((int(raw_key[len(prefix):], 16), msgpack.unpackb(raw)))
+    return out
+
+
+def digests_valid(snap: Snapshot) -> bool:
+    """True when the stored digests describe the trees (see ``rebuild_digests``)."""
+    return snap.get_local(MARKER) == DIGESTS_VERSION
+
+
+def mark_if_empty(trees: Trees) -> None:
+    """Mark the digests valid on a store whose replicated trees are all empty."""
+    with lmdb_errors():
+        with trees.env.begin() as txn:
+            if txn.get(MARKER.encode(), db=trees.dbs[LOCAL_TREE]) is not None:
+                return
+            if any(txn.stat(trees.dbs[name])["entries"] for name in REPLICATED):
+                return  # written before digests existed: sync rebuilds them first
+        with trees.env.begin(write=True) as txn:
+            txn.put(MARKER.encode(), msgpack.packb(DIGESTS_VERSION), db=trees.dbs[LOCAL_TREE])
+
+
+def rebuild_digests(trees: Trees) -> int:
+    """Recompute every digest from the stored bytes in one write transaction.
+
+    Returns how many records were hashed. Writers wait meanwhile; readers do not.
+    """
+    local = trees.dbs[LOCAL_TREE]
+    count = 0
+    with lmdb_errors(), trees.env.begin(write=True) as txn:
+        for name in REPLICATED:
+            blobs = [bytearray(SEGMENT_BYTES) for _ in range(SEGMENTS)]
+            for lkey, raw in txn.cursor(db=trees.dbs[name]):
+                bucket = bucket_of(lkey)
+                blob, at = blobs[bucket // PER_SEGMENT], (bucket % PER_SEGMENT) * HASH_BYTES
+                old = int.from_bytes(blob[at:at + HASH_BYTES], "big")
+                blob[at:at + HASH_BYTES] = (old ^ pair_hash(lkey, raw)).to_bytes(HASH_BYTES, "big")
+                count += 1
+            for segment, blob in enumerate(blobs):
+                txn.put(segment_name(name, segment).encode(), msgpack.packb(bytes(blob)), db=local)
+        txn.put(MARKER.encode(), msgpack.packb(DIGESTS_VERSION), db=local)
+    return count
+
+
+def raw_records(snap: Snapshot, tree: str) -> Iterator[tuple[bytes, bytes]]:
+    """Every ``(LMDB key, stored bytes)`` of ``tree`` in key order, tombstones included."""
+    with snap._txn.cursor(db=snap._trees.dbs[tree]) as cursor:
+        yield from cursor.iternext(keys=True, values=True)
+
+
+def raw_get(snap: Snapshot, tree: str, lkey: bytes) -> bytes | None:
+    """The stored bytes at ``lkey`` in ``tree``, or None."""
+    return snap._txn.get(lkey, db=snap._trees.dbs[tree])

@@ -1,0 +1,68 @@
+"""Packing: levels, reuse, budgets, and the smallest admitting budget."""
+
+from __future__ import annotations
+
+import pytest
+
+from repoctx.retrieval.expansion import Target
+from repoctx.retrieval.packing import Plan, pack, smallest_budget
+from repoctx.retrieval.units import load
+from repoctx.retrieval.wire import dumps
+from repoctx.tokenizer import count_tokens
+
+from .context_repo import build
+
+PATHS = ("shop/cart.py", "shop/pricing.py", "tests/test_cart.py", "README.md")
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory):
+    workspace = build(tmp_path_factory.mktemp("pack") / "repo")
+    yield workspace
+    workspace.close()
+
+
+def plan(ws, detail="auto", known=frozenset(), possessed=frozenset()):
+    sources = [load(ws, Target(p, (), (), ("t",))) for p in PATHS]
+    return Plan(sources, detail, known, possessed, {"retrievalPath": "test"})
+
+
+def test_smallest_budget():
+    assert smallest_budget(lambda b: b >= 37, 1, 100) == 37
+    assert smallest_budget(lambda b: b >= 1, 1, 100) == 1
+    assert smallest_budget(lambda b: False, 1, 100) is None
+
+
+@pytest.mark.parametrize("budget", [1, 40, 90, 150, 400, 1200, 5000])
+def test_pack_stays_within_the_budget_and_counts_exactly(ws, budget):
+    packed = pack(plan(ws), budget)
+    assert packed.text == dumps(packed.response)
+    assert packed.response["responseTokens"] == count_tokens(packed.text)
+    assert packed.response["responseTokens"] <= budget or not packed.picks
+    assert len(packed.entries) + packed.omitted == len(PATHS)
+
+
+def test_auto_degrades_per_candidate_to_what_fits(ws):
+    levels = {e["detail"] for e in pack(plan(ws), 700).entries}
+    assert len(levels) >= 2  # some files whole, others outlined or named
+    assert {e["detail"] for e in pack(plan(ws, "paths"), 5000).entries} == {"paths"}
+
+
+def test_known_receipts_are_reused_without_text(ws):
+    first = pack(plan(ws), 5000)
+    known = frozenset(u.receipt for p in first.picks for u in p.delivered)
+    second = pack(plan(ws, known=known), 5000)
+    assert second.entries == []
+    assert {r["receipt"] for r in second.response["reused"]} == known
+
+
+def test_possessed_whole_files_are_reused(ws):
+    src = load(ws, Target("shop/cart.py"))
+    claim = f"shop/cart.py@{src.node.digest}"
+    packed = pack(plan(ws, possessed=frozenset({claim})), 5000)
+    assert "shop/cart.py" not in {e["path"] for e in packed.entries}
+    assert [r["kind"] for r in packed.response["reused"]] == ["file"]
+
+
+def test_first_entry_stops_early(ws):
+    assert len(pack(plan(ws), 5000, first_entry=True).entries) == 1

@@ -1,0 +1,97 @@
+"""Units of one file: whole bodies, symbol slices, outlines, paths; stale files."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from repoctx.retrieval.expansion import Target
+from repoctx.retrieval.receipts import FILE, OUTLINE, PATH, SLICE, receipt
+from repoctx.retrieval.units import (
+    MAX_SLICES,
+    load,
+    outline_unit,
+    path_unit,
+    slice_units,
+    whole_unit,
+)
+
+from .context_repo import build
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory):
+    workspace = build(tmp_path_factory.mktemp("units") / "repo")
+    yield workspace
+    workspace.close()
+
+
+def source(ws, path, symbols=(), spans=()):
+    return load(ws, Target(path, tuple(symbols), tuple(spans), ("t",)))
+
+
+def test_unknown_files_have_no_source(ws):
+    assert source(ws, "nope.py") is None
+
+
+def test_whole_unit_is_the_body_and_creates_possession(ws):
+    src = source(ws, "shop/cart.py")
+    unit = whole_unit(src)
+    assert unit.kind == FILE and unit.body["text"] == (ws.root / "shop/cart.py").read_text()
+    assert unit.possession == f"shop/cart.py@{src.node.digest}"
+    assert unit.receipt == receipt("shop", "shop/cart.py", src.node.digest, FILE, "")
+
+
+def test_cheap_file_slices_to_the_whole_body(ws):
+    src = source(ws, "shop/cart.py", ["shop.cart.checkout"])
+    units = slice_units(src, budget=src.node.tokens * 8)
+    assert [u.kind for u in units] == [FILE]
+
+
+def test_expensive_file_slices_to_its_symbols_in_line_order(ws):
+    src = source(ws, "shop/pricing.py", ["shop.pricing.Discount.apply", "shop.pricing.Rule3"])
+    units = slice_units(src, budget=1000)
+    assert [u.kind for u in units] == [SLICE, SLICE]
+    assert [u.key for u in units] == ["shop.pricing.Rule3", "shop.pricing.Discount.apply"]
+    assert units[1].body["text"].lstrip().startswith("def apply")
+    assert all(u.possession is None for u in units)
+    lines = (ws.root / "shop/pricing.py").read_text().splitlines(keepends=True)
+    start, end = units[0].body["lines"]
+    assert units[0].body["text"] == "".join(lines[start - 1:end])
+
+
+def test_nested_symbols_are_sent_once_and_slices_are_capped(ws):
+    src = source(ws, "shop/pricing.py", ["shop.pricing.Discount", "shop.pricing.Discount.apply"])
+    assert [u.key for u in slice_units(src, budget=1000)] == ["shop.pricing.Discount"]
+    many = [f"shop.pricing.Rule{i}" for i in range(20)]
+    assert len(slice_units(source(ws, "shop/pricing.py", many), budget=1000)) == MAX_SLICES
+
+
+def test_line_spans_slice_too(ws):
+    units = slice_units(source(ws, "README.md", spans=[(1, 2)]), budget=10)
+    assert [(u.kind, u.key) for u in units] == [(SLICE, "L1-2")]
+
+
+def test_outline_and_path_come_from_the_store(ws):
+    src = source(ws, "shop/cart.py")
+    outline = outline_unit(src)
+    assert outline.kind == OUTLINE
+    names = [s["fqName"] for s in outline.body["symbols"]]
+    assert names[0] == "shop.cart.Cart" and "shop.cart.checkout" in names
+    assert outline_unit(source(ws, "README.md")) is None
+    assert path_unit(src).body == {"kind": PATH, "receipt": path_unit(src).receipt}
+
+
+def test_stale_files_have_no_body_units(tmp_path):
+    workspace = build(tmp_path / "repo")
+    try:
+        path = workspace.root / "shop/cart.py"
+        path.write_text(path.read_text().replace("cart", "basket"))
+        os.utime(path, ns=(1, 1))
+        src = source(workspace, "shop/cart.py", ["shop.cart.checkout"])
+        assert not src.fresh
+        assert slice_units(src, 10_000) is None and whole_unit(src) is None
+        assert outline_unit(src) is not None
+    finally:
+        workspace.close()
