@@ -8,8 +8,8 @@ from .wire import dumps, seal
 from .workspace import EXPORT_NAME, Workspace, open_workspace
 
 __all__ = [
-    "EXPORT_NAME",
     "Candidate",
+    "EXPORT_NAME",
     "Ranker",
     "Workspace",
     "context",
