@@ -19,6 +19,7 @@ from typing import Any
 import click
 from tqdm import tqdm
 
+from repoctx.cli_memory import memory
 from repoctx.contextpull import Reader, call_tool, export_directory, export_store
 from repoctx.errors import RepoctxError, StoreBusyError
 from repoctx.reconcile import PassOptions, reconcile_pass
@@ -240,3 +241,6 @@ def backup(dest: Path, path: Path, store_dir: Path | None, repo_id: str | None) 
     with open_for(path, store_dir, repo_id) as store:
         store.backup(dest)
     click.echo(f"backed up {store.path} to {dest}")
+
+
+main.add_command(memory)

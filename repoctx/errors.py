@@ -17,6 +17,9 @@ This module imports nothing, so every layer (``crdt/`` included) may use it.
     │   ├── InvalidKeyError           a key outside the key grammar
     │   └── CorruptRecordError        a stored value that does not decode
     ├── ReconcileError                a pass that cannot complete
+    ├── SyncError
+    │   ├── SyncRefusedError          a peer of a newer format, another repo, a bad token
+    │   └── PeerUnavailableError      a peer that cannot be reached or went away midway
     ├── ContextPullError
     │   ├── NotAStoreError            missing file, not SQLite, no meta
     │   ├── SchemaVersionError        a store of another major version
@@ -83,6 +86,18 @@ class CorruptRecordError(StoreError):
 
 class ReconcileError(RepoctxError):
     """A reconcile pass that cannot complete."""
+
+
+class SyncError(RepoctxError):
+    """An error of replica exchange."""
+
+
+class SyncRefusedError(SyncError):
+    """A peer this store must not exchange with (format, repository, replica id, token)."""
+
+
+class PeerUnavailableError(SyncError):
+    """A peer that cannot be reached, or that went away in the middle of an exchange."""
 
 
 class ContextPullError(RepoctxError):

@@ -4,7 +4,17 @@ Imports nothing from repoctx but ``repoctx.errors``; does no I/O. Every type mod
 has the same interface (``base.CrdtModule``); ``registry`` finds one by tag.
 """
 
-from . import add_wins_set, lww_register, max_register, or_flag, or_map, record, schema, ttl_set
+from . import (
+    add_wins_set,
+    lww_register,
+    max_register,
+    or_flag,
+    or_map,
+    record,
+    schema,
+    text_body,
+    ttl_set,
+)
 from .add_wins_set import AddWinsSet
 from .base import CrdtModule
 from .clock import Clock, tick_ms, wall_ms
@@ -15,6 +25,7 @@ from .or_flag import OrFlag
 from .or_map import OrMap
 from .record import Record
 from .registry import MODULES, module_for_state, module_for_tag
+from .text_body import TextBody
 from .ttl_set import TtlSet
 
 __all__ = [
@@ -29,6 +40,7 @@ __all__ = [
     "OrFlag",
     "OrMap",
     "Record",
+    "TextBody",
     "TtlSet",
     "add_wins_set",
     "lww_register",
@@ -39,6 +51,7 @@ __all__ = [
     "or_map",
     "record",
     "schema",
+    "text_body",
     "tick_ms",
     "ttl_set",
     "wall_ms",

@@ -11,7 +11,7 @@ from typing import Any
 
 from repoctx.errors import InvalidEncodingError
 
-from . import add_wins_set, lww_register, max_register, or_flag, or_map, tags, ttl_set
+from . import add_wins_set, lww_register, max_register, or_flag, or_map, tags, text_body, ttl_set
 
 MODULES: dict[int, ModuleType] = {
     tags.LWW_REGISTER: lww_register,
@@ -20,6 +20,7 @@ MODULES: dict[int, ModuleType] = {
     tags.OR_MAP: or_map,
     tags.TTL_SET: ttl_set,
     tags.MAX_REGISTER: max_register,
+    tags.TEXT_BODY: text_body,
 }
 
 _BY_STATE: dict[type, ModuleType] = {
@@ -29,6 +30,7 @@ _BY_STATE: dict[type, ModuleType] = {
     or_map.OrMap: or_map,
     ttl_set.TtlSet: ttl_set,
     max_register.MaxRegister: max_register,
+    text_body.TextBody: text_body,
 }
 
 

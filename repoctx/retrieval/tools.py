@@ -16,6 +16,7 @@ from repoctx.contextpull import call_tool, check_arguments, tool_definitions
 from repoctx.errors import ToolError
 from repoctx.tokenizer import count_tokens
 
+from . import memory_tools
 from .changed import changed
 from .context import context
 from .outline import outline
@@ -100,7 +101,9 @@ CONTEXT_TOOL = Tool(
     read_only=False,
 )
 
-REPOCONTEXT_TOOLS: dict[str, Tool] = {t.name: t for t in (*READ_TOOLS, CONTEXT_TOOL)}
+REPOCONTEXT_TOOLS: dict[str, Tool] = {
+    t.name: t for t in (*READ_TOOLS, CONTEXT_TOOL, *memory_tools.TOOLS)
+}
 
 
 def tools() -> dict[str, Tool]:

@@ -1,0 +1,57 @@
+"""Link targets, relations and the digests captured for files and symbols."""
+
+from __future__ import annotations
+
+import pytest
+
+from repoctx.errors import ToolError
+from repoctx.memory import links
+from repoctx.reconcile import Declaration, symbol_record
+
+from .conftest import key
+
+
+def test_targets_must_be_file_symbol_or_memory_keys_of_this_repo():
+    for good in (key("file", "a/b c.py"), key("symbol", "pkg.X"), key("mem", "t/i")):
+        assert links.check_target("demo", good) == good
+    for bad in ("x", key("pkg", "a"), "repo/other/file/a", key("mem", "t"), 5,
+                key("mem", "t/i/j")):
+        with pytest.raises(ToolError):
+            links.check_target("demo", bad)
+
+
+def test_parse_links_checks_the_shape():
+    assert links.parse_links("demo", {"about": [key("file", "a")]}) == {
+        ("about", key("file", "a"))}
+    assert links.parse_links("demo", None) == frozenset()
+    for bad in ([], {"about": key("file", "a")}, {"a b": [key("file", "a")]},
+                {"x": [key("file", str(i)) for i in range(links.MAX_LINKS + 1)]}):
+        with pytest.raises(ToolError):
+            links.parse_links("demo", bad)
+
+
+def test_file_digest_is_the_node_digest(indexed):
+    digest = links.target_digest(indexed.get, key("file", "app.py"))
+    assert digest is not None and len(digest) == 64
+    assert links.target_digest(indexed.get, key("file", "missing.py")) is None
+    assert links.target_digest(indexed.get, key("mem", "t/i")) is None
+
+
+def test_symbol_digest_ignores_position_but_not_shape():
+    decl = Declaration("function", "def f(x)", "", 10, 12, ("a", "b"), False)
+
+    def rec(d):
+        return symbol_record.declare_delta(None, "m.py", d, 1, "r1")
+
+    moved = Declaration("function", "def f(x)", "", 40, 42, ("b", "a"), False)
+    longer = Declaration("function", "def f(x)", "", 10, 20, ("a", "b"), False)
+    assert links.symbol_digest(rec(decl)) == links.symbol_digest(rec(moved))
+    assert links.symbol_digest(rec(decl)) != links.symbol_digest(rec(longer))
+    assert links.symbol_digest(None) is None
+
+
+def test_capture_skips_memory_targets_and_missing_records(indexed):
+    pairs = frozenset({("a", key("file", "app.py")), ("a", key("file", "nope.py")),
+                       ("b", key("mem", "t/i")), ("c", key("symbol", "app.Model"))})
+    got = links.capture(indexed.get, pairs)
+    assert set(got) == {key("file", "app.py"), key("symbol", "app.Model")}
