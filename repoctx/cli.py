@@ -20,6 +20,7 @@ import click
 from tqdm import tqdm
 
 from repoctx.cli_memory import memory
+from repoctx.cli_sync import COMMANDS as SYNC_COMMANDS
 from repoctx.contextpull import Reader, call_tool, export_directory, export_store
 from repoctx.errors import RepoctxError, StoreBusyError
 from repoctx.reconcile import PassOptions, reconcile_pass
@@ -244,3 +245,5 @@ def backup(dest: Path, path: Path, store_dir: Path | None, repo_id: str | None) 
 
 
 main.add_command(memory)
+for _command in SYNC_COMMANDS:
+    main.add_command(_command)

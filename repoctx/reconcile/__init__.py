@@ -13,7 +13,7 @@ from .report import PassReport
 from .status import read_status, write_status
 from .symbol_record import Declaration, declarations_of
 from .walk import Walk, is_binary, walk
-from .xref import snake
+from .xref import edges, snake
 
 __all__ = [
     "Declaration",
@@ -23,6 +23,7 @@ __all__ = [
     "Walk",
     "content_record",
     "declarations_of",
+    "edges",
     "file_node",
     "is_binary",
     "is_locked",

@@ -22,14 +22,16 @@ trimmed floor re-reads the whole store instead. Only replicated trees are logged
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from hashlib import sha256 as _sha256
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import lmdb
 import msgpack
 
-from .lmdb_env import lmdb_errors
+from repoctx.errors import StoreIOError
+
+from .lmdb_env import adopt_size, grow, lmdb_errors
 from .spec import LOCAL_TREE, TREES
 
 if TYPE_CHECKING:
@@ -49,6 +51,9 @@ HEAD = "changes-head"  # [next sequence, keys retained, first retained sequence]
 LOG_PREFIX = "changes/"
 REPLICATED = tuple(t.name for t in TREES if t.replicated)
 _ZERO = bytes(SEGMENT_BYTES)
+_MASK = (1 << (8 * HASH_BYTES)) - 1
+_MAX_GROWTHS = 40
+T = TypeVar("T")
 
 
 def bucket_of(lkey: bytes) -> int:
@@ -59,10 +64,10 @@ def bucket_of(lkey: bytes) -> int:
 def pair_hash(lkey: bytes, raw: bytes) -> int:
     """The 128-bit hash of one stored record (its LMDB key and its exact bytes).
 
-    Truncated SHA-256: the fastest cryptographic hash here (hardware SHA), and a
-    non-linear one, so unrelated edits cannot cancel out in a bucket's XOR.
+    The low 128 bits of SHA-256: the fastest cryptographic hash here (hardware SHA),
+    and a non-linear one, so unrelated edits cannot cancel out in a bucket's XOR.
     """
-    return int.from_bytes(_sha256(lkey + b"\0" + raw).digest()[:HASH_BYTES], "big")
+    return int.from_bytes(_sha256(lkey + b"\0" + raw).digest(), "big") & _MASK
 
 
 def segment_name(tree: str, segment: int) -> str:
@@ -107,15 +112,19 @@ class Changes:
         if not self.pending:
             return
         by_segment: dict[tuple[str, int], dict[int, int]] = {}
+        hash_, from_bytes, crc32 = _sha256, int.from_bytes, zlib.crc32  # hot loop: bind once
         for tree, keys in self.pending.items():
             for lkey, (old, new) in keys.items():
                 if old == new:
                     continue
-                delta = 0 if old is None else pair_hash(lkey, old)
+                head = lkey + b"\0"  # as pair_hash, untruncated: folding masks the XOR
+                delta = 0 if old is None else from_bytes(hash_(head + old).digest(), "big")
                 if new is not None:
-                    delta ^= pair_hash(lkey, new)
-                bucket = zlib.crc32(lkey) & (BUCKETS - 1)
-                deltas = by_segment.setdefault((tree, bucket // PER_SEGMENT), {})
+                    delta ^= from_bytes(hash_(head + new).digest(), "big")
+                bucket = crc32(lkey) & (BUCKETS - 1)
+                deltas = by_segment.get((tree, bucket // PER_SEGMENT))
+                if deltas is None:
+                    deltas = by_segment[(tree, bucket // PER_SEGMENT)] = {}
                 deltas[bucket] = deltas.get(bucket, 0) ^ delta
         for (tree, segment), deltas in by_segment.items():
             _fold(txn, local, segment_name(tree, segment).encode(), deltas)
@@ -131,7 +140,7 @@ def _fold(txn: lmdb.Transaction, local: Any, name: bytes, deltas: dict[int, int]
     for bucket, delta in deltas.items():
         at = (bucket % PER_SEGMENT) * HASH_BYTES
         old = int.from_bytes(blob[at:at + HASH_BYTES], "big")
-        blob[at:at + HASH_BYTES] = (old ^ delta).to_bytes(HASH_BYTES, "big")
+        blob[at:at + HASH_BYTES] = ((old ^ delta) & _MASK).to_bytes(HASH_BYTES, "big")
     txn.put(name, msgpack.packb(bytes(blob)), db=local)
 
 
@@ -193,21 +202,37 @@ def rebuild_digests(trees: Trees) -> int:
 
     Returns how many records were hashed. Writers wait meanwhile; readers do not.
     """
-    local = trees.dbs[LOCAL_TREE]
-    count = 0
-    with lmdb_errors(), trees.env.begin(write=True) as txn:
-        for name in REPLICATED:
-            blobs = [bytearray(SEGMENT_BYTES) for _ in range(SEGMENTS)]
-            for lkey, raw in txn.cursor(db=trees.dbs[name]):
-                bucket = bucket_of(lkey)
-                blob, at = blobs[bucket // PER_SEGMENT], (bucket % PER_SEGMENT) * HASH_BYTES
-                old = int.from_bytes(blob[at:at + HASH_BYTES], "big")
-                blob[at:at + HASH_BYTES] = (old ^ pair_hash(lkey, raw)).to_bytes(HASH_BYTES, "big")
-                count += 1
-            for segment, blob in enumerate(blobs):
-                txn.put(segment_name(name, segment).encode(), msgpack.packb(bytes(blob)), db=local)
-        txn.put(MARKER.encode(), msgpack.packb(DIGESTS_VERSION), db=local)
+    return in_write_txn(trees, _rebuild)
+
+
+def _rebuild(txn: lmdb.Transaction, trees: Trees) -> int:
+    local, count = trees.dbs[LOCAL_TREE], 0
+    for name in REPLICATED:
+        blobs = [bytearray(SEGMENT_BYTES) for _ in range(SEGMENTS)]
+        for lkey, raw in txn.cursor(db=trees.dbs[name]):
+            bucket = bucket_of(lkey)
+            blob, at = blobs[bucket // PER_SEGMENT], (bucket % PER_SEGMENT) * HASH_BYTES
+            old = int.from_bytes(blob[at:at + HASH_BYTES], "big")
+            blob[at:at + HASH_BYTES] = (old ^ pair_hash(lkey, raw)).to_bytes(HASH_BYTES, "big")
+            count += 1
+        for segment, blob in enumerate(blobs):
+            txn.put(segment_name(name, segment).encode(), msgpack.packb(bytes(blob)), db=local)
+    txn.put(MARKER.encode(), msgpack.packb(DIGESTS_VERSION), db=local)
     return count
+
+
+def in_write_txn(trees: Trees, work: Callable[[lmdb.Transaction, Trees], T]) -> T:
+    """Run ``work`` in a write transaction, growing the map and retrying when it fills."""
+    for _ in range(_MAX_GROWTHS):
+        with lmdb_errors():
+            try:
+                with trees.env.begin(write=True) as txn:
+                    return work(txn, trees)
+            except lmdb.MapFullError:
+                grow(trees.env)
+            except lmdb.MapResizedError:
+                adopt_size(trees.env)
+    raise StoreIOError("the store's map is still full after growing it 40 times")
 
 
 def raw_records(snap: Snapshot, tree: str) -> Iterator[tuple[bytes, bytes]]:
@@ -219,3 +244,18 @@ def raw_records(snap: Snapshot, tree: str) -> Iterator[tuple[bytes, bytes]]:
 def raw_get(snap: Snapshot, tree: str, lkey: bytes) -> bytes | None:
     """The stored bytes at ``lkey`` in ``tree``, or None."""
     return snap._txn.get(lkey, db=snap._trees.dbs[tree])
+
+
+def repos_in(snap: Snapshot, tree: str) -> Iterator[str]:
+    """The repository ids of ``tree``'s keys, skipping from one repository to the next."""
+    with snap._txn.cursor(db=snap._trees.dbs[tree]) as cursor:
+        ok = cursor.set_range(b"repo/")
+        while ok:
+            key = cursor.key()
+            if not key.startswith(b"repo/"):
+                return
+            repo = key[5:].split(b"/", 1)[0]
+            yield repo.decode(errors="replace")
+            # past every "repo/{id}/..." key: "/" + 1 is "0"; a root "repo/{id}" steps on
+            ok = cursor.next() if key == b"repo/" + repo else cursor.set_range(
+                b"repo/" + repo + b"0")

@@ -14,9 +14,8 @@ import lmdb
 
 from repoctx.crdt import wall_ms
 
-from .changelog import Changes
+from .changelog import Changes, in_write_txn
 from .keys import lmdb_key
-from .lmdb_env import lmdb_errors
 from .spec import BY_NAME, LOCAL_TREE, TREES, TreeSpec
 from .visibility import reapable
 
@@ -39,8 +38,8 @@ def compact(trees: Trees, *, now_ms: int | None = None, names: Iterable[str] | N
                                                          on_corrupt=lambda exc: None)
                       if reapable(rec, now, spec.grace_ms)]
         for start in range(0, len(doomed), _CHUNK):
-            with lmdb_errors(), trees.env.begin(write=True) as txn:
-                _reap(txn, trees, spec, doomed[start:start + _CHUNK])
+            chunk = doomed[start:start + _CHUNK]
+            in_write_txn(trees, lambda txn, t, c=chunk, s=spec: _reap(txn, t, s, c))
         reaped[spec.name] = len(doomed)
     return reaped
 

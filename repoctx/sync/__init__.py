@@ -1,0 +1,49 @@
+"""sync — replica exchange: anti-entropy between stores, and a NATS JetStream delta log.
+
+Replicas converge by shipping records and merging them (DESIGN.md §7). The trees layer
+keeps a change log and per-tree segment digests in every write transaction
+(``trees.changelog``); here they are compared top-down with a peer (``session``), over
+a transport (a store directory on this machine, or a ``sync-serve`` HTTP server), and
+the differing records shipped both ways and merged on arrival (``receive``). Only
+store-of-record trees replicate; the vector index and coverage trees stay local.
+Records carry their own expiry: an expired record merges like any other and is
+hidden everywhere it lands.
+"""
+
+from .digests import ensure_digests
+from .nats_log import NatsLog, replicate
+from .peer import TOKEN_ENV, adopt_repo_id, open_peer, open_peer_store, store_directory
+from .protocol import PROTOCOL, Responder, check_peer, identity
+from .receive import Received, canonical, receive
+from .refresh import refresh_export, refresher
+from .server import SyncServer, check_bind, parse_bind
+from .session import SyncReport, sync
+from .transport import HttpTransport, LocalTransport, Transport
+
+__all__ = [
+    "HttpTransport",
+    "LocalTransport",
+    "NatsLog",
+    "PROTOCOL",
+    "Received",
+    "Responder",
+    "SyncReport",
+    "SyncServer",
+    "TOKEN_ENV",
+    "Transport",
+    "adopt_repo_id",
+    "canonical",
+    "check_bind",
+    "check_peer",
+    "ensure_digests",
+    "identity",
+    "open_peer",
+    "open_peer_store",
+    "parse_bind",
+    "receive",
+    "refresh_export",
+    "refresher",
+    "replicate",
+    "store_directory",
+    "sync",
+]

@@ -1,0 +1,40 @@
+"""sync/refresh — bring derived state up to date after records were merged in.
+
+The cross-reference tree is re-derived during the merge itself (``receive``); what is
+left is the ContextPull export, which is regenerated — reusing unchanged documents —
+when the store has one. The vector index and coverage trees are derived and local:
+they are never shipped, and the vector back-fill rebuilds them from the merged
+membership, payload and metadata trees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from repoctx.contextpull import ExportReport, export_store
+from repoctx.retrieval import EXPORT_NAME
+from repoctx.store import Store
+
+
+def export_path(store: Store) -> Path:
+    """Where the store's ContextPull export lives."""
+    return store.path / EXPORT_NAME
+
+
+def refresh_export(store: Store, root: Path, out: Path | None = None) -> ExportReport | None:
+    """Regenerate the ContextPull export of ``store`` (files under ``root``) if it exists."""
+    out = export_path(store) if out is None else out
+    if not out.is_file():
+        return None
+    return export_store(store, root, out, previous=out)
+
+
+def refresher(root: Path, out: Path | None = None) -> Callable[[Store, int], None]:
+    """An ``on_finish``/``on_merged`` callback that refreshes the export under ``root``."""
+
+    def refresh(store: Store, merged: int) -> None:
+        del merged  # any merge may change what the export shows
+        refresh_export(store, root, out)
+
+    return refresh

@@ -1,0 +1,77 @@
+"""``sync-serve``: HTTP exchanges, tokens, loopback by default, refusals as messages."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from repoctx.errors import PeerUnavailableError, SyncRefusedError
+from repoctx.sync import HttpTransport, SyncServer, check_bind, parse_bind, sync
+from tests.conftest import lww_record
+
+from .helpers import new_store, raw_trees
+
+
+@pytest.fixture
+def serving(tmp_path):
+    servers = []
+
+    def start(store, **kw):
+        server = SyncServer(store, "127.0.0.1", 0, **kw)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return f"http://127.0.0.1:{server.port}"
+
+    yield start
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+
+def test_two_stores_converge_over_http(tmp_path, serving):
+    a, b = new_store(tmp_path / "a", "ra"), new_store(tmp_path / "b", "rb")
+    a.merge(a.key("mem", "x"), lww_record(a, body="a"))
+    b.merge(b.key("mem", "y"), lww_record(b, body="b"))
+    refreshed = []
+    url = serving(b, on_finish=lambda store, n: refreshed.append(n))
+    report = sync(a, HttpTransport(url))
+    assert (report.sent, report.received, report.merged_there) == (1, 1, 1)
+    assert report.wire_bytes > report.bytes_sent + report.bytes_received
+    assert refreshed == [1] and raw_trees(a) == raw_trees(b)
+    again = sync(a, HttpTransport(url))
+    assert again.sent == again.received == 0
+
+
+def test_a_token_is_required_when_configured(tmp_path, serving):
+    a, b = new_store(tmp_path / "a", "ra"), new_store(tmp_path / "b", "rb")
+    url = serving(b, token="s3cret")
+    with pytest.raises(SyncRefusedError, match="token"):
+        sync(a, HttpTransport(url))
+    with pytest.raises(SyncRefusedError, match="token"):
+        sync(a, HttpTransport(url, token="wrong"))
+    assert sync(a, HttpTransport(url, token="s3cret")).complete
+
+
+def test_refusals_come_back_as_messages(tmp_path, serving):
+    a, b = new_store(tmp_path / "a", "ra"), new_store(tmp_path / "b", "rb")
+    with b.batch() as batch:
+        batch.put_local("format", 2)
+    with pytest.raises(SyncRefusedError, match="store format 2, newer than format 1"):
+        sync(a, HttpTransport(serving(b)))
+
+
+def test_binding_beyond_loopback_needs_a_token():
+    check_bind("127.0.0.1", None)
+    check_bind("::1", None)
+    with pytest.raises(SyncRefusedError, match="shared token"):
+        check_bind("0.0.0.0", None)
+    check_bind("0.0.0.0", "t")
+    assert parse_bind("7411") == ("127.0.0.1", 7411)
+    assert parse_bind("0.0.0.0:80") == ("0.0.0.0", 80)
+
+
+def test_a_peer_that_is_gone_is_named(tmp_path):
+    a = new_store(tmp_path / "a", "ra")
+    with pytest.raises(PeerUnavailableError, match="went away"):
+        sync(a, HttpTransport("http://127.0.0.1:9"))

@@ -1,0 +1,30 @@
+"""Messages on the wire and the in-process transport."""
+
+from __future__ import annotations
+
+import pytest
+
+from repoctx.errors import SyncError
+from repoctx.sync import LocalTransport, Responder
+from repoctx.sync.transport import HttpTransport, pack, unpack
+
+from .helpers import new_store
+
+
+def test_messages_round_trip_with_bytes_and_int_keys():
+    body = {"buckets": {"t": {7: b"\x00" * 16}}, "records": [["t", "k", b"v"]]}
+    assert unpack(pack(body)) == body
+    with pytest.raises(SyncError, match="not a sync message"):
+        unpack(b"\xc1")
+
+
+def test_the_local_transport_counts_bytes_both_ways(tmp_path):
+    t = LocalTransport(Responder(new_store(tmp_path / "b", "rb")), "b")
+    answer = t.call("hello", {})
+    assert answer["replicaId"] == "rb" and t.sent_bytes > 0 and t.received_bytes > 100
+    t.close()
+
+
+def test_only_http_urls_are_peers():
+    with pytest.raises(SyncError, match="http://HOST:PORT"):
+        HttpTransport("ftp://example.org")
