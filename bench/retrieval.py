@@ -142,15 +142,41 @@ def contextpull_ranker(reader: Reader) -> Ranker:
 
 
 def repocontext_ranker(root: Path, workdir: Path) -> Ranker | None:
-    """``repocontext_search`` over the same corpus, or None while it does not exist yet."""
+    """``repocontext_search`` over the same corpus, or None while it does not exist yet.
+
+    Builds what a user's ``repoctx index`` builds: a store (reconcile pass), its
+    ContextPull export, and the search tables inside the export; the build time reported
+    covers all three. Hits are reduced to their files.
+    """
     try:
-        from repoctx.retrieval import search  # noqa: F401  (wired once issue 5 lands)
+        from repoctx.retrieval.search import search
+        from repoctx.retrieval.search_index import build_search_index
     except ImportError:
         print("repocontext_search: not available yet", file=sys.stderr)
         return None
-    # The adapter is written against the shape pinned in issue 5: hits carry ``path``.
-    raise NotImplementedError("wire repocontext_search here: index root, then "
-                              "lambda q: dedupe([h['path'] for h in search(q, k=DEPTH)['hits']])")
+    from repoctx import contextpull, open_store
+    from repoctx.reconcile import reconcile_pass
+    from repoctx.retrieval import Workspace
+
+    store = open_store(root, repo_id="django", store_dir=workdir / "store")
+    reconcile_pass(store, root)
+    export = workdir / "repoctx-export.sqlite"
+    if hasattr(contextpull, "export_store"):
+        contextpull.export_store(store, root, export)
+    else:
+        export_directory(root, export)
+    conn = sqlite3.connect(export)
+    try:
+        build_search_index(conn)
+        conn.commit()
+    finally:
+        conn.close()
+    ws = Workspace(store, root.resolve(), export)
+
+    def ranked(question: str) -> list[str]:
+        return dedupe([hit["path"] for hit in search(ws, question, k=DEPTH)["hits"]])
+
+    return ranked
 
 
 def context_call(root: Path, workdir: Path) -> Callable[[str], object] | None:

@@ -110,9 +110,11 @@ def paragraph_blocks(lines: list[str], first_line: int = 1) -> list[Block]:
     blocks: list[Block] = []
     start: int | None = None
     for index, line in enumerate([*lines, ""]):
-        if line.strip() and start is None:
-            start = index
-        elif not line.strip() and start is not None:
+        blank = not line or line.isspace()  # ``not line.strip()`` without the copy
+        if start is None:
+            if not blank:
+                start = index
+        elif blank:
             text = "\n".join(lines[start:index]).rstrip()
             blocks.append(Block("prose", text, first_line + start, first_line + index - 1))
             start = None

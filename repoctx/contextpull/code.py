@@ -9,7 +9,6 @@ a definition over the size limit is split per child (``path > Class > method``),
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import PurePosixPath
 
 from repoctx.contextpull.documents import Definition, Sectioned
@@ -29,8 +28,16 @@ def _top_level(definitions: tuple[Definition, ...], n_lines: int) -> list[Defini
         start, end = max(1, definition.start_line), min(n_lines, definition.end_line)
         if start > end or (out and start <= out[-1].end_line):
             continue
-        out.append(replace(definition, start_line=start, end_line=end))
+        out.append(_spanning(definition, start, end))
     return out
+
+
+def _spanning(definition: Definition, start: int, end: int) -> Definition:
+    """``definition`` over lines ``start``..``end`` (itself when unchanged; the constructor
+    rather than ``dataclasses.replace``, which cost ~10% of sectioning Django's code)."""
+    if definition.start_line == start and definition.end_line == end:
+        return definition
+    return Definition(definition.name, definition.kind, start, end, definition.children)
 
 
 class _CodeSectioner:
@@ -71,7 +78,7 @@ class _CodeSectioner:
             start = child.start_line if index == 0 else children[index - 1].end_line + 1
             last = index == len(children) - 1
             end = node.end_line if last else child.end_line
-            yield from self.definition(replace(child, start_line=start, end_line=end), names)
+            yield from self.definition(_spanning(child, start, end), names)
 
     def document(self, definitions: tuple[Definition, ...]) -> Iterator[_Item]:
         """All drafts of the document, definitions and the code between them."""
@@ -89,7 +96,7 @@ def glue_fragments(items: Iterator[_Item], max_chars: int) -> list[Draft]:
     pending: Draft | None = None
     for draft, glue in items:
         if pending is not None:
-            combined = replace(draft, blocks=pending.blocks + draft.blocks)
+            combined = draft.with_blocks(pending.blocks + draft.blocks)
             if len(combined.text) <= max_chars:
                 draft = combined
             else:
@@ -100,7 +107,7 @@ def glue_fragments(items: Iterator[_Item], max_chars: int) -> list[Draft]:
         else:
             out.append(draft)
     if pending is not None:
-        last = replace(out[-1], blocks=out[-1].blocks + pending.blocks) if out else None
+        last = out[-1].with_blocks(out[-1].blocks + pending.blocks) if out else None
         if last is not None and len(last.text) <= max_chars:
             out[-1] = last
         else:

@@ -8,6 +8,7 @@ NUL byte in the first 8 KiB) and files over ``max_bytes``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
@@ -38,10 +39,11 @@ def iter_paths(
             yield found.path
 
 
-def read_document(path: Path, max_bytes: int) -> bytes | None:
+def read_document(path: str | Path, max_bytes: int) -> bytes | None:
     """The bytes of ``path`` when it is an exportable text file, else ``None``."""
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as file:  # not Path.read_bytes: ~2x the cost per file
+            data = file.read()
     except OSError:
         return None  # gone or unreadable since the walk: it simply is not exported
     if len(data) > max_bytes or is_binary(data):
@@ -54,8 +56,9 @@ def iter_documents(
 ) -> Iterator[SourceDocument]:
     """The exportable text documents under ``root``, in path order."""
     root = Path(root)
+    base = str(root)
     for rel in iter_paths(root, store_dir=store_dir, max_bytes=max_bytes):
-        data = read_document(root / rel, max_bytes)
+        data = read_document(os.path.join(base, rel), max_bytes)
         if data is not None:
             yield SourceDocument(rel, data)
 

@@ -8,7 +8,6 @@ it (code definitions, language, token count); a :class:`Section` is one row-to-b
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 
 CODE_LANGUAGES = frozenset(
     {
@@ -42,7 +41,9 @@ class SourceDocument:
     """One document to export: its POSIX relative path, its bytes, and caller knowledge.
 
     ``definitions`` (top-level, in any order) makes the document a code document;
-    ``language`` and ``tokens`` are recorded in the ``repoctx_documents`` side table.
+    ``language`` and ``tokens`` are recorded in the ``repoctx_documents`` side table;
+    ``sha256`` (hex of ``data``, trusted) saves hashing the bytes again when the caller
+    already did.
     """
 
     path: str
@@ -50,6 +51,7 @@ class SourceDocument:
     definitions: tuple[Definition, ...] | None = None
     language: str | None = None
     tokens: int | None = None
+    sha256: str | None = None
 
 
 @dataclass(frozen=True)
@@ -75,14 +77,21 @@ class Sectioned:
     front_matter: dict[str, str] = field(default_factory=dict)
 
 
+def suffix_of(path: str) -> str:
+    """``PurePosixPath(path).suffix``, without building a path object (asked per document)."""
+    name = path.rpartition("/")[2]
+    dot = name.rfind(".")
+    return name[dot:] if 0 < dot < len(name) - 1 else ""
+
+
 def language_for(path: str) -> str | None:
     """The code language known for ``path``'s suffix, or ``None``."""
-    return _LANGUAGE_BY_SUFFIX.get(PurePosixPath(path).suffix.lower())
+    return _LANGUAGE_BY_SUFFIX.get(suffix_of(path).lower())
 
 
 def document_kind(document: SourceDocument) -> str:
     """``code``, ``markdown``, ``json``, ``text`` (``.txt``) or ``other`` for other text."""
-    suffix = PurePosixPath(document.path).suffix.lower()
+    suffix = suffix_of(document.path).lower()
     language = document.language or language_for(document.path)
     if document.definitions is not None or (language or "").lower() in CODE_LANGUAGES:
         return "code"

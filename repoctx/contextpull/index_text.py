@@ -67,24 +67,40 @@ def compact_text(scope: str, entries: Sequence[IndexEntry]) -> str:
     return "\n".join([header_line(scope, entries), *lines])
 
 
-def _folder(path: str, depth: int) -> str:
-    parts = path.split("/")[:-1][:depth]
-    return "/".join(parts) + "/" if parts else "./"
+def _folder(parts: list[str], depth: int) -> str:
+    kept = parts[:depth]
+    return "/".join(kept) + "/" if kept else "./"
 
 
-def hierarchical_text(scope: str, entries: Sequence[IndexEntry], depth: int) -> str:
-    """Header plus one ``folder/  <n> documents, <m> sections`` line per folder."""
+def _hierarchical(header: str, folders: Sequence[tuple[list[str], int, int]], depth: int) -> str:
+    """The hierarchical text from ``(folder parts, documents, sections)`` per folder."""
     documents: Counter[str] = Counter()
     sections: Counter[str] = Counter()
-    for entry in entries:
-        folder = _folder(entry.path, depth)
-        documents[folder] += 1
-        sections[folder] += entry.n_sections
+    for parts, n_documents, n_sections in folders:
+        folder = _folder(parts, depth)
+        documents[folder] += n_documents
+        sections[folder] += n_sections
     lines = [
         f"{folder}  {documents[folder]} documents, {sections[folder]} sections"
         for folder in sorted(documents, key=lambda f: f.encode())
     ]
-    return "\n".join([header_line(scope, entries), *lines])
+    return "\n".join([header, *lines])
+
+
+def _folders(entries: Sequence[IndexEntry]) -> list[tuple[list[str], int, int]]:
+    """Per folder holding documents: its parts, documents and sections, gathered once
+    for every depth tried (Django: ~900 folders instead of 5,500 documents per depth)."""
+    counts: dict[str, list[int]] = {}
+    for entry in entries:
+        count = counts.setdefault(entry.path.rpartition("/")[0], [0, 0])
+        count[0] += 1
+        count[1] += entry.n_sections
+    return [(folder.split("/") if folder else [], n, m) for folder, (n, m) in counts.items()]
+
+
+def hierarchical_text(scope: str, entries: Sequence[IndexEntry], depth: int) -> str:
+    """Header plus one ``folder/  <n> documents, <m> sections`` line per folder."""
+    return _hierarchical(header_line(scope, entries), _folders(entries), depth)
 
 
 def tokens_within(text: str, budget: int) -> int | None:
@@ -120,9 +136,10 @@ def build_index(scope: str, entries: Sequence[IndexEntry], budget: int) -> Index
         if tokens is not None:
             return IndexText(text, mode, tokens)
     depth = max((entry.path.count("/") for entry in entries), default=0)
-    text = hierarchical_text(scope, entries, depth)
+    header, folders = header_line(scope, entries), _folders(entries)
+    text = _hierarchical(header, folders, depth)
     while depth > 1 and tokens_within(text, budget) is None:
         depth -= 1
-        text = hierarchical_text(scope, entries, depth)
+        text = _hierarchical(header, folders, depth)
     text = _cut_to_budget(text, budget)
     return IndexText(text, "hierarchical", count_tokens(text))

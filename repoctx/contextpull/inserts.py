@@ -1,83 +1,76 @@
 """`contextpull/inserts` — put documents' rows into an open store, and take them out again.
 
-Runs inside the caller's transaction. Rows are gathered per batch of documents and sent
-with ``executemany`` (one statement preparation per table and batch instead of four
-``execute`` calls per section). A section and its FTS row get the same explicit rowid,
-so :func:`delete_documents` finds a document's FTS rows by rowid without scanning.
+Runs inside the caller's transaction. Documents arrive encoded (``contextpull/encoded``:
+every row a parameter tuple already); per batch of documents each table gets one
+``executemany`` over the chained rows, and the only per-row Python work left here is
+appending ``doc_id`` and the rowid (``operator.add`` over tuples, in C). A section and
+its FTS row get the same explicit rowid, so :func:`delete_documents` finds a document's
+FTS rows by rowid without scanning.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import chain, repeat
+from operator import add
 
 from repoctx.contextpull import sql
-from repoctx.contextpull.records import DocumentRows, sha256_hex
-from repoctx.contextpull.tokens import normalise_fts_text
+from repoctx.contextpull.encoded import EncodedDocument
 
 _BATCH_SECTIONS = 4096
 
 
 @dataclass
 class _Batch:
-    """Rows waiting for ``executemany``, table by table."""
+    """Row iterables waiting for ``executemany``, table by table."""
 
     documents: list[tuple] = field(default_factory=list)
     side_documents: list[tuple] = field(default_factory=list)
-    sections: list[tuple] = field(default_factory=list)
-    fts: list[tuple] = field(default_factory=list)
-    side_sections: list[tuple] = field(default_factory=list)
-    embeddings: list[tuple] = field(default_factory=list)
+    sections: list[Iterator[tuple]] = field(default_factory=list)
+    fts: list[Iterator[tuple]] = field(default_factory=list)
+    side_sections: list[list[tuple]] = field(default_factory=list)
+    embeddings: list[list[tuple]] = field(default_factory=list)
+    n_sections: int = 0
 
-    def add(self, doc_id: int, rows: DocumentRows, rowid: int) -> int:
+    def add(self, doc_id: int, doc: EncodedDocument, rowid: int) -> int:
         """Queue one document's rows, its sections from ``rowid``; returns the next rowid."""
-        n = len(rows.sections)
-        self.documents.append(
-            (doc_id, rows.path, rows.title, rows.summary, rows.summary_src, rows.sha256,
-             rows.size, rows.kind, n, rows.ingested_at)
-        )  # fmt: skip
-        self.side_documents.append((doc_id, rows.language, rows.tokens))
-        ids = [f"{rows.path}#{ordinal}" for ordinal in range(n)]
-        for ordinal, section in enumerate(rows.sections):
-            text, sid = section.text, ids[ordinal]
-            prev_id = ids[ordinal - 1] if ordinal > 0 else None
-            next_id = ids[ordinal + 1] if ordinal + 1 < n else None
-            self.sections.append(
-                (rowid, sid, doc_id, ordinal, section.heading_path, section.level, section.kind,
-                 text, len(text), sha256_hex(text.encode("utf-8")), prev_id, next_id)
-            )  # fmt: skip
-            self.fts.append(
-                (rowid, sid, normalise_fts_text(section.heading_path), normalise_fts_text(text))
-            )
-            self.side_sections.append(
-                (sid, section.start_line, section.end_line, section.tokens, section.symbol)
-            )
-            rowid += 1
-        self.embeddings.extend((e.section_id, e.model, e.dim, e.vec) for e in rows.embeddings)
-        return rowid
+        n = doc.n_sections
+        rowids = range(rowid, rowid + n)
+        self.documents.append((*doc.document, doc_id))
+        self.side_documents.append((*doc.side_document, doc_id))
+        self.sections.append(map(add, doc.sections, zip(repeat(doc_id, n), rowids, strict=True)))
+        self.fts.append(map(add, doc.fts, zip(rowids)))
+        self.side_sections.append(doc.side_sections)
+        self.embeddings.append(doc.embeddings)
+        self.n_sections += n
+        return rowid + n
 
     def flush(self, conn: sqlite3.Connection) -> None:
         """Send every queued row and empty the batch."""
         conn.executemany(sql.INSERT_DOCUMENT, self.documents)
         conn.executemany(sql.INSERT_REPOCTX_DOCUMENT, self.side_documents)
-        conn.executemany(sql.INSERT_SECTION, self.sections)
-        conn.executemany(sql.INSERT_FTS, self.fts)
-        conn.executemany(sql.INSERT_REPOCTX_SECTION, self.side_sections)
-        conn.executemany(sql.INSERT_EMBEDDING, self.embeddings)
-        for rows in vars(self).values():
+        conn.executemany(sql.INSERT_SECTION, chain.from_iterable(self.sections))
+        conn.executemany(sql.INSERT_FTS, chain.from_iterable(self.fts))
+        conn.executemany(sql.INSERT_REPOCTX_SECTION, chain.from_iterable(self.side_sections))
+        conn.executemany(sql.INSERT_EMBEDDING, chain.from_iterable(self.embeddings))
+        for rows in (self.documents, self.side_documents, self.sections, self.fts,
+                     self.side_sections, self.embeddings):  # fmt: skip
             rows.clear()
+        self.n_sections = 0
 
 
 def insert_documents(
-    conn: sqlite3.Connection, documents: Iterable[tuple[int, DocumentRows]], first_rowid: int
+    conn: sqlite3.Connection, documents: Iterable[tuple[int, EncodedDocument]], first_rowid: int
 ) -> int:
-    """Insert ``(doc_id, rows)`` pairs, section rowids from ``first_rowid``; returns the next."""
+    """Insert ``(doc_id, document)`` pairs, section rowids from ``first_rowid``; returns the
+    next rowid."""
     batch = _Batch()
     rowid = first_rowid
-    for doc_id, rows in documents:
-        rowid = batch.add(doc_id, rows, rowid)
-        if len(batch.sections) >= _BATCH_SECTIONS:
+    for doc_id, doc in documents:
+        rowid = batch.add(doc_id, doc, rowid)
+        if batch.n_sections >= _BATCH_SECTIONS:
             batch.flush(conn)
     batch.flush(conn)
     return rowid

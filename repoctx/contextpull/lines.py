@@ -10,11 +10,16 @@ from __future__ import annotations
 from repoctx.contextpull.blocks import Block
 
 
+def _blank(line: str) -> bool:
+    """``not line.strip()``, without copying the line."""
+    return not line or line.isspace()
+
+
 def _trimmed(lines: list[str], start: int, end: int) -> tuple[int, int]:
     """Narrow the 1-based inclusive span ``[start, end]`` to exclude blank edge lines."""
-    while start <= end and not lines[start - 1].strip():
+    while start <= end and _blank(lines[start - 1]):
         start += 1
-    while end >= start and not lines[end - 1].strip():
+    while end >= start and _blank(lines[end - 1]):
         end -= 1
     return start, end
 
@@ -44,4 +49,4 @@ def line_blocks(
         blocks.append(Block(kind, text.rstrip(), line, last))
         shared = min(overlap, (last - line + 1) // 2)
         line = last + 1 - shared if last < end else last + 1
-    return [block for block in blocks if block.text.strip()]
+    return [block for block in blocks if block.text and not block.text.isspace()]

@@ -9,7 +9,8 @@ and symbol; a merge that would exceed the size limit is not made.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import cached_property
 
 from repoctx.contextpull.blocks import Block, join_blocks, section_kind
 from repoctx.contextpull.documents import Section
@@ -26,10 +27,14 @@ class Draft:
     blocks: tuple[Block, ...]
     symbol: str | None = None
 
-    @property
+    @cached_property
     def text(self) -> str:
-        """The section text the blocks make."""
+        """The section text the blocks make (joined once: merging asks for it repeatedly)."""
         return join_blocks(list(self.blocks))
+
+    def with_blocks(self, blocks: tuple[Block, ...]) -> Draft:
+        """This draft with ``blocks`` instead of its own."""
+        return Draft(self.heading_path, self.level, blocks, self.symbol)
 
     def to_section(self) -> Section:
         """The finished :class:`Section`, kind and line span derived from the blocks."""
@@ -38,7 +43,7 @@ class Draft:
             heading_path=self.heading_path,
             level=self.level,
             kind=section_kind(blocks),
-            text=join_blocks(blocks),
+            text=self.text,
             start_line=min(b.start_line for b in blocks),
             end_line=max(b.end_line for b in blocks),
             symbol=self.symbol,
@@ -50,8 +55,7 @@ def _heading_only(draft: Draft) -> bool:
 
 
 def _absorb(receiver: Draft, blocks: tuple[Block, ...], before: bool) -> Draft:
-    merged = blocks + receiver.blocks if before else receiver.blocks + blocks
-    return replace(receiver, blocks=merged)
+    return receiver.with_blocks(blocks + receiver.blocks if before else receiver.blocks + blocks)
 
 
 def merge_fragments(drafts: Iterable[Draft], max_chars: int) -> list[Draft]:

@@ -1,10 +1,11 @@
 """`contextpull/patch` — re-export by copying the previous file and patching what changed.
 
 A previous export made by this writer (``PreviousExport.patchable``) is copied to the
-temporary file; then one transaction deletes the documents that were removed or whose
-bytes changed (sections, FTS rows by rowid, side tables, embeddings), moves the ids of
-kept documents when paths were added or removed (``doc_id`` stays 1..n in byte-wise path
-order), inserts the new and changed documents and rewrites ``meta``. Unchanged
+temporary file; then, inside the writer's one transaction, the patch deletes the
+documents that were removed or whose bytes changed (sections, FTS rows by rowid, side
+tables, embeddings), moves the ids of kept documents when paths were added or removed
+(``doc_id`` stays 1..n in byte-wise path order) and inserts the new and changed
+documents; the writer then rewrites ``meta``. Unchanged
 documents keep every row they had, embeddings and ``ingested_at`` included, exactly as
 the full rewrite's reuse would give them.
 """
@@ -13,19 +14,14 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from repoctx.contextpull import sql
-from repoctx.contextpull.inserts import (
-    delete_documents,
-    insert_documents,
-    renumber_documents,
-    write_meta,
-)
+from repoctx.contextpull.encoded import EncodedDocument
+from repoctx.contextpull.inserts import delete_documents, insert_documents, renumber_documents
 from repoctx.contextpull.previous import PreviousExport, StoredDocument
-from repoctx.contextpull.records import DocumentRows
 
 # Past this share of previous documents to delete, a full rewrite costs less than a patch.
 MAX_GONE_SHARE = 0.5
@@ -68,22 +64,14 @@ def plan_patch(
 def apply_patch(
     conn: sqlite3.Connection,
     plan: PatchPlan,
-    fresh: Sequence[tuple[int, DocumentRows]],
-    meta: dict[str, str],
-    ours: dict[str, str],
+    fresh: Iterable[tuple[int, EncodedDocument]],
 ) -> None:
-    """Patch the copy open on ``conn`` in one transaction (rolled back on error)."""
-    conn.execute("BEGIN")
-    try:
-        delete_documents(conn, plan.gone)
-        renumber_documents(conn, plan.moves)
-        (last,) = conn.execute(sql.MAX_SECTION_ROWID).fetchone()
-        insert_documents(conn, fresh, last + 1)
-        write_meta(conn, meta, ours)
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
+    """Patch the copy open on ``conn`` inside the caller's transaction (``meta`` is the
+    caller's too): delete, renumber, then insert ``fresh`` after the highest rowid."""
+    delete_documents(conn, plan.gone)
+    renumber_documents(conn, plan.moves)
+    (last,) = conn.execute(sql.MAX_SECTION_ROWID).fetchone()
+    insert_documents(conn, fresh, last + 1)
 
 
 def copy_previous(plan: PatchPlan, tmp: Path) -> None:

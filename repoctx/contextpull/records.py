@@ -1,10 +1,13 @@
 """`contextpull/records` — one document's rows, ready to insert into a store.
 
 Pure apart from token counting. :func:`prepare` turns a :class:`SourceDocument` into a
-:class:`DocumentRows` (sectioning, summary, token counts); the reuse path builds the same
-shape from a previous export, so the writer inserts both the same way. Each text is
-counted once: every section, and the whole document only when the caller did not
-supply its count (``SourceDocument.tokens``, e.g. a file node's).
+:class:`DocumentRows` (sectioning, summary, document token count); the reuse path builds
+the same shape from a previous export, so the writer inserts both the same way. Only the
+whole document is counted, and only when the caller did not supply its count
+(``SourceDocument.tokens``, e.g. a file node's). Sections are not counted: a context
+bundle counts exactly what it sends, so nothing reads a stored section count, and
+counting every section was a quarter of a Django export. ``SectionRow.tokens`` stays
+``None`` for fresh sections (a previous export's value is carried over on reuse).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from repoctx.contextpull.counting import count_many, count_one
+from repoctx.contextpull.counting import count_one
 from repoctx.contextpull.documents import SourceDocument, decode_text, language_for
 from repoctx.contextpull.sectioning import section_document
 from repoctx.contextpull.summary import summarise
@@ -20,7 +23,7 @@ from repoctx.contextpull.summary import summarise
 
 @dataclass(frozen=True)
 class SectionRow:
-    """A section's stored fields plus the repoctx side-table fields."""
+    """A section's stored fields plus the repoctx side-table fields (``tokens`` unused)."""
 
     heading_path: str
     level: int
@@ -70,17 +73,18 @@ def prepare(document: SourceDocument, max_chars: int, ingested_at: str) -> Docum
     """Section and summarise ``document`` into rows."""
     sectioned = section_document(document, max_chars)
     summary, summary_src = summarise(sectioned)
-    counts = count_many(s.text for s in sectioned.sections)
     sections = tuple(
-        SectionRow(s.heading_path, s.level, s.kind, s.text, s.start_line, s.end_line, n, s.symbol)
-        for s, n in zip(sectioned.sections, counts, strict=True)
+        SectionRow(
+            s.heading_path, s.level, s.kind, s.text, s.start_line, s.end_line, None, s.symbol
+        )
+        for s in sectioned.sections
     )
     tokens = document.tokens
     if tokens is None:
         tokens = count_one(decode_text(document.data))
     return DocumentRows(
         path=document.path,
-        sha256=sha256_hex(document.data),
+        sha256=document.sha256 or sha256_hex(document.data),
         size=len(document.data),
         title=sectioned.title,
         summary=summary,

@@ -12,19 +12,21 @@ from collections.abc import Sequence
 INSERT_META = "INSERT INTO meta(key, value) VALUES (?, ?)"
 INSERT_REPOCTX_META = "INSERT OR REPLACE INTO repoctx_meta(key, value) VALUES (?, ?)"
 DELETE_META = "DELETE FROM meta"
+# Insert statements put ``doc_id`` and the rowid last: the rest of each row is built once,
+# possibly in a worker (``contextpull/encoded``), and the writer only appends them.
 INSERT_DOCUMENT = (
-    "INSERT INTO documents(doc_id, path, title, summary, summary_src, sha256, bytes, kind,"
-    " n_sections, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO documents(path, title, summary, summary_src, sha256, bytes, kind,"
+    " n_sections, ingested_at, doc_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 # Sections and their FTS rows share a rowid (DESIGN §5 says nothing of rowids), so a
 # patch can delete a document's FTS rows by rowid; ``repoctx_meta.fts_rowids`` says so.
 INSERT_SECTION = (
-    "INSERT INTO sections(rowid, id, doc_id, ordinal, heading_path, level, kind, text,"
-    " char_len, hash, prev_id, next_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO sections(id, ordinal, heading_path, level, kind, text, char_len, hash,"
+    " prev_id, next_id, doc_id, rowid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
-INSERT_FTS = "INSERT INTO sections_fts(rowid, id, heading_path, text) VALUES (?, ?, ?, ?)"
+INSERT_FTS = "INSERT INTO sections_fts(id, heading_path, text, rowid) VALUES (?, ?, ?, ?)"
 INSERT_EMBEDDING = "INSERT INTO embeddings(section_id, model, dim, vec) VALUES (?, ?, ?, ?)"
-INSERT_REPOCTX_DOCUMENT = "INSERT INTO repoctx_documents(doc_id, language, tokens) VALUES (?, ?, ?)"
+INSERT_REPOCTX_DOCUMENT = "INSERT INTO repoctx_documents(language, tokens, doc_id) VALUES (?, ?, ?)"
 INSERT_REPOCTX_SECTION = (
     "INSERT INTO repoctx_sections(id, start_line, end_line, tokens, symbol) VALUES (?, ?, ?, ?, ?)"
 )

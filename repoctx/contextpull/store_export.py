@@ -6,15 +6,19 @@ files now missing, binary or over ``max_bytes``. When a file's bytes still hash 
 node's digest, the node's token count is the document's (no recount) and a Python
 file's definitions come from its symbol records (each symbol's declaration for that
 path); otherwise its tokens are counted and its symbols extracted afresh. Definitions
-are only looked up for documents the writer sections afresh.
+are only looked up for documents the writer sections afresh, all at once before
+sectioning starts (one scan of the symbol tree for a full export, a lookup per symbol
+for a few changed files).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+import os
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from repoctx.contextpull.definitions import SymbolSpan, definitions_from_spans, spans_of
@@ -22,15 +26,21 @@ from repoctx.contextpull.directory import DEFAULT_MAX_BYTES, read_document
 from repoctx.contextpull.documents import Definition, SourceDocument, decode_text, language_for
 from repoctx.contextpull.index_text import DEFAULT_INDEX_BUDGET
 from repoctx.contextpull.writer import ExportReport, write_export
+from repoctx.crdt import record
+from repoctx.crdt.record import Record
 from repoctx.extract import extract
 from repoctx.reconcile import FileNode, file_node, symbol_record
 from repoctx.reconcile.walk import IGNORE_FILES
 from repoctx.store import Store
+from repoctx.trees import tree_of
 
 if TYPE_CHECKING:
     from repoctx.trees import Snapshot
 
 PYTHON = "python"
+# Scan the whole symbol tree when the symbols wanted are at least 1/SCAN_SHARE of those
+# the exported files declare (a scan decodes every record, a lookup only the wanted).
+SCAN_SHARE = 3
 
 
 def file_nodes(store: Store, snapshot: Snapshot) -> dict[str, FileNode]:
@@ -51,20 +61,69 @@ class _Known:
 
 
 class StoreDefinitions:
-    """``definitions_for`` of the writer: Python definitions from symbol records."""
+    """``definitions_for`` of the writer: Python definitions from symbol records.
+
+    The writer calls :meth:`prefetch` with the paths it will section afresh before
+    asking for any; that reads their symbol records in one go, after which calls touch
+    neither the snapshot nor LMDB, so they may run in forked workers (which also decode
+    the declarations, off the writer's process).
+    """
 
     def __init__(self, store: Store, snapshot: Snapshot, known: dict[str, _Known]) -> None:
         self._store, self._snapshot, self._known = store, snapshot, known
+        self._records: dict[str, Record] = {}  # fully-qualified name -> live symbol record
+        self._fetched: set[str] = set()  # paths whose symbols' records were read
+
+    def _stored(self, path: str) -> tuple[str, ...] | None:
+        """The symbol names the store holds for ``path`` when they are current, else None."""
+        known = self._known.get(path)
+        if known is None or not known.current or not known.node.has(file_node.SYMBOLS):
+            return None
+        return known.node.symbols
+
+    def prefetch(self, paths: Sequence[str]) -> None:
+        """Read the symbol records of ``paths`` (those with current stored symbols)."""
+        wanted = [p for p in paths if self._stored(p) is not None]
+        names = {name for p in wanted for name in self._stored(p) or ()}
+        self._records.update(self._read(names - self._records.keys()))
+        self._fetched.update(wanted)
+
+    @cached_property
+    def _stored_symbols(self) -> int:
+        """How many symbols the exported files declare, by their file nodes."""
+        return sum(len(s) for p in self._known if (s := self._stored(p)) is not None)
+
+    def _read(self, names: set[str]) -> Iterator[tuple[str, Record]]:
+        """The live symbol records of ``names``: one scan of the symbol tree when they
+        are a good share of it, else one lookup each."""
+        if not names:
+            return
+        if len(names) * SCAN_SHARE < self._stored_symbols:
+            for fq_name in sorted(names):
+                rec = self._snapshot.get(self._store.key("symbol", fq_name))
+                if rec is not None:
+                    yield fq_name, rec
+            return
+        prefix = self._store.key("symbol", "x")[:-1]
+        now_ms = self._snapshot.now_ms
+        # Hidden records too: a tombstone declares nothing (``declarations`` is empty), so
+        # of ``visible`` only the expiry check is left, and each record is decoded once.
+        tree = tree_of(prefix + "x")
+        for key, rec in self._snapshot.scan_tree(tree, prefix, include_hidden=True):
+            fq_name = key[len(prefix) :]
+            if fq_name in names and not _expired(rec, now_ms):
+                yield fq_name, rec
 
     def spans(self, path: str, text: str) -> list[SymbolSpan]:
         """The declarations of ``path``: stored when current, else extracted afresh."""
-        known = self._known.get(path)
-        if known is None or not known.current or not known.node.has(file_node.SYMBOLS):
+        names = self._stored(path)
+        if names is None:
             return spans_of(extract(path, text))
+        if path not in self._fetched:
+            self.prefetch([path])  # not announced: read it now (in this process)
         spans = []
-        for fq_name in known.node.symbols:
-            rec = self._snapshot.get(self._store.key("symbol", fq_name))
-            decl = symbol_record.declarations(rec).get(path)
+        for fq_name in names:
+            decl = symbol_record.declarations(self._records.get(fq_name)).get(path)
             if decl is not None:
                 spans.append(SymbolSpan(fq_name, decl.kind, decl.start_line, decl.end_line))
         return spans
@@ -79,21 +138,28 @@ class StoreDefinitions:
         return definitions_from_spans(path, text, self.spans(path, text))
 
 
+def _expired(rec: Record, now_ms: int) -> bool:
+    expires = record.expires_ms(rec)
+    return expires is not None and expires <= now_ms
+
+
 def _documents(
     root: Path, nodes: dict[str, FileNode], max_bytes: int, known: dict[str, _Known]
 ) -> Iterator[SourceDocument]:
+    base = str(root)
     for path in sorted(nodes):
-        if PurePosixPath(path).name in IGNORE_FILES:
+        if path.rpartition("/")[2] in IGNORE_FILES:
             continue
-        data = read_document(root / path, max_bytes)
+        data = read_document(os.path.join(base, path), max_bytes)
         if data is None:
             continue
         node = nodes[path]
-        current = hashlib.sha256(data).hexdigest() == node.digest
+        sha = hashlib.sha256(data).hexdigest()
+        current = sha == node.digest
         known[path] = _Known(node, current)
         language = language_for(path) or node.language
         tokens = node.tokens if current else None
-        yield SourceDocument(path, data, language=language, tokens=tokens)
+        yield SourceDocument(path, data, language=language, tokens=tokens, sha256=sha)
 
 
 def export_store(

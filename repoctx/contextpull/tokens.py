@@ -12,8 +12,15 @@ from __future__ import annotations
 import re
 
 _EDGE_CHARS = "-_."
-# A maximal run of the characters stripped at token edges.
-_EDGE_RUN = re.compile(r"[-_.]+")
+# A token is a run of ``[\w.-]``; a maximal run of edge characters sits inside a token only
+# when both neighbours are letters or digits (``[^\W_]``, exactly ``str.isalnum``), else it
+# is a token's edge and goes. This matches exactly the runs that go, with no Python
+# callback: a run's first character, then either "nothing word-like before it" (the
+# lookbehind sees the character before the run, so a match never starts mid-run) and the
+# rest of the run, or the rest of the run (possessive, no backtracking into it) followed by
+# no letter or digit. Starting with a character class lets ``re`` skip to candidates fast;
+# ~5x faster than a callback per run on Django (bench/).
+_EDGE_RUN = re.compile(r"[-_.](?:(?<![\w.-][-_.])[-_.]*|[-_.]*+(?![^\W_]))")
 # The contract's query tokeniser: a letter or digit, then letters, digits, '.', '_', '-'.
 _QUERY_TOKEN = re.compile(r"[^\W_][\w.\-]*")
 _ASCII_UPPER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
@@ -25,18 +32,7 @@ def normalise_fts_text(text: str) -> str:
     Applied to the FTS copies of ``heading_path`` and ``text`` only; ``sections.text``
     keeps the verbatim text.
     """
-    # A token is a run of ``[\w.-]``. A maximal run of edge characters sits inside a token
-    # only when both neighbours are word characters (``\w`` less ``_``, which belongs to the
-    # run: ``str.isalnum``, exactly re's ``\w`` test); otherwise it is a token's edge and
-    # goes. Visiting edge runs instead of every token is ~40% faster on Django (bench/).
-    end = len(text)
-
-    def keep_inner(match: re.Match[str]) -> str:
-        start, stop = match.span()
-        inner = start > 0 and stop < end and text[start - 1].isalnum() and text[stop].isalnum()
-        return match.group(0) if inner else ""
-
-    return _EDGE_RUN.sub(keep_inner, text)
+    return _EDGE_RUN.sub("", text)
 
 
 def query_tokens(query: str) -> list[str]:

@@ -6,6 +6,11 @@ file. Documents whose SHA-256 did not change are taken from the previous export:
 this writer made it, by copying the file and patching only what changed
 (``contextpull/patch``); otherwise by copying their rows into a full rewrite. The
 result is in rollback-journal mode, so read-only opens create no side files.
+
+Documents to section afresh are prepared and encoded by ``contextpull/pool`` (in worker
+processes for a big export) while this process inserts them in path order, all in one
+transaction. The temporary file is built without a journal and without syncs (a failed
+build is deleted, never used), then synced once and renamed.
 """
 
 from __future__ import annotations
@@ -13,18 +18,20 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 from repoctx.contextpull.connection import connect_new
-from repoctx.contextpull.documents import Definition, SourceDocument
+from repoctx.contextpull.documents import SourceDocument
+from repoctx.contextpull.encoded import EncodedDocument
 from repoctx.contextpull.index_text import DEFAULT_INDEX_BUDGET, IndexEntry, build_index
 from repoctx.contextpull.inserts import insert_documents, write_meta
 from repoctx.contextpull.patch import PatchPlan, apply_patch, copy_previous, plan_patch
+from repoctx.contextpull.pool import DefinitionsFor, Item, encode_all
 from repoctx.contextpull.previous import PreviousExport
-from repoctx.contextpull.records import DocumentRows, prepare, sha256_hex
+from repoctx.contextpull.records import sha256_hex
 from repoctx.contextpull.schema import (
     FTS_ROWIDS_KEY,
     FTS_ROWIDS_VALUE,
@@ -38,7 +45,6 @@ from repoctx.contextpull.sqlite_errors import translating_sqlite_errors
 from repoctx.contextpull.summary import SUMMARIZER
 from repoctx.errors import ContextPullError
 
-DefinitionsFor = Callable[[str, bytes], "tuple[Definition, ...] | None"]
 _OURS = {WRITER_KEY: WRITER_NAME, FTS_ROWIDS_KEY: FTS_ROWIDS_VALUE}
 # Build-time page cache (KiB, negative = size): FTS5 merges and the id indexes stay in
 # memory while one transaction writes the whole file.
@@ -96,101 +102,134 @@ def _ordered(documents: Iterable[SourceDocument]) -> list[SourceDocument]:
     return docs
 
 
-@dataclass(frozen=True)
-class _Collected:
-    """The documents of an export in path order: their index entries and fresh rows."""
+@dataclass
+class _Work:
+    """The documents of an export in path order: index entries (``None`` until the
+    document's rows exist) and what to insert, ``items[i]`` as ``doc_ids[i]``."""
 
-    entries: list[IndexEntry]
+    entries: list[IndexEntry | None]
     shas: list[str]
-    fresh: list[tuple[int, DocumentRows]]
+    doc_ids: list[int]
+    items: list[Item]
     reused: int
 
 
-def _prepare(
-    document: SourceDocument, max_chars: int, now: str, definitions_for: DefinitionsFor | None
-) -> DocumentRows:
-    if definitions_for is not None and document.definitions is None:
-        definitions = definitions_for(document.path, document.data)
-        if definitions is not None:
-            document = replace(document, definitions=definitions)
-    return prepare(document, max_chars, now)
+@dataclass(frozen=True)
+class _Settings:
+    """An export's inputs besides its documents."""
+
+    corpus_root: str
+    index_budget: int
+    max_chars: int
+    now: str
+    definitions_for: DefinitionsFor | None
 
 
-def _collect(
-    docs: Sequence[SourceDocument],
-    shas: Sequence[str],
-    old: PreviousExport,
+def _plan_work(
+    docs: Sequence[SourceDocument], shas: Sequence[str], old: PreviousExport,
     plan: PatchPlan | None,
-    max_chars: int,
-    now: str,
-    definitions_for: DefinitionsFor | None,
-) -> _Collected:
-    """Rows to insert (every document, or only the changed ones under ``plan``)."""
-    entries: list[IndexEntry] = []
-    fresh: list[tuple[int, DocumentRows]] = []
-    reused = 0
+) -> _Work:  # fmt: skip
+    """What to insert: every document, or only the changed ones under ``plan``."""
+    work = _Work([], list(shas), [], [], 0)
     for doc_id, (document, sha) in enumerate(zip(docs, shas, strict=True), start=1):
         kept = plan.kept.get(document.path) if plan is not None else None
         if kept is not None:
-            entries.append(IndexEntry(kept.path, kept.title, kept.summary, kept.n_sections))
-            reused += 1
+            work.entries.append(IndexEntry(kept.path, kept.title, kept.summary, kept.n_sections))
+            work.reused += 1
             continue
         rows = None if plan is not None else old.reusable(document.path, sha)
+        work.entries.append(None)
+        work.doc_ids.append(doc_id)
         if rows is not None:
-            rows = replace(rows, size=len(document.data))
-            reused += 1
+            work.items.append(replace(rows, size=len(document.data)))
+            work.reused += 1
         else:
-            rows = _prepare(document, max_chars, now, definitions_for)
-        entries.append(IndexEntry(rows.path, rows.title, rows.summary, len(rows.sections)))
-        fresh.append((doc_id, rows))
-    return _Collected(entries, list(shas), fresh, reused)
+            work.items.append(document)
+    return work
 
 
-def _open_build(tmp: Path) -> sqlite3.Connection:
-    conn = connect_new(tmp)
-    conn.execute("PRAGMA temp_store = MEMORY")
-    conn.execute(f"PRAGMA cache_size = -{_BUILD_CACHE_KIB}")
-    return conn
+def _placed(
+    work: _Work, encoded: Iterable[EncodedDocument]
+) -> Iterator[tuple[int, EncodedDocument]]:
+    """``(doc_id, document)`` pairs, filling in each document's index entry."""
+    for doc_id, doc in zip(work.doc_ids, encoded, strict=True):
+        work.entries[doc_id - 1] = IndexEntry(doc.path, doc.title, doc.summary, doc.n_sections)
+        yield doc_id, doc
 
 
-def _write_file(
-    tmp: Path, collected: _Collected, plan: PatchPlan | None, meta: dict[str, str]
-) -> None:
-    if plan is not None:
-        copy_previous(plan, tmp)
-    conn = _open_build(tmp)
-    try:
-        with translating_sqlite_errors(f"writing {tmp}"):
-            if plan is not None:
-                apply_patch(conn, plan, collected.fresh, meta, _OURS)
-                return
-            for statement in schema_statements():
-                conn.execute(statement)
-            conn.execute("BEGIN")
-            insert_documents(conn, collected.fresh, 1)
-            write_meta(conn, meta, _OURS)
-            conn.execute("COMMIT")
-    finally:
-        conn.close()
-
-
-def _meta(
-    collected: _Collected, corpus_root: str, index_budget: int, max_chars: int, now: str
-) -> dict[str, str]:
-    scope = Path(corpus_root).name or corpus_root
-    index = build_index(scope, collected.entries, index_budget)
-    pairs = ((e.path, sha) for e, sha in zip(collected.entries, collected.shas, strict=True))
+def _meta(work: _Work, settings: _Settings) -> dict[str, str]:
+    entries = [e for e in work.entries if e is not None]
+    assert len(entries) == len(work.entries), "every document has its rows by now"
+    scope = Path(settings.corpus_root).name or settings.corpus_root
+    index = build_index(scope, entries, settings.index_budget)
+    pairs = ((e.path, sha) for e, sha in zip(entries, work.shas, strict=True))
     return {
         "schema_version": SCHEMA_VERSION,
-        "corpus_root": corpus_root,
+        "corpus_root": settings.corpus_root,
         "corpus_fingerprint": corpus_fingerprint(pairs),
         "index_text": index.text,
         "index_tokens": str(index.tokens),
         "index_mode": index.mode,
         "summarizer": SUMMARIZER,
-        "section_max_chars": str(max_chars),
-        "ingested_at": now,
+        "section_max_chars": str(settings.max_chars),
+        "ingested_at": settings.now,
     }
+
+
+def _open_build(tmp: Path) -> sqlite3.Connection:
+    conn = connect_new(tmp)
+    # No journal and no syncs while building: nobody opens the file before the rename,
+    # and a failed build is deleted; _write_file syncs once and restores DELETE mode.
+    conn.execute("PRAGMA journal_mode = OFF")
+    conn.execute("PRAGMA synchronous = OFF")
+    conn.execute("PRAGMA temp_store = MEMORY")
+    conn.execute(f"PRAGMA cache_size = -{_BUILD_CACHE_KIB}")
+    return conn
+
+
+def _fill(
+    conn: sqlite3.Connection, work: _Work, plan: PatchPlan | None, settings: _Settings
+) -> dict[str, str]:
+    """Insert (or patch) and write ``meta`` in one transaction; returns the ``meta``."""
+    if plan is None:
+        for statement in schema_statements():
+            conn.execute(statement)
+    conn.execute("BEGIN")
+    encoded = encode_all(work.items, settings.max_chars, settings.now, settings.definitions_for)
+    if plan is not None:
+        apply_patch(conn, plan, _placed(work, encoded))
+    else:
+        insert_documents(conn, _placed(work, encoded), 1)
+    meta = _meta(work, settings)
+    write_meta(conn, meta, _OURS)
+    conn.execute("COMMIT")
+    return meta
+
+
+def _sync(path: Path) -> None:
+    """Flush ``path`` to disk once, before it is renamed into place."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_file(
+    tmp: Path, work: _Work, plan: PatchPlan | None, settings: _Settings
+) -> dict[str, str]:
+    """Build the export in ``tmp``; returns its ``meta``."""
+    if plan is not None:
+        copy_previous(plan, tmp)
+    conn = _open_build(tmp)
+    try:
+        with translating_sqlite_errors(f"writing {tmp}"):
+            meta = _fill(conn, work, plan, settings)
+            conn.execute("PRAGMA journal_mode = DELETE")  # what readers find (DESIGN §5)
+    finally:
+        conn.close()
+    _sync(tmp)
+    return meta
 
 
 def write_export(
@@ -209,26 +248,28 @@ def write_export(
     change; ``index_budget`` bounds ``meta.index_text`` in cl100k tokens;
     ``definitions_for(path, data)`` supplies code definitions for a document that is
     sectioned afresh and has none (``None`` when it has none), so reused documents cost
-    nothing.
+    nothing. One with a ``prefetch(paths)`` method is told those paths first and may then
+    be called in forked worker processes (``contextpull/pool``); any other is called in
+    this process.
     """
     out = Path(out)
-    now = _now()
+    settings = _Settings(corpus_root, index_budget, max_chars, _now(), definitions_for)
     docs = _ordered(documents)
-    shas = [sha256_hex(d.data) for d in docs]
+    shas = [d.sha256 or sha256_hex(d.data) for d in docs]
     with PreviousExport(previous, max_chars) as old:
         plan = plan_patch(old, [d.path for d in docs], shas)
-        collected = _collect(docs, shas, old, plan, max_chars, now, definitions_for)
-    meta = _meta(collected, corpus_root, index_budget, max_chars, now)
+        work = _plan_work(docs, shas, old, plan)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
     try:
-        _write_file(tmp, collected, plan, meta)
+        meta = _write_file(tmp, work, plan, settings)
         os.replace(tmp, out)
     finally:
         tmp.unlink(missing_ok=True)
+    sections = sum(e.n_sections for e in work.entries if e is not None)
     return ExportReport(
-        out, len(docs), sum(e.n_sections for e in collected.entries), collected.reused,
-        len(docs) - collected.reused, meta["corpus_fingerprint"], meta["index_mode"],
-        int(meta["index_tokens"]), plan is not None,
+        out, len(docs), sections, work.reused, len(docs) - work.reused,
+        meta["corpus_fingerprint"], meta["index_mode"], int(meta["index_tokens"]),
+        plan is not None,
     )  # fmt: skip

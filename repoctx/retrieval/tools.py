@@ -21,6 +21,7 @@ from .changed import changed
 from .context import context
 from .outline import outline
 from .related import related
+from .search import search
 from .status import health, index_status
 from .tool_spec import Tool, integer, schema, string, strings
 from .wire import dumps
@@ -99,6 +100,40 @@ CONTEXT_TOOL = Tool(
                           top=a["top"], detail=a["detail"], seen=a.get("seen", ()),
                           known=a.get("known", ()), session=a.get("session")),
     read_only=False,
+)
+
+SEARCH_TOOLS = (
+    Tool(
+        "repocontext_search",
+        "Find where something lives in the repository: ranked hits over files, symbols "
+        "and sections, each with the matched lines, a snippet around the match, why it "
+        "matched (symbol, path, heading, content, typo correction) and whether the file "
+        "on disk is still what was indexed (fresh). refresh re-indexes stale files first; "
+        "queries answers several related queries in one call.",
+        schema({
+            "query": string("What to look for: words, an identifier, a phrase.", 1000),
+            "queries": strings("Several related queries, answered together.", 10),
+            "k": integer("Most hits to return.", 1, 100, 10),
+            "kinds": {"type": "array", "maxItems": 4, "description": "Only these kinds.",
+                      "items": {"type": "string", "enum": ["file", "symbol", "section",
+                                                           "memory"]}},
+            "paths": strings("Only paths matching these globs or directories.", 50),
+            "refresh": {"type": "boolean", "default": False,
+                        "description": "Re-index stale files before answering."},
+        }),
+        lambda ws, a: search(ws, a.get("query"), queries=a.get("queries"), k=a["k"],
+                             kinds=a.get("kinds"), paths=a.get("paths"),
+                             refresh=a["refresh"]),
+        read_only=False,
+    ),
+    Tool(
+        "repocontext_symbols",
+        "Find symbols (classes, functions, methods, variables) by name, part of a name or "
+        "description, with where each is declared.",
+        schema({"query": string("A name, part of one, or words.", 1000),
+                "k": integer("Most symbols to return.", 1, 100, 20)}, ("query",)),
+        lambda ws, a: search(ws, a["query"], k=a["k"], kinds=["symbol"]),
+    ),
 )
 
 REPOCONTEXT_TOOLS: dict[str, Tool] = {

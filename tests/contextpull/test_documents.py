@@ -1,4 +1,12 @@
-from repoctx.contextpull.documents import SourceDocument, decode_text, document_kind, language_for
+from pathlib import PurePosixPath
+
+from repoctx.contextpull.documents import (
+    SourceDocument,
+    decode_text,
+    document_kind,
+    language_for,
+    suffix_of,
+)
 
 
 def test_document_kinds() -> None:
@@ -15,3 +23,8 @@ def test_document_kinds() -> None:
 def test_language_and_decoding() -> None:
     assert language_for("x/y.ts") == "typescript" and language_for("x.unknown") is None
     assert decode_text(b"\xef\xbb\xbfa\r\nb\rc\xff") == "a\nb\nc\ufffd"
+
+
+def test_suffix_of_matches_pathlib() -> None:
+    for path in ("a/b.py", "b.tar.gz", ".bashrc", "a/.env.local", "x.", "d.x/y", "noext", "a/..b"):
+        assert suffix_of(path) == PurePosixPath(path).suffix, path

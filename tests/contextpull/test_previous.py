@@ -12,7 +12,7 @@ def test_reusable_only_when_sha_matches(tmp_path: Path) -> None:
     with PreviousExport(tmp_path / "s.db", 2000) as previous:
         rows = previous.reusable("a.md", sha256_hex(DOC.data))
         assert rows is not None and rows.reused and rows.title == "A"
-        assert rows.sections[0].tokens and rows.sections[0].start_line == 1
+        assert rows.sections[0].start_line == 1 and rows.tokens
         assert previous.reusable("a.md", "0" * 64) is None
         assert previous.reusable("b.md", sha256_hex(DOC.data)) is None
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from repoctx.contextpull import Reader, export_store
+from repoctx.contextpull import Reader, export_store, store_export
 from repoctx.reconcile import PassOptions, reconcile_pass
 from repoctx.store import open_store
 from repoctx.tokenizer import count_tokens
@@ -93,10 +93,29 @@ def test_changed_file_is_extracted_afresh_and_counted(repo: Path, tmp_path: Path
     report = export(repo, out, previous=out)
     assert report.patched and report.sectioned == 1
     assert ("pkg/app.py", count_tokens(changed)) in rows(
-        out, "SELECT d.path, r.tokens FROM repoctx_documents r JOIN documents d USING(doc_id)")
+        out, "SELECT d.path, r.tokens FROM repoctx_documents r JOIN documents d USING(doc_id)"
+    )
     assert ("helper",) in rows(out, "SELECT symbol FROM repoctx_sections")
 
 
 def test_missing_file_is_skipped(repo: Path, tmp_path: Path) -> None:
     (repo / "docs/guide.md").unlink()
     assert export(repo, tmp_path / "cp.db").documents == 1
+
+
+@pytest.mark.parametrize("share", [0, 10**9])  # a lookup per symbol / one scan of the tree
+def test_prefetch_then_definitions_without_the_snapshot(
+    repo: Path, share: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_export, "SCAN_SHARE", share)
+    with open_store(repo, repo_id="demo") as store, store.snapshot() as snapshot:
+        nodes = store_export.file_nodes(store, snapshot)
+        known = {path: store_export._Known(node, True) for path, node in nodes.items()}
+        source = store_export.StoreDefinitions(store, snapshot, known)
+        source.prefetch(sorted(nodes))
+        source._snapshot = None  # type: ignore[assignment] # as in a forked worker
+        definitions = source("pkg/app.py", APP.encode())
+    assert definitions is not None
+    assert [(d.name, d.start_line, [c.name for c in d.children]) for d in definitions] == [
+        ("Model", 6, ["save", "name"]), ("main", 17, [])]  # fmt: skip
+    assert source("docs/guide.md", b"# Guide") is None

@@ -1,3 +1,8 @@
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
 from repoctx.contextpull.tokens import ascii_lower, normalise_fts_text, query_tokens
 
 
@@ -24,3 +29,20 @@ def test_query_tokens_empty_for_punctuation() -> None:
 
 def test_ascii_lower_folds_ascii_only_like_sqlite() -> None:
     assert ascii_lower("CAFÉ Straße ÄB") == "cafÉ straße Äb"
+
+
+def _reference(text: str) -> str:
+    """The rule spelled per token (slow): strip edge runs from every ``[\\w.-]+`` token."""
+    return re.sub(r"[\w.\-]+", lambda m: m.group(0).strip("-_."), text)
+
+
+@given(st.text(alphabet=st.sampled_from("aZ9é\u0301²ß٣中_-. \n'!\ud800"), max_size=30))
+def test_normalise_equals_the_per_token_rule(text: str) -> None:
+    assert normalise_fts_text(text) == _reference(text)
+
+
+def test_normalise_equals_the_rule_beside_every_character() -> None:
+    for code in range(0x3000):
+        c = chr(code)
+        for text in (f"a-{c}", f"{c}-a", f"{c}.{c}", f"{c}__", f"x{c}_-{c}y"):
+            assert normalise_fts_text(text) == _reference(text), repr(text)

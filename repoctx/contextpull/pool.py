@@ -1,0 +1,155 @@
+"""`contextpull/pool` — prepare and encode an export's documents, over workers when worth it.
+
+Sectioning, summaries, document token counts and the insert tuples (``contextpull/encoded``)
+are pure per-document CPU work, so a big export hands them to forked workers, in chunks
+of documents, while the writer's process inserts the results in order; a small export
+(or a platform without ``fork``) does them in process. Workers inherit the documents
+and the ``definitions_for`` callable instead of receiving them, and only send results
+back. A ``definitions_for`` with a ``prefetch(paths)`` method (``StoreDefinitions``) is
+told every path it will be asked about first, then called in the workers; any other is
+called here, before the workers start, so its side effects stay in this process.
+Default: one worker per CPU, the writer's process beside them (on 2 cores this beat 1
+worker and in-process work on Django, with other load on the machine; bench/). The
+pool costs ~10% more CPU in all (results are pickled), so it only pays with a free core.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, replace
+
+from repoctx.contextpull.counting import count_one
+from repoctx.contextpull.documents import Definition, SourceDocument
+from repoctx.contextpull.encoded import EncodedDocument, encode
+from repoctx.contextpull.records import DocumentRows, prepare
+from repoctx.errors import ContextPullError
+
+DefinitionsFor = Callable[[str, bytes], "tuple[Definition, ...] | None"]
+# A document to section afresh, or rows reused from another writer's export (encode only).
+Item = SourceDocument | DocumentRows
+# Below this many documents the fork and the result transfer cost more than they save.
+POOL_MIN_DOCUMENTS = 200
+# Documents per task: big enough to amortise a task's round trip, small enough that the
+# writer gets its first results early and the workers finish together.
+CHUNK_DOCUMENTS = 24
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What every worker needs; inherited through ``fork``, never pickled."""
+
+    items: Sequence[Item]
+    max_chars: int
+    now: str
+    definitions_for: DefinitionsFor | None
+
+
+_JOB: _Job | None = None  # set in the parent while the workers fork
+_FORK_LOCK = threading.Lock()
+
+
+def _with_definitions(document: SourceDocument, definitions_for: DefinitionsFor) -> SourceDocument:
+    if document.definitions is not None:
+        return document
+    definitions = definitions_for(document.path, document.data)
+    return document if definitions is None else replace(document, definitions=definitions)
+
+
+def _encode_item(job: _Job, item: Item) -> EncodedDocument:
+    if isinstance(item, DocumentRows):
+        return encode(item)
+    if job.definitions_for is not None:
+        item = _with_definitions(item, job.definitions_for)
+    return encode(prepare(item, job.max_chars, job.now))
+
+
+def _encode_chunk(bounds: tuple[int, int]) -> list[EncodedDocument]:
+    """Worker task: encode the inherited items ``[start, stop)``."""
+    assert _JOB is not None, "workers are forked after the job is set"
+    return [_encode_item(_JOB, item) for item in _JOB.items[bounds[0] : bounds[1]]]
+
+
+def _die_with_parent(parent: int) -> None:
+    """Worker initializer: die when the exporting process dies (no orphaned workers)."""
+    if sys.platform.startswith("linux"):
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+
+def default_workers() -> int:
+    """Worker processes for a big export: one per CPU this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _job(
+    items: Sequence[Item], max_chars: int, now: str, definitions_for: DefinitionsFor | None
+) -> _Job:
+    """The job, with definitions looked up here unless ``definitions_for`` prefetches."""
+    fresh = [item for item in items if isinstance(item, SourceDocument)]
+    if any(document.tokens is None for document in fresh):
+        count_one("")  # load the tokenizer once, before the workers fork
+    if definitions_for is None:
+        return _Job(items, max_chars, now, None)
+    prefetch = getattr(definitions_for, "prefetch", None)
+    if prefetch is not None:
+        prefetch([document.path for document in fresh if document.definitions is None])
+        return _Job(items, max_chars, now, definitions_for)
+    items = [
+        _with_definitions(item, definitions_for) if isinstance(item, SourceDocument) else item
+        for item in items
+    ]
+    return _Job(items, max_chars, now, None)
+
+
+def encode_all(
+    items: Sequence[Item],
+    max_chars: int,
+    now: str,
+    definitions_for: DefinitionsFor | None = None,
+    *,
+    workers: int | None = None,
+) -> Iterator[EncodedDocument]:
+    """The encoded ``items``, in order; over ``workers`` processes (default: one per CPU)
+    when there are at least ``POOL_MIN_DOCUMENTS`` of them."""
+    global _JOB
+    job = _job(items, max_chars, now, definitions_for)
+    workers = default_workers() if workers is None else workers
+    forkable = "fork" in multiprocessing.get_all_start_methods()
+    if workers < 1 or len(items) < POOL_MIN_DOCUMENTS or not forkable:
+        for item in job.items:
+            yield _encode_item(job, item)
+        return
+    chunks = [
+        (i, min(i + CHUNK_DOCUMENTS, len(items))) for i in range(0, len(items), CHUNK_DOCUMENTS)
+    ]
+    # fork: workers inherit the documents and modules; they never touch the parent's LMDB
+    # or SQLite handles (every definition they need was prefetched).
+    pool = ProcessPoolExecutor(
+        workers,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=_die_with_parent,
+        initargs=(os.getpid(),),
+    )
+    try:
+        with _FORK_LOCK:  # one job in the global while this export's workers fork
+            _JOB = job
+            try:
+                results = pool.map(_encode_chunk, chunks)  # submits every chunk: forks now
+            finally:
+                _JOB = None
+        for chunk in results:
+            yield from chunk
+    except BrokenProcessPool as exc:  # a worker was killed (OOM, signal): no rows for it
+        raise ContextPullError(f"an export worker died: {exc}") from exc
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # on error, no work left running

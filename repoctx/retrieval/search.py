@@ -1,0 +1,257 @@
+"""retrieval/search — ``repocontext_search``: keyword search over files, symbols and sections.
+
+Reads the export's ``repoctx_search_*`` tables (``search_index``) through a read-only
+connection; writes only when ``refresh=True`` finds a stale hit (reconcile, re-export,
+index update). Every query passes ``sanitise_query`` once; arguments are checked here
+and reported as ``ToolError`` naming the argument; SQLite errors never reach the caller.
+Without the search tables, search falls back to the ContextPull reader's lexical search
+and says so in ``retrievalPath``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from repoctx import contextpull
+from repoctx.errors import ToolError
+from repoctx.reconcile import reconcile_pass
+from repoctx.retrieval.query import QueryTerms, replace_words, sanitise_query
+from repoctx.retrieval.search_candidates import (
+    CONTENT,
+    PARTIAL,
+    PATH,
+    Candidate,
+    gather,
+    rerank,
+    rerank_words,
+)
+from repoctx.retrieval.search_index import build_search_index
+from repoctx.retrieval.search_state import SearchState, forget_state, search_state, sqlite_errors
+from repoctx.retrieval.section_symbols import fq_name
+from repoctx.retrieval.snippets import snippet
+from repoctx.retrieval.workspace import Workspace
+
+KINDS = ("file", "symbol", "section")  # "memory" joins once memory search exists
+K_MIN, K_MAX = 1, 100
+MAX_QUERIES = 10
+MAX_PATH_FILTERS, MAX_PATH_CHARS = 50, 500
+MAX_REASONS = 6
+PER_FILE_FIRST = 3  # hits per file before other files get a turn
+MODE, RETRIEVAL_PATH, FALLBACK_PATH = "keyword", "keyword.no_embedder", "keyword.contextpull"
+_REASON = {PATH: "path-name-match", CONTENT: "content-match", PARTIAL: "partial-name-match"}
+
+
+def _check_k(k: object) -> int:
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise ToolError(f"k: must be an integer from {K_MIN} to {K_MAX} (got {k!r})")
+    return max(K_MIN, min(K_MAX, k))
+
+
+def _check_list(name: str, value: object, limit: int) -> list[str] | None:
+    if value is None:
+        return None
+    if isinstance(value, str) or not isinstance(value, list | tuple):
+        raise ToolError(f"{name}: must be a list of strings (got {type(value).__name__})")
+    if not value or len(value) > limit or not all(isinstance(v, str) and v for v in value):
+        raise ToolError(f"{name}: must hold 1 to {limit} non-empty strings")
+    return list(value)
+
+
+def _check_kinds(kinds: object) -> tuple[str, ...]:
+    given = _check_list("kinds", kinds, len(KINDS))
+    if given is None:
+        return KINDS
+    unknown = [k for k in given if k not in KINDS]
+    if unknown:
+        raise ToolError(f"kinds: unknown {', '.join(map(repr, unknown))}; valid values are "
+                        f"{', '.join(KINDS)}")
+    return tuple(k for k in KINDS if k in given)
+
+
+def _check_queries(query: object, queries: object) -> tuple[list[QueryTerms], bool]:
+    if (query is None) == (queries is None):
+        raise ToolError("query: give exactly one of query or queries")
+    if query is not None:
+        return [sanitise_query(query)], False
+    listed = _check_list("queries", queries, MAX_QUERIES)
+    assert listed is not None
+    return [sanitise_query(q, f"queries[{i}]") for i, q in enumerate(listed)], True
+
+
+def search(ws: Workspace, query: str | None = None, *, queries: list[str] | None = None,
+           k: int = 10, kinds: list[str] | None = None, paths: list[str] | None = None,
+           refresh: bool = False) -> dict[str, Any]:
+    """``repocontext_search``: ranked hits for ``query`` (or each of ``queries``).
+
+    Returns ``{"hits", "mode", "retrievalPath"[, "corrected"][, "refreshed"]}``, or
+    ``{"results": [{"query", "hits", ...}], "mode", "retrievalPath"}`` for ``queries``.
+    """
+    terms, many = _check_queries(query, queries)
+    k = _check_k(k)
+    wanted = _check_kinds(kinds)
+    filters = _check_list("paths", paths, MAX_PATH_FILTERS)
+    if filters and any(len(p) > MAX_PATH_CHARS for p in filters):
+        raise ToolError(f"paths: each filter at most {MAX_PATH_CHARS} characters")
+    if not isinstance(refresh, bool):
+        raise ToolError("refresh: must be true or false")
+    results = [_answer(ws, t, k, wanted, filters) for t in terms]
+    stale = sorted({h["path"] for r in results for h in r["hits"] if not h["fresh"]})
+    if refresh and stale:
+        refresh_index(ws)
+        results = [{**_answer(ws, t, k, wanted, filters), "refreshed": stale} for t in terms]
+    if not many:
+        return results[0]
+    return {"results": [{"query": t.text, **r} for t, r in zip(terms, results, strict=True)],
+            "mode": MODE, "retrievalPath": results[0]["retrievalPath"]}
+
+
+def refresh_index(ws: Workspace) -> None:
+    """Reconcile the store, re-export it (when ``export_store`` exists), update the index."""
+    reconcile_pass(ws.store, ws.root)
+    export = getattr(contextpull, "export_store", None)
+    if export is not None:
+        export(ws.store, ws.root, ws.export, previous=ws.export)
+    forget_state(ws.export)
+    with sqlite_errors(f"updating the search index of {ws.export}"):
+        conn = sqlite3.connect(ws.export)
+        try:
+            build_search_index(conn, set())
+            conn.commit()
+        finally:
+            conn.close()
+    forget_state(ws.export)
+
+
+def _answer(ws: Workspace, terms: QueryTerms, k: int, kinds: tuple[str, ...],
+            paths: list[str] | None) -> dict[str, Any]:
+    base: dict[str, Any] = {"hits": [], "mode": MODE, "retrievalPath": RETRIEVAL_PATH}
+    if terms.empty:
+        return {**base, "hint": "no searchable words in the query"}
+    state = search_state(ws.export)
+    if not state.indexed:
+        return _fallback(ws, terms, k, paths)
+    candidates = gather(state, terms, paths)
+    corrections: dict[str, str] = {}
+    if not candidates:
+        corrections = state.vocabulary().corrections(t for t in terms.raw if t.isalpha())
+        if corrections:
+            terms = replace_words(terms, corrections)
+            candidates = gather(state, terms, paths)
+    ranked = rerank(state, candidates, terms)
+    hits = _hits(ws, state, ranked, terms, kinds, k, corrections)
+    out = {**base, "hits": hits}
+    if corrections:
+        out["corrected"] = {"query": terms.text, "words": corrections}
+    return out
+
+
+def _natural_kind(cand: Candidate) -> str:
+    if cand.section is None or (cand.sources.keys() == {PATH}):
+        return "file"
+    if cand.symbol is not None or cand.section.symbol:
+        return "symbol"
+    return "section"
+
+
+def _shown_kind(natural: str, kinds: tuple[str, ...]) -> str | None:
+    order = {"symbol": ("symbol", "section", "file"), "section": ("section", "file"),
+             "file": ("file",)}[natural]
+    return next((kind for kind in order if kind in kinds), None)
+
+
+def _reasons(cand: Candidate, corrections: dict[str, str]) -> list[str]:
+    reasons = [f"fuzzy:{a}->{b}" for a, b in corrections.items()]
+    if cand.symbol is not None:
+        reasons.append(f"symbol:{cand.symbol.fq}")
+    reasons += [_REASON[s] for s in (PATH, CONTENT, PARTIAL) if s in cand.sources]
+    if cand.rerank is not None and cand.rerank.heading > 0:
+        reasons.append("heading-match")
+    if cand.rerank is not None and cand.rerank.pairs:
+        reasons.append("terms-adjacent")
+    return reasons[:MAX_REASONS]
+
+
+def _hit(ws: Workspace, cand: Candidate, kind: str, corrections: dict[str, str]
+         ) -> dict[str, Any]:
+    section = cand.section
+    hit: dict[str, Any] = {"score": round(cand.score, 5), "kind": kind, "path": cand.path}
+    if kind == "file":
+        hit["key"] = ws.store.key("file", cand.path)
+    elif kind == "section":
+        assert section is not None
+        hit["key"] = section.section_id
+    if section is not None and kind != "file":
+        fq = cand.symbol.fq if cand.symbol else (
+            fq_name(section.path, section.symbol) if section.symbol else None)
+        if kind == "symbol":
+            hit["key"] = ws.store.key("symbol", fq or "")
+        if fq:
+            hit["symbol"] = fq
+        lines = ((cand.symbol.start_line, cand.symbol.end_line) if cand.symbol and kind == "symbol"
+                 else (section.start_line, section.end_line))
+        if lines[0] is not None and lines[1] is not None:
+            hit["lines"] = list(lines)
+    hit["reasons"] = _reasons(cand, corrections)
+    return hit
+
+
+def _fill_texts(state: SearchState, cands: list[Candidate]) -> None:
+    """Read, in one query, the section texts the reranker did not already read."""
+    missing = [c.section.rowid for c in cands if not c.text and c.section is not None]
+    if not missing:
+        return
+    marks = ", ".join("?" * len(missing))
+    with sqlite_errors("reading sections"):
+        texts = dict(state.conn.execute(
+            f"SELECT rowid, text FROM sections WHERE rowid IN ({marks})", missing))
+    for cand in cands:
+        if not cand.text and cand.section is not None:
+            cand.text = texts.get(cand.section.rowid, "")
+
+
+def _diverse(cands: list[Candidate]) -> list[Candidate]:
+    """At most ``PER_FILE_FIRST`` candidates per file first, then the rest, in order."""
+    seen: dict[str, int] = {}
+    first, later = [], []
+    for cand in cands:
+        seen[cand.path] = seen.get(cand.path, 0) + 1
+        (first if seen[cand.path] <= PER_FILE_FIRST else later).append(cand)
+    return first + later
+
+
+def _hits(ws: Workspace, state: SearchState, ranked: list[Candidate], terms: QueryTerms,
+          kinds: tuple[str, ...], k: int, corrections: dict[str, str]) -> list[dict[str, Any]]:
+    chosen: list[tuple[Candidate, dict[str, Any]]] = []
+    keys: set[str] = set()
+    for cand in _diverse(ranked):
+        kind = _shown_kind(_natural_kind(cand), kinds)
+        if kind is None:
+            continue
+        hit = _hit(ws, cand, kind, corrections)
+        if hit["key"] not in keys:
+            keys.add(hit["key"])
+            chosen.append((cand, hit))
+            if len(chosen) >= k:
+                break
+    _fill_texts(state, [cand for cand, _ in chosen])
+    words = rerank_words(terms)
+    fresh: dict[str, bool] = {}
+    for cand, hit in chosen:
+        hit["snippet"] = (snippet(cand.text, words, positions=cand.positions) if cand.text
+                          else cand.path)
+        if cand.path not in fresh:
+            fresh[cand.path] = ws.is_fresh(cand.path)
+        hit["fresh"] = fresh[cand.path]
+    return [hit for _, hit in chosen]
+
+
+def _fallback(ws: Workspace, terms: QueryTerms, k: int, paths: Sequence[str] | None
+              ) -> dict[str, Any]:
+    """ContextPull's lexical search, for an export without the search tables."""
+    found = ws.reader().search(terms.text, in_=list(paths) if paths else None, limit=k)
+    hits = [{"score": h["score"], "key": h["id"], "kind": "section", "path": h["doc"],
+             "snippet": h["snippet"], "reasons": ["content-match"], "fresh": ws.is_fresh(h["doc"])}
+            for h in found["hits"]]
+    return {"hits": hits, "mode": MODE, "retrievalPath": FALLBACK_PATH}

@@ -1,0 +1,249 @@
+"""retrieval/search_candidates — gather, fuse and rerank the candidates of one sanitised query.
+
+Reads the export through a ``SearchState``. Section-level lists: the Porter text ranking
+(main table, and the ``_aux`` table of tests / vendored code / release notes matched on
+rare words only), the trigram name ranking and the symbol matches (a symbol stands for
+the section holding its definition); fused by reciprocal rank. File-level lists: path-
+name matches, and files ranked by how many of their sections the text ranking found;
+a file's contribution is added to each of its candidate sections, and a path-matched
+file with no candidate section becomes a candidate of its own. Document priors
+(``priors``) then scale every candidate, and the best are read in full and reranked by
+proximity and heading hits (``rerank``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from repoctx.retrieval.fusion import RRF_K, fuse, ordered
+from repoctx.retrieval.fuzzy import Vocabulary
+from repoctx.retrieval.priors import CHANGELOG_WORDS, TEST_WORDS, document_prior
+from repoctx.retrieval.query import QueryTerms, is_compound, light_stem
+from repoctx.retrieval.rankings import (
+    SymbolMatch,
+    path_filter,
+    symbol_ranking,
+    text_ranking,
+    trigram_ranking,
+    trigram_terms,
+)
+from repoctx.retrieval.rerank import RerankSignals, signals
+from repoctx.retrieval.search_index import AUX_TABLE
+from repoctx.retrieval.search_state import SearchState, sqlite_errors
+from repoctx.retrieval.snippets import match_positions, term_pattern
+
+POOL = 100  # candidates asked of each ranked list
+COMMON_SHARE = 0.1
+AUX_SHARE = 0.02  # secondary documents are matched on rarer words only
+PATH_POOL = 30
+RERANK_DEPTH = 60
+CONTENT, PARTIAL, SYMBOL, PATH, FILE = "content", "partial-name", "symbol", "path", "file"
+# Weights of each ranked list in the fusion. Symbol-part and path-word matches are
+# plentiful and noisy (every `get_*` method shares a part), so they count less than text.
+WEIGHTS = {CONTENT: 1.0, PARTIAL: 0.5, SYMBOL: 0.6, PATH: 0.5, FILE: 1.0}
+_ROWS = ("SELECT s.rowid, s.id, d.path, s.heading_path, s.kind, r.start_line, r.end_line,"
+         " r.symbol, d.kind FROM sections s JOIN documents d ON d.doc_id = s.doc_id"
+         " LEFT JOIN repoctx_sections r ON r.id = s.id WHERE s.rowid IN ({marks})")
+_TEXTS = "SELECT rowid, text FROM sections WHERE rowid IN ({marks})"
+_FIRST_SECTIONS = ("SELECT d.path, s.rowid FROM documents d JOIN sections s"
+                   " ON s.doc_id = d.doc_id AND s.ordinal = 0 WHERE d.path IN ({marks})")
+
+
+@dataclass(frozen=True)
+class SectionInfo:
+    """What a hit needs of its section, without the text."""
+
+    rowid: int
+    section_id: str
+    path: str
+    heading_path: str
+    kind: str
+    start_line: int | None
+    end_line: int | None
+    symbol: str | None
+    doc_kind: str
+
+
+@dataclass
+class Candidate:
+    """A section (or a file matched by path alone) with its fused and reranked score."""
+
+    path: str
+    score: float
+    sources: dict[str, int]
+    section: SectionInfo | None = None
+    symbol: SymbolMatch | None = None
+    text: str = ""
+    rerank: RerankSignals | None = field(default=None)
+    positions: list[tuple[int, str]] | None = field(default=None, repr=False)
+
+
+def rerank_words(terms: QueryTerms) -> list[str]:
+    """The query's words as the reranker compares them: parts only, light-stemmed."""
+    return list(dict.fromkeys(light_stem(w) for w in terms.words if not is_compound(w)
+                              and "_" not in w))
+
+
+def match_words(terms: QueryTerms, vocabulary: Vocabulary, sections: int) -> list[str]:
+    """The words the Porter ranking matches: all but the very common ones.
+
+    A word in more than ``COMMON_SHARE`` of the sections adds little to bm25 but makes
+    FTS5 score most of the table; it still counts in the symbol, path and rerank
+    stages. When every word is common, all are kept.
+    """
+    limit = COMMON_SHARE * sections
+    rare = [w for w in terms.words if vocabulary.counts.get(w, 0) <= limit]
+    return rare or list(terms.words)
+
+
+def aux_words(terms: QueryTerms, words: list[str], vocabulary: Vocabulary,
+              sections: int) -> list[str]:
+    """The words matched in secondary documents (tests, release notes…): only the rare
+    ones, unless the query asks for tests or releases, where secondary is primary."""
+    if set(terms.words) & (TEST_WORDS | CHANGELOG_WORDS):
+        return words
+    limit = AUX_SHARE * sections
+    return [w for w in words if vocabulary.counts.get(w, 0) <= limit]
+
+
+def partial_words(terms: QueryTerms, vocabulary: Vocabulary) -> list[str]:
+    """Words the trigram ranking looks for inside names: identifiers and unknown words.
+
+    A known English word is already met by the Porter ranking and the symbol parts; a
+    word the vocabulary lacks (``useEff``) or a typed identifier is likely a partial name.
+    """
+    out = []
+    for word in trigram_terms(terms):
+        if is_compound(word) or "_" in word or word not in vocabulary:
+            out.append(word)
+    return out
+
+
+def _marks(n: int) -> str:
+    return ", ".join("?" * n)
+
+
+def _section_infos(state: SearchState, rowids: Sequence[int]) -> dict[int, SectionInfo]:
+    infos: dict[int, SectionInfo] = {}
+    for start in range(0, len(rowids), 500):
+        chunk = list(rowids[start : start + 500])
+        for row in state.conn.execute(_ROWS.format(marks=_marks(len(chunk))), chunk):
+            infos[row[0]] = SectionInfo(*row)
+    return infos
+
+
+def _texts(state: SearchState, rowids: list[int]) -> dict[int, str]:
+    if not rowids:
+        return {}
+    return dict(state.conn.execute(_TEXTS.format(marks=_marks(len(rowids))), rowids))
+
+
+def gather(state: SearchState, terms: QueryTerms, paths: Sequence[str] | None) -> list[Candidate]:
+    """Every candidate of ``terms`` under the ``paths`` filter, fused, best first."""
+    filt = path_filter(paths)
+    vocabulary = state.vocabulary()
+    words = match_words(terms, vocabulary, state.sections())
+    with sqlite_errors("searching"):
+        text = text_ranking(state.conn, words, filt, POOL)
+        aux = text_ranking(state.conn, aux_words(terms, words, vocabulary, state.sections()),
+                           filt, POOL // 2, AUX_TABLE)
+        partial = trigram_ranking(state.conn, partial_words(terms, vocabulary), filt, POOL // 2)
+        symbols = symbol_ranking(state.conn, terms, filt, POOL)
+    by_section: dict[int, SymbolMatch] = {}
+    for match in symbols:
+        by_section.setdefault(match.section_rowid, match)
+    fused = fuse([(CONTENT, WEIGHTS[CONTENT], text), (CONTENT, WEIGHTS[CONTENT], aux),
+                  (PARTIAL, WEIGHTS[PARTIAL], partial),
+                  (SYMBOL, WEIGHTS[SYMBOL], [m.section_rowid for m in symbols])])
+    path_ranks = {p: r for r, p in enumerate(
+        state.path_index().ranking(terms, paths, PATH_POOL), start=1)}
+    with sqlite_errors("reading sections"):
+        infos = _section_infos(state, [int(k) for k in fused])  # type: ignore[call-overload]
+    file_ranks = {PATH: path_ranks, FILE: files_by_sections([text, aux], infos)}
+    return _with_files(state, fused, infos, by_section, file_ranks, frozenset(terms.words))
+
+
+def files_by_sections(rankings: list[list[int]], infos: dict[int, SectionInfo]
+                      ) -> dict[str, int]:
+    """Files ranked by the summed reciprocal ranks of their sections in ``rankings``.
+
+    A file several of whose sections match the query (different words in different
+    methods) is evidence that whole-file BM25 sees and a section ranking does not.
+    """
+    totals: dict[str, float] = {}
+    for ranked in rankings:
+        for rank, rowid in enumerate(ranked, start=1):
+            info = infos.get(rowid)
+            if info is not None:
+                totals[info.path] = totals.get(info.path, 0.0) + 1.0 / (RRF_K + rank)
+    order = sorted(totals, key=lambda p: (-totals[p], p))
+    return {path: rank for rank, path in enumerate(order, start=1)}
+
+
+def _with_files(state: SearchState, fused: dict, infos: dict[int, SectionInfo],
+                by_section: dict[int, SymbolMatch], file_ranks: dict[str, dict[str, int]],
+                words: frozenset[str]) -> list[Candidate]:
+    out: list[Candidate] = []
+    covered: set[str] = set()
+    path_ranks = file_ranks[PATH]
+    for item in ordered(fused):
+        info = infos.get(item.key)  # type: ignore[call-overload]
+        if info is None:
+            continue  # a row of the index whose section is gone: stale index, skip it
+        cand = Candidate(info.path, item.score, dict(item.sources), info,
+                         by_section.get(info.rowid))
+        for name, ranks in file_ranks.items():
+            rank = ranks.get(info.path)
+            if rank is not None:
+                cand.score += WEIGHTS[name] / (RRF_K + rank)
+                cand.sources[name] = rank
+        if PATH in cand.sources:
+            covered.add(info.path)
+        out.append(cand)
+    out.extend(file_candidates(state, {p: r for p, r in path_ranks.items()
+                                        if p not in covered}))
+    priors: dict[str, float] = {}
+    for cand in out:
+        if cand.path not in priors:
+            kind = cand.section.doc_kind if cand.section is not None else None
+            priors[cand.path] = document_prior(cand.path, words, kind)
+        cand.score *= priors[cand.path]
+    out.sort(key=lambda c: (-c.score, c.path, c.section.rowid if c.section else -1))
+    return out
+
+
+def file_candidates(state: SearchState, ranks: dict[str, int]) -> list[Candidate]:
+    """Candidates for files matched by path alone, each shown by its first section."""
+    if not ranks:
+        return []
+    paths = list(ranks)
+    with sqlite_errors("reading sections"):
+        firsts = dict(state.conn.execute(_FIRST_SECTIONS.format(marks=_marks(len(paths))),
+                                         paths))
+        infos = _section_infos(state, list(firsts.values()))
+    return [Candidate(path, WEIGHTS[PATH] / (RRF_K + rank), {PATH: rank},
+                      infos.get(firsts.get(path, -1)))
+            for path, rank in ranks.items()]
+
+
+def rerank(state: SearchState, candidates: list[Candidate], terms: QueryTerms) -> list[Candidate]:
+    """The top ``RERANK_DEPTH`` candidates rescored by proximity and heading hits."""
+    head, tail = candidates[:RERANK_DEPTH], candidates[RERANK_DEPTH:]
+    rowids = [c.section.rowid for c in head if c.section is not None]
+    with sqlite_errors("reading sections"):
+        texts = _texts(state, rowids)
+    words = rerank_words(terms)
+    pattern = term_pattern(words)
+    for cand in head:
+        if cand.section is None:
+            continue
+        cand.text = texts.get(cand.section.rowid, "")
+        title = " ".join(filter(None, (cand.section.heading_path, cand.section.symbol,
+                                       cand.symbol.fq if cand.symbol else None)))
+        cand.positions = match_positions(cand.text, pattern)
+        cand.rerank = signals(cand.positions, title, words, pattern)
+        if CONTENT in cand.sources or SYMBOL in cand.sources:
+            cand.score *= cand.rerank.factor()
+    head.sort(key=lambda c: (-c.score, c.path, c.section.rowid if c.section else -1))
+    return head + tail

@@ -1,0 +1,106 @@
+"""encode_all: the same rows in process and over forked workers, in order."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from repoctx.contextpull import pool
+from repoctx.contextpull.documents import Definition, SourceDocument
+from repoctx.contextpull.pool import encode_all
+from repoctx.contextpull.records import DocumentRows, SectionRow
+from repoctx.errors import ContextPullError
+
+DOCS = [
+    SourceDocument(f"d{i:03d}.md", f"# Doc {i}\n\nBody {i} is long enough to stay.".encode())
+    for i in range(30)
+]
+REUSED = DocumentRows("r.md", "0" * 64, 1, "R", None, None, "markdown", "t",
+                      (SectionRow("R", 1, "prose", "# R"),), reused=True)  # fmt: skip
+CODE = b"def f():\n    return 1\n\n\ndef g():\n    return 2\n"
+
+
+class Prefetching:
+    """A definitions source that announces itself: asked in the workers."""
+
+    def __init__(self) -> None:
+        self.prefetched: list[str] = []
+
+    def prefetch(self, paths: list[str]) -> None:
+        self.prefetched.extend(paths)
+
+    def __call__(self, path: str, data: bytes) -> tuple[Definition, ...] | None:
+        if not path.endswith(".py"):
+            return None
+        return (Definition("f", "function", 1, 2), Definition("g", "function", 5, 6))
+
+
+@pytest.fixture
+def small_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pool, "POOL_MIN_DOCUMENTS", 4)
+    monkeypatch.setattr(pool, "CHUNK_DOCUMENTS", 3)
+
+
+def items() -> list[pool.Item]:
+    return [*DOCS[:10], REUSED, SourceDocument("m.py", CODE, tokens=5), *DOCS[10:]]
+
+
+@pytest.mark.usefixtures("small_pool")
+def test_workers_give_the_same_rows_in_order() -> None:
+    alone = list(encode_all(items(), 2000, "t", Prefetching(), workers=0))
+    source = Prefetching()
+    forked = list(encode_all(items(), 2000, "t", source, workers=2))
+    assert forked == alone
+    assert [d.path for d in forked] == [i.path for i in items()]
+    assert source.prefetched == [i.path for i in items() if isinstance(i, SourceDocument)]
+    code = next(d for d in forked if d.path == "m.py")
+    assert [row[4] for row in code.side_sections] == ["f", "g"] and code.side_document[1] == 5
+    assert forked[10].reused and forked[10].n_sections == 1
+
+
+@pytest.mark.usefixtures("small_pool")
+def test_a_plain_callable_is_called_here_not_in_workers() -> None:
+    calls: list[str] = []
+
+    def definitions_for(path: str, data: bytes) -> tuple[Definition, ...] | None:
+        calls.append(path)
+        return None
+
+    list(encode_all(items(), 2000, "t", definitions_for, workers=2))
+    assert sorted(calls) == sorted(i.path for i in items() if isinstance(i, SourceDocument))
+
+
+class Broken(Prefetching):
+    def __call__(self, path: str, data: bytes) -> tuple[Definition, ...] | None:
+        if path.endswith(".py"):
+            raise ValueError(path)
+        return None
+
+
+@pytest.mark.usefixtures("small_pool")
+def test_a_worker_error_reaches_the_caller() -> None:
+    with pytest.raises(ValueError, match="x.py"):
+        list(encode_all([*DOCS, SourceDocument("x.py", CODE)], 2000, "t", Broken(), workers=2))
+
+
+def test_small_exports_stay_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_pool(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a small export forks no workers")
+
+    monkeypatch.setattr(pool, "ProcessPoolExecutor", no_pool)
+    assert len(items()) < pool.POOL_MIN_DOCUMENTS
+    assert len(list(encode_all(items(), 2000, "t", workers=4))) == len(items())
+
+
+class Dying(Prefetching):
+    def __call__(self, path: str, data: bytes) -> tuple[Definition, ...] | None:
+        if path.endswith(".py"):
+            os._exit(3)  # a worker killed mid-export
+        return None
+
+
+@pytest.mark.usefixtures("small_pool")
+def test_a_dead_worker_is_a_contextpull_error() -> None:
+    with pytest.raises(ContextPullError, match="worker died"):
+        list(encode_all([*DOCS, SourceDocument("x.py", CODE)], 2000, "t", Dying(), workers=2))

@@ -1,0 +1,90 @@
+"""The ranked lists: SQL text, symbol tiers, path matches and filters."""
+
+import sqlite3
+
+import pytest
+
+from repoctx.retrieval.query import sanitise_query
+from repoctx.retrieval.rankings import (
+    TIER_EXACT,
+    TIER_JOIN,
+    TIER_PARTS,
+    TIER_PREFIX,
+    PathIndex,
+    matches_filter,
+    path_filter,
+    symbol_ranking,
+    text_ranking,
+    text_sql,
+    trigram_ranking,
+)
+
+from .search_repo import index_repo, write_repo
+
+
+@pytest.fixture(scope="module")
+def conn(tmp_path_factory):
+    base = tmp_path_factory.mktemp("rankings")
+    write_repo(base / "repo")
+    ws = index_repo(base / "repo", base / "store", base / "export.sqlite")
+    ws.store.close()
+    c = sqlite3.connect(base / "export.sqlite")
+    yield c
+    c.close()
+
+
+def _ids(conn, rowids):
+    marks = ", ".join("?" * len(rowids))
+    found = dict(conn.execute(f"SELECT rowid, id FROM sections WHERE rowid IN ({marks})", rowids))
+    return [found[r] for r in rowids]
+
+
+def test_path_filter_sql_and_its_python_twin_agree():
+    sql, params = path_filter(["shop", "docs/*.md"])
+    assert sql == "((d.path = ? OR d.path GLOB ?) OR d.path GLOB ?)"
+    assert params == ["shop", "shop/*", "docs/*.md"]
+    assert path_filter(None) == ("1", [])
+    assert matches_filter("shop/cart.py", ["shop"]) and matches_filter("docs/g.md", ["docs/*.md"])
+    assert not matches_filter("shopping/x.py", ["shop"])
+
+
+def test_text_sql_weights_and_joins_only_with_a_filter():
+    assert "JOIN" not in text_sql("1") and "bm25(repoctx_search_text, 4.0" in text_sql("1")
+    assert "JOIN documents d" in text_sql("(d.path GLOB ?)")
+
+
+def test_text_ranking_meets_split_identifiers(conn):
+    ranked = _ids(conn, text_ranking(conn, ["status"], ("1", []), 10))
+    assert ranked and ranked[0].startswith("shop/http.py#")
+
+
+def test_text_ranking_honours_the_path_filter(conn):
+    filt = path_filter(["docs"])
+    ranked = _ids(conn, text_ranking(conn, ["cart"], filt, 10))
+    assert ranked and all(i.startswith("docs/") for i in ranked)
+
+
+def test_trigram_ranking_finds_partial_identifiers(conn):
+    ranked = _ids(conn, trigram_ranking(conn, ["ppingcar"], ("1", []), 10))
+    assert ranked and ranked[0].startswith("shop/cart.py#")
+
+
+def test_symbol_tiers_exact_join_then_word_then_prefix_then_parts(conn):
+    by_join = symbol_ranking(conn, sanitise_query("add item"), ("1", []), 10)
+    assert (by_join[0].fq, by_join[0].tier) == ("shop.cart.ShoppingCart.add_item", TIER_JOIN)
+    exact = symbol_ranking(conn, sanitise_query("HTTPResponse"), ("1", []), 10)
+    assert exact[0].fq == "shop.http.HTTPResponse" and exact[0].tier <= TIER_EXACT
+    prefix = symbol_ranking(conn, sanitise_query("render_templ"), ("1", []), 10)
+    assert prefix[0].fq == "shop.http.render_template_response"
+    assert prefix[0].tier == TIER_PREFIX
+    parts = symbol_ranking(conn, sanitise_query("price total"), ("1", []), 10)
+    assert {m.tier for m in parts} == {TIER_PARTS}
+    assert parts[0].fq == "shop.cart.ShoppingCart.total_price" and parts[0].covered == 2
+
+
+def test_path_index_ranks_rarer_path_words_first():
+    index = PathIndex(["shop/cart.py", "shop/http.py", "docs/guide.md", "shop/carts/x.py"])
+    assert index.ranking(sanitise_query("carts"), None, 10)[:2] == ["shop/cart.py",
+                                                                  "shop/carts/x.py"]
+    assert index.ranking(sanitise_query("shop http"), None, 10)[0] == "shop/http.py"
+    assert index.ranking(sanitise_query("shop"), ["docs"], 10) == []

@@ -1,0 +1,232 @@
+"""The search tables inside an export: full build, and updates by document id."""
+
+import shutil
+import sqlite3
+
+import pytest
+
+from repoctx.contextpull import export_directory
+from repoctx.retrieval.search_index import (
+    TABLES,
+    SectionRow,
+    build_search_index,
+    has_search_index,
+    heading_words,
+    path_words,
+)
+
+from .search_repo import FILES, write_repo
+
+CONTEXTPULL_TABLES = ("meta", "documents", "sections", "sections_fts", "repoctx_sections")
+
+
+@pytest.fixture
+def export(tmp_path):
+    root = tmp_path / "repo"
+    write_repo(root)
+    out = tmp_path / "export.sqlite"
+    export_directory(root, out)
+    return root, out
+
+
+def _dump(conn, tables=CONTEXTPULL_TABLES):
+    return {t: conn.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall() for t in tables}
+
+
+def _symbols(conn):
+    return sorted(r[0] for r in conn.execute("SELECT fq FROM repoctx_search_symbols"))
+
+
+def _matches(conn, table, term):
+    return sorted(r[0] for r in conn.execute(
+        f"SELECT s.id FROM {table} t JOIN sections s ON s.rowid = t.rowid"
+        f" WHERE {table} MATCH ?", (f'"{term}"',)))
+
+
+def test_build_creates_every_table_and_leaves_contextpull_tables_alone(export):
+    _, out = export
+    conn = sqlite3.connect(out)
+    before = _dump(conn)
+    build_search_index(conn)
+    conn.commit()
+    assert has_search_index(conn)
+    assert _dump(conn) == before
+    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert set(TABLES) <= names
+
+
+def test_porter_table_splits_identifiers_and_stems(export):
+    _, out = export
+    conn = sqlite3.connect(out)
+    build_search_index(conn)
+    # "response" meets HTTPResponse, "status" meets status_code, "savepoints" stems.
+    assert any(i.startswith("shop/http.py#") for i in _matches(conn, "repoctx_search_text",
+                                                                "response"))
+    assert any(i.startswith("shop/http.py#") for i in _matches(conn, "repoctx_search_text",
+                                                                "status_code"))
+    assert any(i.startswith("shop/savepoints.py#") for i in _matches(
+        conn, "repoctx_search_text", "savepoints"))
+
+
+def test_secondary_documents_go_to_the_aux_table(export):
+    _, out = export
+    conn = sqlite3.connect(out)
+    build_search_index(conn)
+    main = {i.split("#")[0] for i in _matches(conn, "repoctx_search_text", "cart")}
+    aux = {i.split("#")[0] for i in _matches(conn, "repoctx_search_text_aux", "cart")}
+    assert "shop/cart.py" in main and "tests/test_cart.py" in aux
+    assert not main & aux
+
+
+def test_trigram_table_holds_names_paths_and_headings_only(export):
+    _, out = export
+    conn = sqlite3.connect(out)
+    build_search_index(conn)
+    assert _matches(conn, "repoctx_search_names", "ppingCa")  # partial identifier
+    assert not _matches(conn, "repoctx_search_names", "thirty days")  # body text is not there
+
+
+def test_symbols_are_found_with_kinds_and_lines(export):
+    _, out = export
+    conn = sqlite3.connect(out)
+    build_search_index(conn)
+    rows = {r[0]: r[1:] for r in conn.execute(
+        "SELECT fq, kind, norm, start_line FROM repoctx_search_symbols")}
+    assert rows["shop.cart.ShoppingCart.add_item"] == ("method", "additem", 12)
+    assert rows["shop.cart.MAX_ITEMS"][0] == "variable"
+    assert rows["shop.http.HTTPResponse"][0] == "class"
+    parts = {r[0] for r in conn.execute(
+        "SELECT part FROM repoctx_search_symbol_parts p JOIN repoctx_search_symbols y"
+        " ON y.id = p.symbol_id WHERE y.fq = 'shop.cart.ShoppingCart.total_price'")}
+    assert parts == {"total", "price"}
+
+
+def test_vocabulary_counts_words(export):
+    _, out = export
+    conn = sqlite3.connect(out)
+    build_search_index(conn)
+    vocab = dict(conn.execute("SELECT term, n FROM repoctx_search_vocab"))
+    assert vocab["refund"] == 1 and vocab["cart"] >= 2
+
+
+def test_update_by_doc_ids_equals_a_full_rebuild(export, tmp_path):
+    root, out = export
+    conn = sqlite3.connect(out)
+    build_search_index(conn)
+    conn.commit()
+    conn.close()
+    # Change one file, add one, remove one; re-export on top of the indexed file.
+    (root / "shop/cart.py").write_text(FILES["shop/cart.py"].replace("total_price", "grand_sum"))
+    (root / "shop/extra.py").write_text("def brand_new_helper():\n    return 1\n")
+    (root / "shop/savepoints.py").unlink()
+    patched = tmp_path / "patched.sqlite"
+    shutil.copyfile(out, patched)
+    export_directory(root, patched, previous=patched)
+    conn = sqlite3.connect(patched)
+    if not has_search_index(conn):
+        pytest.skip("this writer does not keep extra tables on re-export")  # full rewrite
+    changed = {r[0] for r in conn.execute(
+        "SELECT doc_id FROM documents WHERE path IN ('shop/cart.py', 'shop/extra.py')")}
+    build_search_index(conn, changed)
+    conn.commit()
+    incremental = _index_state(conn)
+    build_search_index(conn)
+    assert incremental == _index_state(conn)
+    assert "shop.extra.brand_new_helper" in _symbols(conn)
+    assert "shop.cart.ShoppingCart.grand_sum" in _symbols(conn)
+    assert "shop.cart.ShoppingCart.total_price" not in _symbols(conn)
+    assert not any(s.startswith("shop.savepoints") for s in _symbols(conn))
+
+
+def _index_state(conn):
+    text = [conn.execute(f"SELECT rowid, name, path, heading, body FROM {table}"
+                         " ORDER BY rowid").fetchall() for table in ("repoctx_search_text",
+                                                                     "repoctx_search_text_aux")]
+    names = conn.execute("SELECT rowid, name, path, heading FROM repoctx_search_names"
+                         " ORDER BY rowid").fetchall()
+    symbols = conn.execute("SELECT fq, kind, path, start_line, end_line, section_rowid FROM"
+                           " repoctx_search_symbols ORDER BY fq").fetchall()
+    parts = conn.execute("SELECT p.part, y.fq FROM repoctx_search_symbol_parts p JOIN"
+                         " repoctx_search_symbols y ON y.id = p.symbol_id ORDER BY 1, 2").fetchall()
+    rows = conn.execute("SELECT * FROM repoctx_search_rows ORDER BY 1").fetchall()
+    docs = conn.execute("SELECT * FROM repoctx_search_docs ORDER BY 1").fetchall()
+    return text, names, symbols, parts, rows, docs
+
+
+def test_update_without_ids_finds_drifted_documents_itself(export):
+    root, out = export
+    conn = sqlite3.connect(out)
+    build_search_index(conn)
+    conn.commit()
+    # Simulate a patch that rewrote a document: its sections get new ids and rowids.
+    conn.execute("UPDATE documents SET sha256 = 'changed' WHERE path = 'docs/guide.md'")
+    build_search_index(conn, set())
+    assert conn.execute("SELECT sha256 FROM repoctx_search_docs WHERE path = 'docs/guide.md'"
+                        ).fetchone() == ("changed",)
+
+
+def test_update_on_an_export_without_tables_builds_them(export):
+    _, out = export
+    conn = sqlite3.connect(out)
+    build_search_index(conn, {1})
+    assert has_search_index(conn)
+    assert conn.execute("SELECT count(*) FROM repoctx_search_rows").fetchone()[0] == \
+        conn.execute("SELECT count(*) FROM sections").fetchone()[0]
+
+
+def test_a_failed_build_rolls_back(export, monkeypatch):
+    _, out = export
+    conn = sqlite3.connect(out)
+    import repoctx.retrieval.search_index as module
+
+    def boom(*_args):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(module, "_insert", boom)
+    with pytest.raises(RuntimeError):
+        build_search_index(conn)
+    assert not has_search_index(conn)
+
+
+def test_path_and_heading_words():
+    assert path_words("django/db/models/query_utils.py").split() == [
+        "django", "db", "models", "query_utils", "query", "utils"]
+    row = SectionRow(1, "a.py#0", "a.py", "code", "a.py > Cart > add", "", 1, 2, "Cart.add")
+    assert heading_words(row) == "Cart > add"
+
+
+def test_update_after_carrying_the_tables_into_a_new_export_equals_a_rebuild(export, tmp_path):
+    root, out = export
+    conn = sqlite3.connect(out)
+    build_search_index(conn)
+    conn.commit()
+    conn.close()
+    (root / "shop/cart.py").write_text(FILES["shop/cart.py"].replace("total_price", "grand_sum"))
+    (root / "shop/aaa.py").write_text("def brand_new_helper():\n    return 1\n")  # shifts ids
+    fresh = tmp_path / "fresh.sqlite"
+    export_directory(root, fresh)
+    conn = sqlite3.connect(fresh)
+    conn.execute("ATTACH ? AS old", (str(out),))
+    for table in TABLES:  # what a copy-and-patch re-export carries along
+        sql = conn.execute("SELECT sql FROM old.sqlite_master WHERE name = ?",
+                           (table,)).fetchone()[0]
+        conn.execute(sql)
+        fts = table in ("repoctx_search_text", "repoctx_search_text_aux",
+                        "repoctx_search_names")
+        columns = [r[1] for r in conn.execute(f"PRAGMA old.table_info({table})")]
+        listed = ", ".join((["rowid"] if fts else []) + columns)
+        conn.execute(f"INSERT INTO main.{table}({listed}) SELECT {listed} FROM old.{table}")
+    for (sql,) in conn.execute("SELECT sql FROM old.sqlite_master WHERE type = 'index'"
+                               " AND name LIKE 'repoctx_search_%'").fetchall():
+        conn.execute(sql)
+    conn.commit()
+    conn.execute("DETACH old")
+    changed = {r[0] for r in conn.execute(
+        "SELECT doc_id FROM documents WHERE path IN ('shop/cart.py', 'shop/aaa.py')")}
+    build_search_index(conn, changed)
+    conn.commit()
+    incremental = _index_state(conn)
+    build_search_index(conn)
+    assert incremental == _index_state(conn)
+    assert "shop.aaa.brand_new_helper" in _symbols(conn)
+    assert "shop.cart.ShoppingCart.total_price" not in _symbols(conn)
