@@ -141,52 +141,46 @@ def contextpull_ranker(reader: Reader) -> Ranker:
     return search
 
 
+_WORKSPACES: dict[Path, object] = {}
+
+
+def repoctx_workspace(root: Path, workdir: Path):  # noqa: ANN201 (a Workspace)
+    """What a user's ``repoctx index`` builds: a store (reconcile pass) and its ContextPull
+    export with the search tables inside; built once, shared by search and context."""
+    if workdir not in _WORKSPACES:
+        from repoctx import open_store
+        from repoctx.contextpull import export_store
+        from repoctx.reconcile import reconcile_pass
+        from repoctx.retrieval import Workspace, build_search_index
+
+        store = open_store(root, repo_id="django", store_dir=workdir / "store")
+        reconcile_pass(store, root)
+        export = workdir / "repoctx-export.sqlite"
+        export_store(store, root, export, finalize=build_search_index)
+        _WORKSPACES[workdir] = Workspace(store, root.resolve(), export)
+    return _WORKSPACES[workdir]
+
+
 def repocontext_ranker(root: Path, workdir: Path) -> Ranker | None:
-    """``repocontext_search`` over the same corpus, or None while it does not exist yet.
+    """``repocontext_search`` over the same corpus; hits are reduced to their files. The
+    build time reported covers the reconcile, the export and the search tables."""
+    from repoctx.retrieval import search
 
-    Builds what a user's ``repoctx index`` builds: a store (reconcile pass), its
-    ContextPull export, and the search tables inside the export; the build time reported
-    covers all three. Hits are reduced to their files.
-    """
-    try:
-        from repoctx.retrieval.search import search
-        from repoctx.retrieval.search_index import build_search_index
-    except ImportError:
-        print("repocontext_search: not available yet", file=sys.stderr)
-        return None
-    from repoctx import contextpull, open_store
-    from repoctx.reconcile import reconcile_pass
-    from repoctx.retrieval import Workspace
-
-    store = open_store(root, repo_id="django", store_dir=workdir / "store")
-    reconcile_pass(store, root)
-    export = workdir / "repoctx-export.sqlite"
-    if hasattr(contextpull, "export_store"):
-        contextpull.export_store(store, root, export)
-    else:
-        export_directory(root, export)
-    conn = sqlite3.connect(export)
-    try:
-        build_search_index(conn)
-        conn.commit()
-    finally:
-        conn.close()
-    ws = Workspace(store, root.resolve(), export)
+    ws = repoctx_workspace(root, workdir)
 
     def ranked(question: str) -> list[str]:
-        return dedupe([hit["path"] for hit in search(ws, question, k=DEPTH)["hits"]])
+        return dedupe([hit["path"] for hit in search(ws, question, k=DEPTH)["hits"]
+                       if hit.get("path")])
 
     return ranked
 
 
 def context_call(root: Path, workdir: Path) -> Callable[[str], object] | None:
-    """``repocontext_context(task, responseBudgetTokens=8192)``, or None while absent."""
-    try:
-        from repoctx.retrieval import context  # noqa: F401  (wired once issue 5 lands)
-    except ImportError:
-        print("repocontext_context: not available yet", file=sys.stderr)
-        return None
-    raise NotImplementedError("wire repocontext_context here (budget CONTEXT_BUDGET)")
+    """``repocontext_context(task, responseBudgetTokens=CONTEXT_BUDGET)`` on the same store."""
+    from repoctx.retrieval import context
+
+    ws = repoctx_workspace(root, workdir)
+    return lambda task: context(ws, task, responseBudgetTokens=CONTEXT_BUDGET)
 
 
 # --- evaluation ------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from repoctx.cli_sync import COMMANDS as SYNC_COMMANDS
 from repoctx.contextpull import Reader, call_tool, export_directory, export_store
 from repoctx.errors import RepoctxError, StoreBusyError
 from repoctx.reconcile import PassOptions, reconcile_pass
-from repoctx.retrieval import EXPORT_NAME, open_workspace, tools
+from repoctx.retrieval import EXPORT_NAME, build_search_index, open_workspace, tools
 from repoctx.server import serve as run_server
 from repoctx.store import Store, open_store
 
@@ -119,7 +119,8 @@ def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, n
         payload = report.as_json()
         if not no_export:
             out = store.path / EXPORT_NAME
-            exported = export_store(store, path, out, previous=out if out.exists() else None)
+            exported = export_store(store, path, out, previous=out if out.exists() else None,
+                                    finalize=build_search_index)
             payload["export"] = {"path": str(out), "documents": exported.documents,
                                  "sections": exported.sections}
     emit(payload, as_json, lambda p: report.text() + (
@@ -161,11 +162,13 @@ def export(path: Path, out: Path | None, store_dir: Path | None, repo_id: str | 
     if has_store:
         with open_for(path, store_dir, repo_id) as store:
             out = out or store.path / EXPORT_NAME
-            report = export_store(store, path, out, previous=out if out.exists() else None)
+            report = export_store(store, path, out, previous=out if out.exists() else None,
+                                  finalize=build_search_index)
     else:
         out = out or path / ".repoctx" / EXPORT_NAME
         out.parent.mkdir(parents=True, exist_ok=True)
-        report = export_directory(path, out, previous=out if out.exists() else None)
+        report = export_directory(path, out, previous=out if out.exists() else None,
+                                  finalize=build_search_index)
     payload = {"path": str(out), "documents": report.documents, "sections": report.sections,
                "reused": report.reused, "corpusFingerprint": report.corpus_fingerprint}
     emit(payload, as_json, lambda p: f"exported {p['documents']} documents, {p['sections']} "

@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 
 from repoctx.contextpull.documents import SourceDocument
 from repoctx.contextpull.index_text import DEFAULT_INDEX_BUDGET
-from repoctx.contextpull.writer import DefinitionsFor, ExportReport, write_export
+from repoctx.contextpull.writer import DefinitionsFor, ExportReport, Finalize, write_export
 from repoctx.reconcile.walk import IGNORE_FILES, is_binary, walk
 
 DEFAULT_MAX_BYTES = 4 * 1024 * 1024
@@ -72,6 +72,7 @@ def export_directory(
     definitions_for: DefinitionsFor | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
     store_dir: Path | None = None,
+    finalize: Finalize | None = None,
 ) -> ExportReport:
     """Export every document under ``root`` into the store ``out``.
 
@@ -83,5 +84,5 @@ def export_directory(
     documents = iter_documents(root, store_dir=store_dir, max_bytes=max_bytes)
     return write_export(
         out, documents, corpus_root=str(root.resolve()), previous=previous,
-        index_budget=index_budget, definitions_for=definitions_for,
+        index_budget=index_budget, definitions_for=definitions_for, finalize=finalize,
     )  # fmt: skip

@@ -67,7 +67,12 @@ PREVIOUS_DOCUMENTS = (
     "SELECT doc_id, path, title, summary, summary_src, sha256, kind, ingested_at, n_sections"
     " FROM documents"
 )
-TABLE_SQL = "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name"
+# Tables a finalize hook adds (``repoctx_search_*``) are extras of another layer: they
+# never decide whether a previous export can be patched.
+TABLE_SQL = (
+    "SELECT name, sql FROM sqlite_master WHERE type = 'table'"
+    " AND name NOT LIKE 'repoctx\\_search\\_%' ESCAPE '\\' ORDER BY name"
+)
 REPOCTX_META = "SELECT key, value FROM repoctx_meta"
 PREVIOUS_SECTIONS = (
     "SELECT ordinal, heading_path, level, kind, text FROM sections"

@@ -25,7 +25,7 @@ from repoctx.contextpull.definitions import SymbolSpan, definitions_from_spans, 
 from repoctx.contextpull.directory import DEFAULT_MAX_BYTES, read_document
 from repoctx.contextpull.documents import Definition, SourceDocument, decode_text, language_for
 from repoctx.contextpull.index_text import DEFAULT_INDEX_BUDGET
-from repoctx.contextpull.writer import ExportReport, write_export
+from repoctx.contextpull.writer import ExportReport, Finalize, write_export
 from repoctx.crdt import record
 from repoctx.crdt.record import Record
 from repoctx.extract import extract
@@ -170,6 +170,7 @@ def export_store(
     previous: Path | None = None,
     index_budget: int = DEFAULT_INDEX_BUDGET,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    finalize: Finalize | None = None,
 ) -> ExportReport:
     """Export the files ``store`` knows under ``root`` into the ContextPull store ``out``.
 
@@ -183,4 +184,5 @@ def export_store(
         return write_export(
             out, documents, corpus_root=str(root.resolve()), previous=previous,
             index_budget=index_budget, definitions_for=StoreDefinitions(store, snapshot, known),
+            finalize=finalize,
         )  # fmt: skip

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -215,8 +215,12 @@ def _sync(path: Path) -> None:
         os.close(fd)
 
 
+Finalize = Callable[[sqlite3.Connection, "set[int] | None"], None]
+
+
 def _write_file(
-    tmp: Path, work: _Work, plan: PatchPlan | None, settings: _Settings
+    tmp: Path, work: _Work, plan: PatchPlan | None, settings: _Settings,
+    finalize: Finalize | None,
 ) -> dict[str, str]:
     """Build the export in ``tmp``; returns its ``meta``."""
     if plan is not None:
@@ -225,6 +229,9 @@ def _write_file(
     try:
         with translating_sqlite_errors(f"writing {tmp}"):
             meta = _fill(conn, work, plan, settings)
+            if finalize is not None:
+                finalize(conn, None if plan is None else set())
+                conn.commit()
             conn.execute("PRAGMA journal_mode = DELETE")  # what readers find (DESIGN §5)
     finally:
         conn.close()
@@ -241,6 +248,7 @@ def write_export(
     index_budget: int = DEFAULT_INDEX_BUDGET,
     max_chars: int = SECTION_MAX_CHARS,
     definitions_for: DefinitionsFor | None = None,
+    finalize: Finalize | None = None,
 ) -> ExportReport:
     """Write ``documents`` as a ContextPull store at ``out`` (atomically replaced).
 
@@ -250,7 +258,9 @@ def write_export(
     sectioned afresh and has none (``None`` when it has none), so reused documents cost
     nothing. One with a ``prefetch(paths)`` method is told those paths first and may then
     be called in forked worker processes (``contextpull/pool``); any other is called in
-    this process.
+    this process. ``finalize(conn, changed)`` runs on the finished file before it is
+    renamed into place, to add extra tables (``changed`` is None after a full rewrite,
+    an empty set after a patch: the hook finds what drifted itself).
     """
     out = Path(out)
     settings = _Settings(corpus_root, index_budget, max_chars, _now(), definitions_for)
@@ -263,7 +273,7 @@ def write_export(
     tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
     try:
-        meta = _write_file(tmp, work, plan, settings)
+        meta = _write_file(tmp, work, plan, settings, finalize)
         os.replace(tmp, out)
     finally:
         tmp.unlink(missing_ok=True)

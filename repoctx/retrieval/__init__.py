@@ -4,6 +4,8 @@ context bundles, status. Every tool works on a ``Workspace``."""
 from .context import context
 from .context_rank import Candidate, Ranker, default_rank, reader_rank
 from .receipts import receipt
+from .search import refresh_index, search
+from .search_index import build_search_index, has_search_index
 from .wire import dumps, seal
 from .workspace import EXPORT_NAME, Workspace, open_workspace
 
@@ -12,11 +14,15 @@ __all__ = [
     "EXPORT_NAME",
     "Ranker",
     "Workspace",
+    "build_search_index",
     "context",
     "default_rank",
     "dumps",
+    "has_search_index",
     "open_workspace",
     "reader_rank",
     "receipt",
+    "refresh_index",
     "seal",
+    "search",
 ]

@@ -10,13 +10,14 @@ and says so in ``retrievalPath``.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
 from repoctx import contextpull
 from repoctx.errors import ToolError
+from repoctx.memory import memory_hits
 from repoctx.reconcile import reconcile_pass
+from repoctx.retrieval.fusion import fuse
 from repoctx.retrieval.query import QueryTerms, replace_words, sanitise_query
 from repoctx.retrieval.search_candidates import (
     CONTENT,
@@ -33,7 +34,7 @@ from repoctx.retrieval.section_symbols import fq_name
 from repoctx.retrieval.snippets import snippet
 from repoctx.retrieval.workspace import Workspace
 
-KINDS = ("file", "symbol", "section")  # "memory" joins once memory search exists
+KINDS = ("file", "symbol", "section", "memory")
 K_MIN, K_MAX = 1, 100
 MAX_QUERIES = 10
 MAX_PATH_FILTERS, MAX_PATH_CHARS = 50, 500
@@ -108,19 +109,10 @@ def search(ws: Workspace, query: str | None = None, *, queries: list[str] | None
 
 
 def refresh_index(ws: Workspace) -> None:
-    """Reconcile the store, re-export it (when ``export_store`` exists), update the index."""
+    """Reconcile the store and re-export it with its search index (renamed into place)."""
     reconcile_pass(ws.store, ws.root)
-    export = getattr(contextpull, "export_store", None)
-    if export is not None:
-        export(ws.store, ws.root, ws.export, previous=ws.export)
-    forget_state(ws.export)
-    with sqlite_errors(f"updating the search index of {ws.export}"):
-        conn = sqlite3.connect(ws.export)
-        try:
-            build_search_index(conn, set())
-            conn.commit()
-        finally:
-            conn.close()
+    contextpull.export_store(ws.store, ws.root, ws.export, previous=ws.export,
+                             finalize=build_search_index)
     forget_state(ws.export)
 
 
@@ -140,11 +132,24 @@ def _answer(ws: Workspace, terms: QueryTerms, k: int, kinds: tuple[str, ...],
             terms = replace_words(terms, corrections)
             candidates = gather(state, terms, paths)
     ranked = rerank(state, candidates, terms)
-    hits = _hits(ws, state, ranked, terms, kinds, k, corrections)
+    hits = _hits(ws, state, ranked, terms, kinds, k, corrections) if kinds != ("memory",) else []
+    if "memory" in kinds and not paths:
+        hits = _with_memory(hits, memory_hits(ws.store, terms.text, k), k)
     out = {**base, "hits": hits}
     if corrections:
         out["corrected"] = {"query": terms.text, "words": corrections}
     return out
+
+
+def _with_memory(code: list[dict[str, Any]], notes: list[dict[str, Any]], k: int,
+                 ) -> list[dict[str, Any]]:
+    """Code hits and memory entries fused by reciprocal rank (a note has no file: fresh)."""
+    by_key = {("code", i): h for i, h in enumerate(code)}
+    by_key |= {("memory", i): {**h, "fresh": True} for i, h in enumerate(notes)}
+    fused = fuse([("code", 1.0, [("code", i) for i in range(len(code))]),
+                  ("memory", 1.0, [("memory", i) for i in range(len(notes))])])
+    best = sorted(fused.values(), key=lambda f: (-f.score, f.key[0], f.key[1]))
+    return [by_key[f.key] for f in best[:k]]
 
 
 def _natural_kind(cand: Candidate) -> str:

@@ -109,10 +109,10 @@ def test_several_queries_in_one_call(ws):
     ({}, "query: give exactly one"),
     ({"query": "x", "k": "10"}, "k: must be an integer from 1 to 100"),
     ({"query": "x", "k": True}, "k: must be an integer"),
-    ({"query": "x", "kinds": ["memory"]}, "kinds: unknown 'memory'; valid values are "
-                                          + ", ".join(KINDS)),
+    ({"query": "x", "kinds": ["notes"]}, "kinds: unknown 'notes'; valid values are "
+                                         + ", ".join(KINDS)),
     ({"query": "x", "kinds": "file"}, "kinds: must be a list of strings"),
-    ({"query": "x", "kinds": []}, "kinds: must hold 1 to 3"),
+    ({"query": "x", "kinds": []}, "kinds: must hold 1 to 4"),
     ({"query": "x", "paths": [""]}, "paths: must hold"),
     ({"query": "x", "refresh": "yes"}, "refresh: must be true or false"),
     ({"queries": ["a"] * 11}, "queries: must hold 1 to 10"),
@@ -177,3 +177,21 @@ def test_sqlite_failures_surface_as_tool_errors(ws, monkeypatch):
 def test_snippets_are_bounded(ws):
     for hit in search(ws, "cart price items", k=20)["hits"]:
         assert len(hit["snippet"]) <= 250
+
+
+def test_memory_entries_are_found_and_fused_with_code(ws):
+    from repoctx.memory import forget, remember
+
+    made = remember(ws.store, "decisions", "cart-rounding", kind="decision",
+                    title="Cart totals round half even",
+                    body="We round shopping cart totals half-even to match the ledger.")
+    try:
+        hits = search(ws, "cart totals rounding")["hits"]
+        notes = [h for h in hits if h["kind"] == "memory"]
+        assert notes and notes[0]["key"] == made["key"] and notes[0]["fresh"] is True
+        assert any(h["kind"] != "memory" for h in hits)  # code still ranks beside it
+        only = search(ws, "ledger", kinds=["memory"])["hits"]
+        assert [h["key"] for h in only] == [made["key"]]
+        assert all(h["kind"] != "memory" for h in search(ws, "cart", paths=["shop"])["hits"])
+    finally:
+        forget(ws.store, made["key"])
