@@ -19,12 +19,19 @@ from typing import Any
 import click
 from tqdm import tqdm
 
+from repoctx import vectors
 from repoctx.cli_memory import memory
 from repoctx.cli_sync import COMMANDS as SYNC_COMMANDS
 from repoctx.contextpull import Reader, call_tool, export_directory, export_store
 from repoctx.errors import RepoctxError, StoreBusyError
 from repoctx.reconcile import PassOptions, reconcile_pass
-from repoctx.retrieval import EXPORT_NAME, build_search_index, open_workspace, tools
+from repoctx.retrieval import (
+    EXPORT_NAME,
+    build_search_index,
+    export_extras,
+    open_workspace,
+    tools,
+)
 from repoctx.server import serve as run_server
 from repoctx.store import Store, open_store
 
@@ -108,19 +115,27 @@ def _stats_text(p: dict) -> str:
 @click.option("--full", is_flag=True, help="Re-read and re-project every file.")
 @click.option("--no-wait", is_flag=True, help="Fail at once if another index is running.")
 @click.option("--no-export", is_flag=True, help="Do not refresh the ContextPull export.")
+@click.option("--embedder", type=click.Choice(vectors.CHOICES), default=None,
+              help="Embed files, symbols and memory for semantic search (kept for later "
+                   "runs; default: the one chosen before, else none).")
 @json_option
 @fails_cleanly
 def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, no_wait: bool,
-          no_export: bool, as_json: bool) -> None:
+          no_export: bool, embedder: str | None, as_json: bool) -> None:
     """Index PATH into its store: files, packages, symbols, content, cross-references."""
     options = PassOptions(full=full, wait=not no_wait)
     with open_for(path, store_dir, repo_id) as store:
         report = reconcile_pass(store, path, options, progress=None if as_json else progress_bar)
         payload = report.as_json()
+        chosen = vectors.choose(store, embedder)
+        if not vectors.is_none(chosen):
+            embedded = vectors.backfill(store, chosen)  # never fails the structural pass
+            payload["vectors"] = embedded.as_json()
+            report.warnings += [f"vectors: {embedded.error}"] if embedded.error else []
         if not no_export:
             out = store.path / EXPORT_NAME
             exported = export_store(store, path, out, previous=out if out.exists() else None,
-                                    finalize=build_search_index)
+                                    finalize=export_extras(store, report.warnings))
             payload["export"] = {"path": str(out), "documents": exported.documents,
                                  "sections": exported.sections}
     emit(payload, as_json, lambda p: report.text() + (
@@ -163,7 +178,7 @@ def export(path: Path, out: Path | None, store_dir: Path | None, repo_id: str | 
         with open_for(path, store_dir, repo_id) as store:
             out = out or store.path / EXPORT_NAME
             report = export_store(store, path, out, previous=out if out.exists() else None,
-                                  finalize=build_search_index)
+                                  finalize=export_extras(store))
     else:
         out = out or path / ".repoctx" / EXPORT_NAME
         out.parent.mkdir(parents=True, exist_ok=True)

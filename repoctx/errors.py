@@ -20,6 +20,7 @@ This module imports nothing, so every layer (``crdt/`` included) may use it.
     ├── SyncError
     │   ├── SyncRefusedError          a peer of a newer format, another repo, a bad token
     │   └── PeerUnavailableError      a peer that cannot be reached or went away midway
+    ├── EmbedderError                 an embedder that cannot load or failed to embed
     ├── ContextPullError
     │   ├── NotAStoreError            missing file, not SQLite, no meta
     │   ├── SchemaVersionError        a store of another major version
@@ -98,6 +99,10 @@ class SyncRefusedError(SyncError):
 
 class PeerUnavailableError(SyncError):
     """A peer that cannot be reached, or that went away in the middle of an exchange."""
+
+
+class EmbedderError(RepoctxError):
+    """An embedder that cannot be loaded or that failed to embed."""
 
 
 class ContextPullError(RepoctxError):

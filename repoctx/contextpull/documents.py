@@ -56,7 +56,11 @@ class SourceDocument:
 
 @dataclass(frozen=True)
 class Section:
-    """One section before ids are assigned; ``start_line``/``end_line`` are 1-based."""
+    """One section before ids are assigned; ``start_line``/``end_line`` are 1-based.
+
+    ``start_line``, ``end_line``, ``tokens`` and ``symbol`` go to the ``repoctx_sections``
+    side table (``tokens`` is only ever carried over from an older export).
+    """
 
     heading_path: str
     level: int
@@ -64,6 +68,7 @@ class Section:
     text: str
     start_line: int | None = None
     end_line: int | None = None
+    tokens: int | None = None
     symbol: str | None = None
 
 

@@ -18,7 +18,8 @@ from types import TracebackType
 
 from repoctx.contextpull import sql
 from repoctx.contextpull.connection import connect_read_only
-from repoctx.contextpull.records import DocumentRows, EmbeddingRow, SectionRow
+from repoctx.contextpull.documents import Section
+from repoctx.contextpull.records import DocumentRows, EmbeddingRow
 from repoctx.contextpull.schema import (
     FTS_ROWIDS_KEY,
     FTS_ROWIDS_VALUE,
@@ -126,7 +127,7 @@ class PreviousExport:
             side = self._conn.execute(sql.PREVIOUS_REPOCTX_DOCUMENT, (doc_id,)).fetchone()
             language, tokens = side if side else (None, None)
         sections = tuple(
-            SectionRow(heading, level, skind, text, *extras.get(f"{path}#{ordinal}", ()))
+            Section(heading, level, skind, text, *extras.get(f"{path}#{ordinal}", ()))
             for ordinal, heading, level, skind, text in self._conn.execute(
                 sql.PREVIOUS_SECTIONS, (doc_id,)
             )

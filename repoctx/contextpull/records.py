@@ -6,7 +6,7 @@ the same shape from a previous export, so the writer inserts both the same way. 
 whole document is counted, and only when the caller did not supply its count
 (``SourceDocument.tokens``, e.g. a file node's). Sections are not counted: a context
 bundle counts exactly what it sends, so nothing reads a stored section count, and
-counting every section was a quarter of a Django export. ``SectionRow.tokens`` stays
+counting every section was a quarter of a Django export. ``Section.tokens`` stays
 ``None`` for fresh sections (a previous export's value is carried over on reuse).
 """
 
@@ -16,23 +16,9 @@ import hashlib
 from dataclasses import dataclass
 
 from repoctx.contextpull.counting import count_one
-from repoctx.contextpull.documents import SourceDocument, decode_text, language_for
+from repoctx.contextpull.documents import Section, SourceDocument, decode_text, language_for
 from repoctx.contextpull.sectioning import section_document
 from repoctx.contextpull.summary import summarise
-
-
-@dataclass(frozen=True)
-class SectionRow:
-    """A section's stored fields plus the repoctx side-table fields (``tokens`` unused)."""
-
-    heading_path: str
-    level: int
-    kind: str
-    text: str
-    start_line: int | None = None
-    end_line: int | None = None
-    tokens: int | None = None
-    symbol: str | None = None
 
 
 @dataclass(frozen=True)
@@ -57,7 +43,7 @@ class DocumentRows:
     summary_src: str | None
     kind: str
     ingested_at: str
-    sections: tuple[SectionRow, ...]
+    sections: tuple[Section, ...]
     language: str | None = None
     tokens: int | None = None
     embeddings: tuple[EmbeddingRow, ...] = ()
@@ -73,12 +59,7 @@ def prepare(document: SourceDocument, max_chars: int, ingested_at: str) -> Docum
     """Section and summarise ``document`` into rows."""
     sectioned = section_document(document, max_chars)
     summary, summary_src = summarise(sectioned)
-    sections = tuple(
-        SectionRow(
-            s.heading_path, s.level, s.kind, s.text, s.start_line, s.end_line, None, s.symbol
-        )
-        for s in sectioned.sections
-    )
+    sections = sectioned.sections
     tokens = document.tokens
     if tokens is None:
         tokens = count_one(decode_text(document.data))

@@ -3,6 +3,7 @@ context bundles, status. Every tool works on a ``Workspace``."""
 
 from .context import context
 from .context_rank import Candidate, Ranker, default_rank, reader_rank
+from .export_extras import export_extras
 from .receipts import receipt
 from .search import refresh_index, search
 from .search_index import build_search_index, has_search_index
@@ -18,6 +19,7 @@ __all__ = [
     "context",
     "default_rank",
     "dumps",
+    "export_extras",
     "has_search_index",
     "open_workspace",
     "reader_rank",

@@ -13,12 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from repoctx import contextpull
+from repoctx import contextpull, vectors
 from repoctx.errors import ToolError
 from repoctx.memory import memory_hits
 from repoctx.reconcile import reconcile_pass
+from repoctx.retrieval.export_extras import export_extras
 from repoctx.retrieval.fusion import fuse
 from repoctx.retrieval.query import QueryTerms, replace_words, sanitise_query
+from repoctx.retrieval.rankings import matches_filter
 from repoctx.retrieval.search_candidates import (
     CONTENT,
     PARTIAL,
@@ -28,7 +30,6 @@ from repoctx.retrieval.search_candidates import (
     rerank,
     rerank_words,
 )
-from repoctx.retrieval.search_index import build_search_index
 from repoctx.retrieval.search_state import SearchState, forget_state, search_state, sqlite_errors
 from repoctx.retrieval.section_symbols import fq_name
 from repoctx.retrieval.snippets import snippet
@@ -112,7 +113,7 @@ def refresh_index(ws: Workspace) -> None:
     """Reconcile the store and re-export it with its search index (renamed into place)."""
     reconcile_pass(ws.store, ws.root)
     contextpull.export_store(ws.store, ws.root, ws.export, previous=ws.export,
-                             finalize=build_search_index)
+                             finalize=export_extras(ws.store))
     forget_state(ws.export)
 
 
@@ -135,7 +136,10 @@ def _answer(ws: Workspace, terms: QueryTerms, k: int, kinds: tuple[str, ...],
     hits = _hits(ws, state, ranked, terms, kinds, k, corrections) if kinds != ("memory",) else []
     if "memory" in kinds and not paths:
         hits = _with_memory(hits, memory_hits(ws.store, terms.text, k), k)
-    out = {**base, "hits": hits}
+    hits, path = _with_semantic(ws, hits, terms.text, k, kinds, paths)
+    out = {**base, "hits": hits, "retrievalPath": path}
+    if path.startswith("semantic"):
+        out["mode"] = "hybrid"
     if corrections:
         out["corrected"] = {"query": terms.text, "words": corrections}
     return out
@@ -150,6 +154,32 @@ def _with_memory(code: list[dict[str, Any]], notes: list[dict[str, Any]], k: int
                   ("memory", 1.0, [("memory", i) for i in range(len(notes))])])
     best = sorted(fused.values(), key=lambda f: (-f.score, f.key[0], f.key[1]))
     return [by_key[f.key] for f in best[:k]]
+
+
+def _with_semantic(ws: Workspace, hits: list[dict[str, Any]], query: str, k: int,
+                   kinds: tuple[str, ...], paths: list[str] | None,
+                   ) -> tuple[list[dict[str, Any]], str]:
+    """Keyword hits fused by reciprocal rank with the embedder's nearest sources (when an
+    embedder is configured; otherwise the keyword hits as they are)."""
+    near, path = vectors.semantic_hits(ws, query, k)
+    near = [h for h in near if h["kind"] in kinds
+            and (not paths or (h.get("path") and matches_filter(h["path"], paths)))]
+    if not near:
+        return hits, path if path.startswith("semantic") else RETRIEVAL_PATH
+    by_key = {h["key"]: h for h in hits}
+    for h in near:
+        found = by_key.get(h["key"])
+        if found is not None:
+            found["reasons"] = [*found["reasons"], "semantic"][:MAX_REASONS]
+        else:
+            by_key[h["key"]] = {"score": h["score"], "key": h["key"], "kind": h["kind"],
+                                "path": h.get("path"), "symbol": h.get("symbol"),
+                                "snippet": "", "reasons": ["semantic"],
+                                "fresh": ws.is_fresh(h["path"]) if h.get("path") else True}
+    fused = fuse([("keyword", 1.0, [h["key"] for h in hits]),
+                  ("semantic", 1.0, [h["key"] for h in near])])
+    best = sorted(fused.values(), key=lambda f: (-f.score, str(f.key)))
+    return [by_key[f.key] for f in best[:k]], path
 
 
 def _natural_kind(cand: Candidate) -> str:

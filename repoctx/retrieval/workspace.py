@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from repoctx import vectors
 from repoctx.contextpull import Reader
 from repoctx.errors import ToolError
 from repoctx.reconcile import FileNode, file_node
@@ -43,7 +44,9 @@ class Workspace:
         if self._reader is None or ident != self._reader_id:
             if self._reader is not None:
                 self._reader.close()
-            self._reader, self._reader_id = Reader(self.export), ident
+            embedder = vectors.choose(self.store)
+            embed = None if vectors.is_none(embedder) else vectors.query_embedder(embedder)
+            self._reader, self._reader_id = Reader(self.export, embed=embed), ident
         return self._reader
 
     def node(self, path: str) -> FileNode | None:

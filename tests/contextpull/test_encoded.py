@@ -1,11 +1,12 @@
 import hashlib
 
+from repoctx.contextpull.documents import Section
 from repoctx.contextpull.encoded import encode
-from repoctx.contextpull.records import DocumentRows, EmbeddingRow, SectionRow
+from repoctx.contextpull.records import DocumentRows, EmbeddingRow
 
 SECTIONS = (
-    SectionRow("a.md > One", 2, "prose", "## One\n\nSee `--flag`.", 1, 3, None, None),
-    SectionRow("a.md > Two", 2, "code", "def f(): ...", 5, 5, None, "f"),
+    Section("a.md > One", 2, "prose", "## One\n\nSee `--flag`.", 1, 3, None, None),
+    Section("a.md > Two", 2, "code", "def f(): ...", 5, 5, None, "f"),
 )
 ROWS = DocumentRows("a.md", "0" * 64, 9, "A", "Sum.", "extractive", "markdown", "t", SECTIONS,
                     "python", 12, (EmbeddingRow("a.md#1", "toy", 1, b"\0\0\0\0"),))  # fmt: skip

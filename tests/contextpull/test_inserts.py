@@ -1,13 +1,14 @@
 import sqlite3
 
+from repoctx.contextpull.documents import Section
 from repoctx.contextpull.encoded import EncodedDocument, encode
 from repoctx.contextpull.inserts import delete_documents, insert_documents, renumber_documents
-from repoctx.contextpull.records import DocumentRows, SectionRow
+from repoctx.contextpull.records import DocumentRows
 from repoctx.contextpull.schema import schema_statements
 
 
 def rows(path: str, n: int) -> EncodedDocument:
-    sections = tuple(SectionRow(path, 1, "prose", f"text {i} of {path}") for i in range(n))
+    sections = tuple(Section(path, 1, "prose", f"text {i} of {path}") for i in range(n))
     return encode(DocumentRows(path, "0" * 64, 1, path, None, None, "markdown", "t", sections))
 
 

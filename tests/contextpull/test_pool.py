@@ -7,9 +7,9 @@ import os
 import pytest
 
 from repoctx.contextpull import pool
-from repoctx.contextpull.documents import Definition, SourceDocument
+from repoctx.contextpull.documents import Definition, Section, SourceDocument
 from repoctx.contextpull.pool import encode_all
-from repoctx.contextpull.records import DocumentRows, SectionRow
+from repoctx.contextpull.records import DocumentRows
 from repoctx.errors import ContextPullError
 
 DOCS = [
@@ -17,7 +17,7 @@ DOCS = [
     for i in range(30)
 ]
 REUSED = DocumentRows("r.md", "0" * 64, 1, "R", None, None, "markdown", "t",
-                      (SectionRow("R", 1, "prose", "# R"),), reused=True)  # fmt: skip
+                      (Section("R", 1, "prose", "# R"),), reused=True)  # fmt: skip
 CODE = b"def f():\n    return 1\n\n\ndef g():\n    return 2\n"
 
 

@@ -195,3 +195,22 @@ def test_memory_entries_are_found_and_fused_with_code(ws):
         assert all(h["kind"] != "memory" for h in search(ws, "cart", paths=["shop"])["hits"])
     finally:
         forget(ws.store, made["key"])
+
+
+def test_with_an_embedder_semantic_hits_are_fused_and_the_path_says_so(ws, monkeypatch):
+    from repoctx import vectors
+    from tests.vectors.hashed_embedder import HashedBagTestEmbedder
+
+    embedder = HashedBagTestEmbedder()
+    vectors.backfill(ws.store, embedder)
+    real = vectors.semantic_hits
+    monkeypatch.setattr(vectors, "semantic_hits",
+                        lambda w, q, k: real(w, q, k, embedder=embedder))
+    result = search(ws, "shopping cart item")
+    assert result["mode"] == "hybrid"
+    assert result["retrievalPath"] in ("semantic.exact", "semantic.approximate")
+    assert any("semantic" in h["reasons"] for h in result["hits"])
+    keys = [h["key"] for h in result["hits"]]
+    assert len(keys) == len(set(keys))  # a source found both ways appears once
+    monkeypatch.undo()
+    assert search(ws, "shopping cart item")["retrievalPath"] == "keyword.no_embedder"

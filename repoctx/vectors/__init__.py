@@ -1,0 +1,80 @@
+"""vectors — embeddings: the embedder seam, the five vector trees, the back-fill, the
+approximate index and semantic hits (seed 003, issue 7).
+
+Sits above memory and below contextpull. Record shapes, one per module:
+``payload_record`` (vpay), ``metadata_record`` (vec), ``membership_record`` (vmem),
+``coverage`` (vcov), ``index_record`` (vidx). ``backfill`` runs after each reconcile;
+``semantic_hits`` serves search; ``fill_embeddings`` fills a ContextPull export.
+"""
+
+from . import (
+    ann_index,
+    chunks,
+    coverage,
+    index_record,
+    ivf,
+    membership,
+    membership_record,
+    metadata_record,
+    payload_record,
+    sources,
+)
+from .backfill import BackfillReport, backfill
+from .embedder import (
+    NONE,
+    Embedder,
+    EmbedderError,
+    NoneEmbedder,
+    is_none,
+    l2_normalise,
+    space_fingerprint,
+    space_of,
+)
+from .export import fill_embeddings
+from .minilm import MiniLmEmbedder
+from .semantic import (
+    APPROXIMATE,
+    EMBEDDER_FAILED,
+    EXACT,
+    NO_EMBEDDER,
+    NO_VECTORS,
+    query_embedder,
+    semantic_hits,
+)
+from .settings import CHOICES, choose, embedder_named, recorded
+
+__all__ = [
+    "APPROXIMATE",
+    "BackfillReport",
+    "CHOICES",
+    "EMBEDDER_FAILED",
+    "EXACT",
+    "Embedder",
+    "EmbedderError",
+    "MiniLmEmbedder",
+    "NONE",
+    "NO_EMBEDDER",
+    "NO_VECTORS",
+    "NoneEmbedder",
+    "ann_index",
+    "backfill",
+    "choose",
+    "chunks",
+    "coverage",
+    "embedder_named",
+    "fill_embeddings",
+    "index_record",
+    "is_none",
+    "ivf",
+    "l2_normalise",
+    "membership",
+    "membership_record",
+    "metadata_record",
+    "payload_record",
+    "query_embedder",
+    "recorded",
+    "semantic_hits",
+    "sources",
+    "space_fingerprint",
+    "space_of",
+]

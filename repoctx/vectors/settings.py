@@ -1,0 +1,58 @@
+"""vectors/settings — which embedder a store uses, kept in its store-local tree.
+
+``repoctx index --embedder NAME`` records the choice under ``vectors/embedder/{repoId}``
+(never replicated), so the server and later passes use the same embedder; a pass
+without ``--embedder`` keeps the recorded one (``none`` when there is none). Only
+``none`` and ``minilm`` are selectable; embedders are built once per process.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from repoctx.errors import ToolError
+from repoctx.store import Store
+
+from .embedder import NONE, Embedder, is_none, space_of
+from .minilm import MiniLmEmbedder
+
+CHOICES = ("none", "minilm")
+_BUILT: dict[str, Embedder] = {}
+
+
+def local_name(repo_id: str) -> str:
+    """The store-local name of a repository's embedder choice."""
+    return f"vectors/embedder/{repo_id}"
+
+
+def embedder_named(name: str) -> Embedder:
+    """The embedder called ``name`` (one of ``CHOICES``), built once per process."""
+    if name not in CHOICES:
+        raise ToolError(f"embedder: must be one of {', '.join(CHOICES)} (got {name!r})")
+    if name not in _BUILT:
+        _BUILT[name] = NONE if name == "none" else MiniLmEmbedder()
+    return _BUILT[name]
+
+
+def recorded(store: Store) -> dict[str, Any] | None:
+    """``{name, model, space}`` of the embedder last used on this store, or None."""
+    return store.trees.get_local(local_name(store.repo_id))
+
+
+def record_choice(store: Store, embedder: Embedder) -> None:
+    """Remember ``embedder`` as this store's embedder."""
+    value = {"name": embedder.name, "model": embedder.model,
+             "space": None if is_none(embedder) else space_of(embedder)}
+    if recorded(store) != value:
+        with store.batch() as batch:
+            batch.put_local(local_name(store.repo_id), value)
+
+
+def choose(store: Store, requested: str | None = None) -> Embedder:
+    """The embedder to use: ``requested`` (and record it), else the recorded one."""
+    if requested is not None:
+        embedder = embedder_named(requested)
+        record_choice(store, embedder)
+        return embedder
+    found = recorded(store)
+    return embedder_named(found["name"]) if found and found["name"] in CHOICES else NONE
