@@ -137,7 +137,7 @@ SEARCH_TOOLS = (
 )
 
 REPOCONTEXT_TOOLS: dict[str, Tool] = {
-    t.name: t for t in (*READ_TOOLS, CONTEXT_TOOL, *memory_tools.TOOLS)
+    t.name: t for t in (*READ_TOOLS, *SEARCH_TOOLS, CONTEXT_TOOL, *memory_tools.TOOLS)
 }
 
 

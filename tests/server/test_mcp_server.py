@@ -55,7 +55,9 @@ def test_tools_are_listed_with_schemas_and_read_only_annotations(repo):
         return (await session.list_tools()).tools
 
     listed = {t.name: t for t in anyio.run(session_run, repo, body)}
-    for name in ("repocontext_outline", "repocontext_related", "repocontext_changed",
+    for name in ("repocontext_search", "repocontext_symbols", "repocontext_context",
+                 "repocontext_remember", "repocontext_recall", "repocontext_scan",
+                 "repocontext_outline", "repocontext_related", "repocontext_changed",
                  "repocontext_index_status", "repocontext_stats", "repocontext_health",
                  "search", "read", "grep", "neighbours", "index"):
         assert name in listed, name
@@ -67,6 +69,13 @@ def test_tools_are_listed_with_schemas_and_read_only_annotations(repo):
 
 def test_every_tool_answers_and_bad_arguments_are_tool_errors(repo):
     calls = {
+        "repocontext_search": {"query": "save a model"},
+        "repocontext_symbols": {"query": "validate"},
+        "repocontext_context": {"task": "change how Model.save validates",
+                                "responseBudgetTokens": 2000, "session": "s1"},
+        "repocontext_remember": {"topic": "decisions", "id": "save",
+                                 "body": "Saving always validates first."},
+        "repocontext_list_topics": {},
         "repocontext_outline": {"path": "app.py"},
         "repocontext_related": {"symbol": "Model"},
         "repocontext_changed": {},
@@ -101,6 +110,13 @@ def test_every_tool_answers_and_bad_arguments_are_tool_errors(repo):
     assert payload(results["search"])["hits"]
     assert payload(results["grep"])["matches"][0]["doc"] == "app.py"
     assert payload(results["repocontext_stats"])["calls"] == len(calls) - 1
+    search_hits = payload(results["repocontext_search"])["hits"]
+    assert search_hits[0]["path"] == "app.py" and search_hits[0]["fresh"] is True
+    assert payload(results["repocontext_symbols"])["hits"][0]["symbol"] == "app.validate"
+    bundle = payload(results["repocontext_context"])
+    assert bundle["entries"] and bundle["responseTokens"] <= 2000
+    assert results["repocontext_context"].content[0].text.count("responseTokens") == 1
+    assert payload(results["repocontext_remember"])["created"] is True
     for bad in ("bad", "unknown", "missing"):
         assert results[bad].is_error is True
         assert "message" in payload(results[bad])["error"]
