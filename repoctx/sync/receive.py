@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from repoctx import vectors
 from repoctx.crdt import module_for_tag, record, wall_ms
 from repoctx.crdt.record import Record
 from repoctx.errors import CorruptRecordError, CrdtError, InvalidKeyError, WrongTreeError
@@ -33,6 +34,7 @@ from repoctx.trees import BY_NAME, Batch, TreeSpec, lmdb_key, parse_key, reapabl
 from repoctx.trees import codec as tree_codec
 
 SYMBOL_TREE = "repo-context-symbol"
+MEMBERSHIP_TREE = "repo-context-vector-membership"
 CHUNK = 500
 """Records merged per write transaction."""
 
@@ -114,6 +116,7 @@ def _receive_chunk(store: Store, items: list[Item]) -> Received:
     now = wall_ms()
     with store.batch() as batch:
         ops: list[xref_journal.EdgeOp] = []
+        membership: set[str] = set()  # repositories whose vector membership changed
         for tree, key, raw in items:
             try:
                 spec, full, rec = check(tree, key, raw)
@@ -127,9 +130,15 @@ def _receive_chunk(store: Store, items: list[Item]) -> Received:
             if _merge(batch, spec, full, rec, ops):
                 out.merged += 1
                 out.symbols += spec.name == SYMBOL_TREE
+                if spec.name == MEMBERSHIP_TREE:
+                    membership.add(parse_key(full).repo_id)
             else:
                 out.unchanged += 1
         xref_journal.append(batch, store, ops)
+        for repo_id in sorted(membership):
+            # the coverage digest mirrors membership; what arrived behind the back-fill's
+            # back makes it unbuilt, and the next gap scan rebuilds it (digest ⊆ membership)
+            vectors.coverage.invalidate(batch, repo_id, store.tick(), store.replica_id)
     return out
 
 

@@ -78,3 +78,37 @@ def test_received_symbols_re_derive_their_reverse_edges(tmp_path):
     assert b.get(b.key("xref", "Base")) is None  # pruned: a tombstone
     assert xref_record.members(b.get(b.key("xref", "Other")), xref_record.DEPENDENTS) == {fq}
     assert b.clock.last >= a.clock.last - 1  # the clock observed the incoming ticks
+
+
+def test_membership_arriving_from_a_peer_unbuilds_the_coverage_digest(tmp_path):
+    from repoctx.reconcile import reconcile_pass
+    from repoctx.vectors import backfill, coverage, space_of
+    from tests.reconcile.helpers import write
+    from tests.vectors.hashed_embedder import HashedBagTestEmbedder
+
+    from .helpers import exchange, new_store
+
+    embedder = HashedBagTestEmbedder()
+    root = tmp_path / "repo"
+    write(root, {"a.py": "def alpha():\n    return 1\n", "b.py": "class Beta:\n    pass\n"})
+    here, there = new_store(tmp_path / "here", "r-here"), new_store(tmp_path / "there", "r-there")
+    try:
+        for store in (here, there):
+            reconcile_pass(store, root)
+        backfill(here, embedder)
+        space = space_of(embedder)
+        with here.snapshot() as snap:
+            assert coverage.read(snap, "demo", space) is not None  # built by the back-fill
+        write(root, {"c.py": "def gamma():\n    return 3\n"})
+        reconcile_pass(there, root)
+        backfill(there, embedder)  # there embeds c.py: new membership to ship
+        exchange(here, there)
+        with here.snapshot() as snap:
+            assert coverage.read(snap, "demo", space) is None  # unbuilt: rebuilt on next scan
+        assert backfill(here, embedder).error is None
+        with here.snapshot() as snap:
+            assert coverage.read(snap, "demo", space) is not None
+    finally:
+        here.close()
+        there.close()
+
