@@ -22,7 +22,7 @@ from repoctx.crdt.record import Record
 from repoctx.errors import CorruptRecordError
 
 from . import codec
-from .changelog import Changes
+from .changelog import Changes, keeps_digests
 from .keys import MAX_KEY_BYTES, lmdb_key, tree_of
 from .lmdb_env import adopt_size, grow, lmdb_errors
 from .spec import LOCAL_TREE, TreeSpec
@@ -47,6 +47,8 @@ class Batch:
         """Corrupt stored values this batch replaced instead of merging."""
         self.changes = Changes()
         """Digest deltas and changed keys of replicated trees, flushed by ``log_changes``."""
+        self._logging = False
+        """Whether this store keeps replication digests (read inside the transaction)."""
 
     def merge(self, key: str, delta: Record) -> Record | None:
         """Merge ``delta`` into the record at ``key``; returns the record now stored."""
@@ -101,6 +103,10 @@ class Batch:
                 except lmdb.MapResizedError:
                     adopt_size(self._trees.env)
                     self._txn = self._trees.env.begin(write=True)
+            # Replication is configuration: digests are kept only once a first sync has
+            # built them. Read here, in the write transaction, so a store whose first sync
+            # happens while this process runs is logged from its next batch on.
+            self._logging = keeps_digests(self._txn, self._trees.dbs[LOCAL_TREE])
         return self._txn
 
     def _replay(self) -> None:
@@ -156,7 +162,7 @@ class Batch:
             return current
         new = codec.encode(spec, merged)
         txn.put(lkey, new, db=self._trees.dbs[spec.name])
-        if spec.replicated:
+        if spec.replicated and self._logging:
             self.changes.note(spec.name, lkey, raw, new)
         self.written[spec.name] = self.written.get(spec.name, 0) + 1
         return merged

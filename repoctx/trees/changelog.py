@@ -13,9 +13,10 @@ transaction (issue 8, "Change log and digests"):
   segment hashes and the tree root are computed from the blobs when read (``sync``).
 
 Converged replicas hold byte-identical values (canonical encodings), so equal
-digests mean equal trees. ``digests`` in the local tree marks the digests valid: set
-when a store is created empty, or by ``rebuild_digests`` for a store written before
-digests existed. The log is bounded (``LOG_CAP`` keys); a reader that fell behind the
+digests mean equal trees. Replication is configuration (seed 003): ``digests`` in the
+local tree marks the digests valid and switches their upkeep on; a store that never
+syncs pays nothing for them, and its first sync (``rebuild_digests``) builds them.
+The log is bounded (``LOG_CAP`` keys); a reader that fell behind the
 trimmed floor re-reads the whole store instead. Only replicated trees are logged.
 """
 
@@ -185,16 +186,9 @@ def digests_valid(snap: Snapshot) -> bool:
     return snap.get_local(MARKER) == DIGESTS_VERSION
 
 
-def mark_if_empty(trees: Trees) -> None:
-    """Mark the digests valid on a store whose replicated trees are all empty."""
-    with lmdb_errors():
-        with trees.env.begin() as txn:
-            if txn.get(MARKER.encode(), db=trees.dbs[LOCAL_TREE]) is not None:
-                return
-            if any(txn.stat(trees.dbs[name])["entries"] for name in REPLICATED):
-                return  # written before digests existed: sync rebuilds them first
-        with trees.env.begin(write=True) as txn:
-            txn.put(MARKER.encode(), msgpack.packb(DIGESTS_VERSION), db=trees.dbs[LOCAL_TREE])
+def keeps_digests(txn: lmdb.Transaction, local: Any) -> bool:
+    """True when the store keeps its change log and digests (a sync switched them on)."""
+    return txn.get(MARKER.encode(), db=local) is not None
 
 
 def rebuild_digests(trees: Trees) -> int:
@@ -217,6 +211,16 @@ def _rebuild(txn: lmdb.Transaction, trees: Trees) -> int:
             count += 1
         for segment, blob in enumerate(blobs):
             txn.put(segment_name(name, segment).encode(), msgpack.packb(bytes(blob)), db=local)
+    # Writes made before the log was kept are in no entry: mark everything up to now as
+    # trimmed, so a publisher republishes every record instead of trusting the log.
+    raw = txn.get(HEAD.encode(), db=local)
+    seq = 1 if raw is None else msgpack.unpackb(raw)[0]
+    with txn.cursor(db=local) as cursor:
+        stale = [k for k, _ in cursor if k.startswith(LOG_PREFIX.encode())] if cursor.set_range(
+            LOG_PREFIX.encode()) else []
+    for name in stale:
+        txn.delete(name, db=local)
+    txn.put(HEAD.encode(), msgpack.packb([seq + 1, 0, seq + 1]), db=local)
     txn.put(MARKER.encode(), msgpack.packb(DIGESTS_VERSION), db=local)
     return count
 

@@ -14,7 +14,7 @@ import lmdb
 
 from repoctx.crdt import wall_ms
 
-from .changelog import Changes, in_write_txn
+from .changelog import Changes, in_write_txn, keeps_digests
 from .keys import lmdb_key
 from .spec import BY_NAME, LOCAL_TREE, TREES, TreeSpec
 from .visibility import reapable
@@ -47,9 +47,10 @@ def compact(trees: Trees, *, now_ms: int | None = None, names: Iterable[str] | N
 def _reap(txn: lmdb.Transaction, trees: Trees, spec: TreeSpec, keys: list[str]) -> None:
     """Delete ``keys``, folding each deletion into the change log and digests."""
     db, changes = trees.dbs[spec.name], Changes()
+    logging = spec.replicated and keeps_digests(txn, trees.dbs[LOCAL_TREE])
     for key in keys:
         lkey = lmdb_key(key)
         raw = txn.get(lkey, db=db)
-        if raw is not None and txn.delete(lkey, db=db) and spec.replicated:
+        if raw is not None and txn.delete(lkey, db=db) and logging:
             changes.note(spec.name, lkey, raw, None)
     changes.flush(txn, trees.dbs[LOCAL_TREE])

@@ -23,7 +23,6 @@ from repoctx.errors import CorruptRecordError
 
 from . import codec
 from .batch import Batch
-from .changelog import mark_if_empty
 from .compaction import compact
 from .keys import lmdb_key, route, tree_of
 from .lmdb_env import DEFAULT_MAP_SIZE, lmdb_errors, open_env
@@ -131,8 +130,6 @@ class Trees:
         self.commits = 0
         self.before_commit: Callable[[Batch], None] | None = None
         """Called inside every batch that wrote records, just before it commits."""
-        if not readonly:
-            mark_if_empty(self)
 
     @contextmanager
     def snapshot(self, now_ms: int | None = None) -> Iterator[Snapshot]:

@@ -8,14 +8,17 @@ from repoctx import open_store
 from repoctx.crdt import add_wins_set, lww_register, max_register, record, ttl_set
 from repoctx.crdt.record import Record
 from repoctx.store import Store
-from repoctx.sync import LocalTransport, Responder, sync
+from repoctx.sync import LocalTransport, Responder, ensure_digests, sync
 from repoctx.trees import TREES
 
 REPLICATED = [t.name for t in TREES if t.replicated]
 
 
 def new_store(root: Path, replica: str, repo_id: str = "demo") -> Store:
-    return open_store(root, repo_id=repo_id, replica_id=replica)
+    """A store that keeps its digests from the start, as one that has synced before."""
+    store = open_store(root, repo_id=repo_id, replica_id=replica)
+    ensure_digests(store)
+    return store
 
 
 def raw_trees(store: Store) -> dict[str, list[tuple[bytes, bytes]]]:
