@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from repoctx.reconcile import snake, xref_record
 
 from .context_rank import Candidate
+from .query import normalise_name
+from .search_state import search_state
 from .symbols import where
 from .workspace import Workspace
 
@@ -60,6 +62,11 @@ def definitions(ws: Workspace, name: str) -> list[Candidate]:
         if path is not None:
             return [Candidate(path, name, f"{DEFINITION}:{name}")]
     simple = name.rsplit(".", 1)[-1]
+    state = search_state(ws.export)
+    if state.indexed:  # the search index knows every declaration by normalised name
+        rows = state.conn.execute(_BY_NAME, (normalise_name(simple), _NAME_HITS * 4))
+        return [Candidate(path, fq, f"{DEFINITION}:{fq}") for fq, path in rows
+                if fq == name or fq.endswith("." + name)]
     out: list[Candidate] = []
     hits = ws.reader().search(simple, limit=_NAME_HITS)["hits"]
     for path in dict.fromkeys(hit["doc"] for hit in hits):
@@ -68,6 +75,10 @@ def definitions(ws: Workspace, name: str) -> list[Candidate]:
             if fq == name or fq.endswith("." + name):
                 out.append(Candidate(path, fq, f"{DEFINITION}:{fq}"))
     return out
+
+
+_BY_NAME = ("SELECT DISTINCT fq, path FROM repoctx_search_symbols WHERE norm = ?"
+            " ORDER BY path NOT LIKE '%test%', length(fq), fq LIMIT ?")
 
 
 def reverse(ws: Workspace, name: str, relation: str, limit: int = PER_NAME) -> list[Candidate]:
