@@ -24,7 +24,7 @@ from repoctx.errors import CorruptRecordError
 from . import codec
 from .changelog import Changes, keeps_digests
 from .keys import MAX_KEY_BYTES, lmdb_key, tree_of
-from .lmdb_env import adopt_size, grow, lmdb_errors
+from .lmdb_env import adopt_size, error_for, grow, lmdb_errors
 from .spec import LOCAL_TREE, TreeSpec
 
 if TYPE_CHECKING:
@@ -88,12 +88,16 @@ class Batch:
 
     def _run(self, op: tuple[str, Any, Any]) -> Record | None:
         self._log.append(op)
-        with lmdb_errors():
-            try:
-                return self._apply(self._begin(), op)
-            except lmdb.MapFullError:
+        # A plain try rather than ``lmdb_errors()``: this runs once per record, and a
+        # generator-based context manager costs as much as the LMDB put it guards.
+        try:
+            return self._apply(self._begin(), op)
+        except lmdb.MapFullError:
+            with lmdb_errors():
                 self._replay()
-                return self.get(op[1]) if op[0] in ("merge", "update") else None
+            return self.get(op[1]) if op[0] in ("merge", "update") else None
+        except lmdb.Error as exc:
+            raise error_for(exc) from exc
 
     def _begin(self) -> lmdb.Transaction:
         if self._txn is None:
