@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import pickle
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,3 +55,28 @@ def generated_repo(root: Path, n: int) -> None:
             f"def helper{i}(n):\n    if n < 0:\n        raise ValueError(n)\n    return n\n")
     files["README.md"] = "# Generated\n\nA repository for tests.\n"
     write(root, files)
+
+
+NOBODY = 65534
+
+
+def as_nobody(function: Callable[[], object]) -> object:
+    """Run `function` in a forked child without root's permission override."""
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: drop privileges, answer through the pipe, never return
+        os.close(reader)
+        try:
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            answer: object = function()
+        except BaseException as exc:  # report anything to the parent
+            answer = exc
+        with os.fdopen(writer, "wb") as pipe:
+            pipe.write(pickle.dumps(answer))
+        os._exit(0)
+    os.close(writer)
+    with os.fdopen(reader, "rb") as pipe:
+        answer = pickle.loads(pipe.read())
+    os.waitpid(pid, 0)
+    return answer

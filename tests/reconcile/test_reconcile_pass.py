@@ -182,10 +182,16 @@ def test_xref_backfill_seeds_from_stored_symbols_without_reparsing(repo):
     with open_store(repo, repo_id="demo") as store:
         reconcile_pass(store, repo, PassOptions(workers=1, xref=False))
         assert tree_values(store)["repo-context-xref"] == {}
-        (repo / "app.py").chmod(0o000)  # not read: the seed uses stored references
+        # Same size and mtime, other references: a re-parse would see them, the seed
+        # (which reads the stored forward references) must not.
+        app, stat = repo / "app.py", (repo / "app.py").stat()
+        app.write_text(APP.replace("validate", "vxlidate"))
+        os.utime(app, ns=(stat.st_atime_ns, stat.st_mtime_ns))
         healed = reconcile_pass(store, repo, PassOptions(workers=1))
-        (repo / "app.py").chmod(0o644)
         assert healed.backfilled["xref"] == 2
+        assert "repo/demo/xref/vxlidate" not in tree_values(store)["repo-context-xref"]
+        app.write_text(APP)
+        os.utime(app, ns=(stat.st_atime_ns, stat.st_mtime_ns))
         assert tree_values(store)["repo-context-xref"] == index_fresh(repo)[1][
             "repo-context-xref"]
 

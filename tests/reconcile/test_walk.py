@@ -2,10 +2,9 @@ from __future__ import annotations
 
 import importlib
 import os
-import pickle
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,7 +28,7 @@ from repoctx.reconcile.walk import (
 )
 
 walk_module = importlib.import_module("repoctx.reconcile.walk")  # the package exports walk()
-NOBODY = 65534
+from .helpers import as_nobody  # noqa: E402  (shared with the reconcile tests)
 
 
 def make(root: Path, *paths: str, content: str = "x") -> None:
@@ -257,28 +256,6 @@ def test_unreadable_dir_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert paths(result) == ["ok.py"]
     assert result.skipped == (Skipped("locked", UNREADABLE_DIR),)
     assert not result.covers("locked/x.py") and result.covers("ok.py")
-
-
-def as_nobody(function: Callable[[], object]) -> object:
-    """Run `function` in a forked child without root's permission override."""
-    reader, writer = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: drop privileges, answer through the pipe, never return
-        os.close(reader)
-        try:
-            os.setgid(NOBODY)
-            os.setuid(NOBODY)
-            answer: object = function()
-        except BaseException as exc:  # report anything to the parent
-            answer = exc
-        with os.fdopen(writer, "wb") as pipe:
-            pipe.write(pickle.dumps(answer))
-        os._exit(0)
-    os.close(writer)
-    with os.fdopen(reader, "rb") as pipe:
-        answer = pickle.loads(pipe.read())
-    os.waitpid(pid, 0)
-    return answer
 
 
 def test_unreadable_dir_for_real() -> None:
