@@ -48,6 +48,8 @@ def fails_cleanly(command: Callable[..., Any]) -> Callable[..., Any]:
         except RepoctxError as exc:
             click.echo(f"repoctx: {exc}", err=True)
             sys.exit(EXIT_BUSY if isinstance(exc, StoreBusyError) else EXIT_ERROR)
+        except click.ClickException:
+            raise  # click's own usage errors keep their message and exit code (2)
         except Exception as exc:
             if os.environ.get("REPOCTX_DEBUG"):
                 raise

@@ -58,6 +58,21 @@ def test_every_cli_command_has_help():
         assert command.help and len(command.help.strip()) > 10, command.name
 
 
+def mirrored_test(module: Path) -> Path:
+    """``repoctx/<layer>/<module>.py`` -> ``tests/<layer>/test_<module>.py`` (STYLE §7)."""
+    rel = module.relative_to(ROOT / "repoctx")
+    return ROOT / "tests" / rel.parent / f"test_{rel.name}"
+
+
+def test_every_module_has_its_mirrored_test_file():
+    modules = sorted(p for p in (ROOT / "repoctx").rglob("*.py")
+                     if p.name not in ("__init__.py", "__main__.py"))
+    assert len(modules) > 100
+    missing = [str(mirrored_test(p).relative_to(ROOT)) for p in modules
+               if not mirrored_test(p).is_file()]
+    assert missing == [], "modules without their mirrored test file: " + ", ".join(missing)
+
+
 def test_modules_stay_small():
     for path in (ROOT / "repoctx").rglob("*.py"):
         assert len(path.read_text().splitlines()) <= 800, path

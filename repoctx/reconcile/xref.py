@@ -27,11 +27,10 @@ def snake(name: str) -> str:
 def test_subjects(name: str, kind: str) -> set[str]:
     """The names a test's own name says it covers."""
     if kind == "class":
-        for pattern in (r"Test_?(\w+)", r"(\w+?)Tests?"):
-            match = re.fullmatch(pattern, name)
-            if match and match.group(1):
-                return {match.group(1)}
-        return set()
+        # TestFoo / Test_foo / FooTest / FooTests; a bare Test or Tests names no subject.
+        match = re.fullmatch(r"Test(?:_(\w+)|([A-Z0-9]\w*))|(\w+?)Tests?", name)
+        subject = match and next((g for g in match.groups() if g), None)
+        return {subject} if subject else set()
     return {name[len("test_"):]} if name.startswith("test_") and len(name) > 5 else set()
 
 

@@ -12,16 +12,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from repoctx.crdt import (
-    MODULES,
-    add_wins_set,
-    codec,
-    lww_register,
-    max_register,
-    or_flag,
-    or_map,
-    ttl_set,
-)
+from repoctx.crdt import MODULES, codec
 
 REPLICAS = ("r1", "r2", "r3")
 ELEMENTS = ("a", "b", "c")
@@ -223,61 +214,3 @@ def test_join_laws_and_binary_form(data, kind):
     assert m.merge(m.empty(), a) == a, "empty is not the identity"
     assert m.decode(m.encode(a)) == a, "decode(encode(x)) != x"
     assert m.merge(a, b) == m.merge(m.merge(a, b), b), "merge is not absorbing"
-
-
-def test_remove_never_beats_an_unobserved_concurrent_add():
-    s = add_wins_set
-    base = s.add(s.empty(), "x", "r1")
-    r1 = s.merge(base, s.remove(base, "x"))  # r1 removes the add it saw
-    r2 = s.merge(base, s.add(base, "x", "r2"))  # r2 re-adds concurrently
-    assert s.value(s.merge(r1, r2)) == {"x"}
-    assert s.value(s.merge(r2, r1)) == {"x"}
-
-
-def test_bulk_add_and_remove_equal_one_at_a_time_in_value():
-    s = add_wins_set
-    many = s.merge(s.empty(), s.add_all(s.empty(), ["a", "b", "c"], "r1"))
-    assert s.value(many) == {"a", "b", "c"}
-    assert many.context.vv == {"r1": 3}  # consecutive dots compact into the vector
-    fewer = s.merge(many, s.remove_all(many, ["a", "c"]))
-    assert s.value(fewer) == {"b"}
-    again = s.merge(fewer, s.add_all(fewer, ["b", "d"], "r2"))
-    assert s.value(again) == {"b", "d"} and again.entries["b"] == (("r2", 1),)
-
-
-def test_or_flag_enable_wins():
-    f = or_flag
-    on = f.merge(f.empty(), f.enable(f.empty(), "r1"))
-    off = f.merge(on, f.disable(on))
-    again = f.merge(on, f.enable(on, "r2"))
-    assert f.value(f.merge(off, again)) is True
-    assert f.value(f.merge(off, on)) is False
-
-
-def test_or_map_removed_value_never_resurfaces():
-    m = or_map
-    a = m.merge(m.empty(), m.put(m.empty(), "k", "new", 10, "r1"))
-    b = m.merge(m.empty(), m.put(m.empty(), "k", "old", 5, "r2"))
-    both = m.merge(a, b)
-    assert m.value(both) == {"k": "new"}
-    a_removed = m.merge(a, m.remove(a, "k"))
-    assert m.value(m.merge(both, a_removed)) == {"k": "old"}
-
-
-def test_lww_same_tick_breaks_ties_by_replica():
-    r = lww_register
-    x, y = r.set_value(r.empty(), "x", 7, "r1"), r.set_value(r.empty(), "y", 7, "r2")
-    assert r.value(r.merge(x, y)) == r.value(r.merge(y, x)) == "y"
-
-
-def test_ttl_set_keeps_later_expiry_and_filters_live():
-    t = ttl_set
-    s = t.merge(t.add(t.empty(), "a", 100), t.add(t.empty(), "a", 50))
-    s = t.merge(s, t.add(s, "b", 10))
-    assert s.expiries == {"a": 100, "b": 10}
-    assert t.live(s, 20) == {"a"}
-
-
-def test_max_register_none_is_bottom():
-    mr = max_register
-    assert mr.value(mr.merge(mr.empty(), mr.raise_to(mr.empty(), -3))) == -3

@@ -1,24 +1,14 @@
+"""trees/trees: reads, scans, snapshots and read-only handles over the named trees."""
+
 import multiprocessing
 from pathlib import Path
 
-import lmdb
 import pytest
 
-from repoctx import open_store
-from repoctx.crdt import add_wins_set, max_register, or_flag, record
-from repoctx.errors import CorruptRecordError, StoreBusyError, StoreIOError, WrongTreeError
-from repoctx.trees import LOCAL_TREE, TREES, Trees, error_for, lmdb_key
-from repoctx.trees.lmdb_env import _ERRORS, MAX_DBS
+from repoctx.crdt import record
+from repoctx.errors import CorruptRecordError, WrongTreeError
+from repoctx.trees import TREES, Trees
 from tests.conftest import lww_record
-
-
-def test_exactly_the_named_trees_of_the_design(store):
-    names = {t.name for t in store.stats()}
-    assert names == {t.name for t in TREES} | {LOCAL_TREE}
-    assert len(names) == 12 and len(names) <= MAX_DBS
-    with store.trees.env.begin() as txn:  # records never go in the main database
-        main = {k for k, _ in txn.cursor()}
-    assert main == {n.encode() for n in names}
 
 
 def test_read_merge_write_merges_fields(store):
@@ -26,37 +16,6 @@ def test_read_merge_write_merges_fields(store):
     store.trees.merge(key, lww_record(store, size=1, lang="python"))
     store.trees.merge(key, lww_record(store, size=2))
     assert record.value(store.get(key)) | {"$tick": 0} == {"size": 2, "lang": "python", "$tick": 0}
-
-
-def test_a_batch_that_raises_midway_writes_nothing(store):
-    with pytest.raises(RuntimeError), store.batch() as b:
-        b.merge(store.key("file", "a.py"), lww_record(store, size=1))
-        b.merge(store.key("symbol", "a.f"), lww_record(store, kind="function"))
-        raise RuntimeError("boom")
-    assert store.get(store.key("file", "a.py")) is None
-    assert store.get(store.key("symbol", "a.f")) is None
-    assert store.trees.writes == 0
-
-
-def test_batch_reads_its_own_writes_and_update_sees_current(store):
-    key = store.key("xref", "Model")
-    with store.batch() as b:
-        for name in ("a.X", "a.Y"):
-            b.update(key, lambda cur, n=name: record.write(
-                {"dependents": add_wins_set.add(
-                    record.field_state(cur, "dependents", add_wins_set), n, store.replica_id)},
-                store.tick()))
-        assert b.get(key) is not None
-    assert record.value(store.get(key))["dependents"] == {"a.X", "a.Y"}
-
-
-def test_unchanged_merge_writes_nothing(store):
-    key = store.key("file", "a.py")
-    delta = lww_record(store, size=1)
-    store.trees.merge(key, delta)
-    before = (store.trees.writes, store.trees.commits)
-    store.trees.merge(key, delta)
-    assert (store.trees.writes, store.trees.commits) == before
 
 
 def test_wrong_tree_and_scans_in_key_order(store):
@@ -70,53 +29,11 @@ def test_wrong_tree_and_scans_in_key_order(store):
         list(snap.scan_tree(TREES[1], "repo/demo/file/"))
 
 
-def tombstone_and_expired(store):
-    flag_key, exp_key = store.key("mem", "t/flag"), store.key("mem", "t/exp")
-    on = or_flag.enable(or_flag.empty(), store.replica_id)
-    store.trees.merge(flag_key, record.write({"on": on}, store.tick()))
-    store.trees.merge(flag_key, record.write({"on": or_flag.disable(on)}, store.tick()))
-    expiry = max_register.MaxRegister(store.clock.last >> 16)  # expires "now"
-    store.trees.merge(exp_key, record.merge(lww_record(store, body="x"),
-                                            record.write({record.EXPIRES: expiry}, store.tick())))
-    return flag_key, exp_key
-
-
-def test_tombstones_and_expired_records_are_hidden_then_reaped_after_grace(store):
-    flag_key, exp_key = tombstone_and_expired(store)
-    assert store.get(flag_key) is None and store.get(exp_key) is None
-    assert store.trees.scan("repo/demo/mem/") == []
-    now = store.clock.last >> 16
-    assert store.gc(now_ms=now + 1000)["repo-context-memory"] == 0  # inside the grace: kept
-    with store.trees.env.begin(db=store.trees.dbs["repo-context-memory"]) as txn:
-        assert txn.get(lmdb_key(flag_key)) is not None
-    week = 7 * 24 * 3_600_000
-    assert store.gc(now_ms=now + week + 10_000)["repo-context-memory"] == 2
-    with store.trees.env.begin(db=store.trees.dbs["repo-context-memory"]) as txn:
-        assert txn.get(lmdb_key(flag_key)) is None and txn.get(lmdb_key(exp_key)) is None
-
-
-def test_payload_tree_is_never_compacted(store):
-    assert "repo-context-vector-payload" not in store.gc(now_ms=1 << 60)
-
-
 def test_a_600_byte_key_works(store):
     key = store.key("symbol", "pkg." + "x" * 600)
     store.trees.merge(key, lww_record(store, kind="class"))
     assert record.value(store.get(key))["kind"] == "class"
     assert [k for k, _ in store.trees.scan("repo/demo/symbol/")] == [key]
-
-
-def test_a_store_filled_past_its_map_size_keeps_working(tmp_path):
-    store = open_store(tmp_path, repo_id="demo", map_size=1 << 20)
-    try:
-        for start in range(0, 6000, 1000):
-            with store.batch() as b:
-                for i in range(start, start + 1000):
-                    b.merge(store.key("content", f"f{i}.txt"), lww_record(store, body="y" * 500))
-        assert store.trees.env.info()["map_size"] > 1 << 20
-        assert len(store.trees.scan("repo/demo/content/")) == 6000
-    finally:
-        store.close()
 
 
 def test_a_corrupt_value_names_key_and_tree_and_scans_can_go_on(store):
@@ -135,15 +52,6 @@ def test_a_corrupt_value_names_key_and_tree_and_scans_can_go_on(store):
     assert seen[0].key == "repo/demo/file/b.py"
     store.trees.merge(store.key("file", "b.py"), lww_record(store, size=9))  # repaired
     assert record.value(store.get(store.key("file", "b.py")))["size"] == 9
-
-
-def test_every_lmdb_exception_is_mapped():
-    classes = {c for c in vars(lmdb).values() if isinstance(c, type) and issubclass(c, lmdb.Error)}
-    mapped = {c for c, _, _ in _ERRORS}
-    for cls in classes:
-        assert any(issubclass(cls, m) for m in mapped), cls
-    assert isinstance(error_for(lmdb.DiskError("x")), StoreIOError)
-    assert isinstance(error_for(lmdb.ReadersFullError("x")), StoreBusyError)
 
 
 def _reader(path: str, queue) -> None:

@@ -1,0 +1,60 @@
+"""reconcile/xref_journal: journal edge changes, then net and apply them once per name."""
+
+from repoctx.reconcile import xref_journal, xref_record
+from repoctx.reconcile.xref_record import DEPENDENTS, TESTS
+
+
+def journal(store, *entries):
+    keys = []
+    for ops in entries:
+        with store.batch() as b:
+            keys.append(xref_journal.append(b, store, ops))
+    return keys
+
+
+def pending(store):
+    with store.snapshot() as snap:
+        return list(snap.local_names(xref_journal.journal_prefix(store.repo_id)))
+
+
+def members(store, name, relation=DEPENDENTS):
+    return xref_record.members(store.get(store.key("xref", name)), relation)
+
+
+def test_append_journals_in_tick_order_and_skips_nothing_to_do(store):
+    with store.batch() as b:
+        assert xref_journal.append(b, store, []) is None
+    keys = journal(store, [(DEPENDENTS, "Foo", "a.X", 1)], [(DEPENDENTS, "Foo", "a.X", -1)])
+    assert pending(store) == keys == sorted(keys)
+    assert all(k.startswith("xref-journal/demo/") for k in keys)
+
+
+def test_apply_pending_nets_add_then_remove_and_clears_the_journal(store):
+    journal(store,
+            [(DEPENDENTS, "Foo", "a.X", 1), (TESTS, "Foo", "t.T", 1)],
+            [(DEPENDENTS, "Foo", "a.X", -1), (DEPENDENTS, "Foo", "a.Y", 1)])
+    assert xref_journal.apply_pending(store) == 2  # a.Y and t.T; a.X netted away
+    assert members(store, "Foo") == {"a.Y"} and members(store, "Foo", TESTS) == {"t.T"}
+    assert pending(store) == []
+    assert xref_journal.apply_pending(store) == 0  # nothing left
+
+
+def test_leftovers_replay_idempotently(store):
+    ops = [(DEPENDENTS, "Bar", "a.X", 1), (DEPENDENTS, "Baz", "a.X", 1)]
+    journal(store, ops)
+    assert xref_journal.apply_pending(store) == 2
+    writes = store.trees.writes
+    journal(store, ops)  # as if a crash left the entry behind after applying it
+    assert xref_journal.apply_pending(store) == 0
+    assert members(store, "Bar") == members(store, "Baz") == {"a.X"}
+    assert store.trees.writes == writes  # no record rewritten (journal is local)
+    assert pending(store) == []
+
+
+def test_this_passes_ops_come_from_memory_and_older_entries_first(store):
+    older = journal(store, [(DEPENDENTS, "Foo", "a.X", 1)])
+    mine = journal(store, [(DEPENDENTS, "Foo", "ignored", 1)])  # read from memory instead
+    changed = xref_journal.apply_pending(store, [(DEPENDENTS, "Foo", "a.X", -1)],
+                                         written=set(mine), keys_per_batch=1)
+    assert changed == 0 and members(store, "Foo") == frozenset()  # later remove wins
+    assert pending(store) == [] and older

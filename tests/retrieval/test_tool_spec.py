@@ -1,0 +1,27 @@
+"""retrieval/tool_spec: the schema helpers every tool's input schema is built from."""
+
+from repoctx.retrieval.tool_spec import Tool, integer, schema, string, strings
+
+
+def test_schema_accepts_repo_id_and_nothing_unknown():
+    got = schema({"path": string("A path.")}, ("path",))
+    assert got["type"] == "object" and got["additionalProperties"] is False
+    assert got["required"] == ["path"] and list(got["properties"]) == ["repoId", "path"]
+    assert got["properties"]["repoId"]["type"] == "string"
+    assert schema({})["required"] == [] and list(schema({})["properties"]) == ["repoId"]
+
+
+def test_argument_helpers():
+    assert string("d") == {"type": "string", "minLength": 1, "maxLength": 4096,
+                           "description": "d"}
+    assert string("d", 8)["maxLength"] == 8
+    assert strings("d", 3) == {"type": "array", "items": {"type": "string", "maxLength": 1024},
+                               "maxItems": 3, "description": "d"}
+    assert integer("d", 1, 9, 4) == {"type": "integer", "minimum": 1, "maximum": 9,
+                                     "default": 4, "description": "d"}
+
+
+def test_tools_are_read_only_unless_said():
+    tool = Tool("t", "does t", schema({}), lambda ws, a: {})
+    assert tool.read_only is True
+    assert Tool("w", "writes", schema({}), tool.handler, read_only=False).read_only is False

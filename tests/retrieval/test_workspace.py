@@ -1,0 +1,45 @@
+"""retrieval/workspace: the export reader follows replacements; freshness by stat."""
+
+import os
+import shutil
+
+import pytest
+
+from repoctx.errors import ToolError
+from repoctx.retrieval import open_workspace
+
+
+def test_the_reader_is_reused_then_reopened_when_the_export_is_replaced(fresh_shop):
+    ws = fresh_shop
+    first = ws.reader()
+    assert ws.reader() is first
+    copy = ws.export.with_name("new.sqlite")
+    shutil.copy(ws.export, copy)
+    os.replace(copy, ws.export)  # a new export renamed into place
+    second = ws.reader()
+    assert second is not first and ws.reader() is second
+
+
+def test_no_export_is_a_tool_error(fresh_shop):
+    fresh_shop.export.unlink()
+    with pytest.raises(ToolError, match="no ContextPull export at .*repoctx index"):
+        fresh_shop.reader()
+
+
+def test_is_fresh_compares_size_and_mtime(fresh_shop):
+    ws = fresh_shop
+    assert ws.is_fresh("shop/cart.py")
+    assert not ws.is_fresh("nope.py") and ws.node("nope.py") is None
+    node = ws.node("shop/pricing.py")
+    os.utime(ws.root / "shop/pricing.py", ns=(1, 1))
+    assert not ws.is_fresh("shop/pricing.py", node)
+    (ws.root / "README.md").unlink()
+    assert not ws.is_fresh("README.md")
+
+
+def test_open_workspace_defaults_the_export_into_the_store(tmp_path):
+    with open_workspace(tmp_path, repo_id="demo") as ws:
+        assert ws.export == ws.store.path / "contextpull.sqlite"
+        assert ws.root == tmp_path.resolve() and ws.stats.calls == 0
+    with open_workspace(tmp_path, export=tmp_path / "x.sqlite") as ws:
+        assert ws.export == tmp_path / "x.sqlite"

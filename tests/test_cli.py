@@ -1,0 +1,107 @@
+"""cli: help everywhere, JSON shapes, and exit codes (1 a named error, 75 busy)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from repoctx.cli import EXIT_BUSY, EXIT_ERROR, fails_cleanly, main
+from repoctx.errors import StoreBusyError, ToolError
+from repoctx.reconcile import writer_lock
+from repoctx.trees import LOCAL_TREE, TREES
+
+
+def command_paths(group: click.Group, prefix: tuple[str, ...] = ()):
+    for name, command in sorted(group.commands.items()):
+        yield (*prefix, name)
+        if isinstance(command, click.Group):
+            yield from command_paths(command, (*prefix, name))
+
+
+@pytest.mark.parametrize("path", [(), *command_paths(main)], ids=" ".join)
+def test_help_of_every_command_exits_0(path):
+    result = CliRunner().invoke(main, [*path, "--help"])
+    assert result.exit_code == 0, result.output
+    assert "Usage:" in result.output
+
+
+def test_stats_json_shape(tmp_path):
+    result = CliRunner().invoke(main, ["stats", str(tmp_path), "--repo-id", "demo", "--json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert set(payload) == {"store", "repoId", "replicaId", "trees"}
+    assert payload["repoId"] == "demo" and payload["store"] == str(tmp_path / ".repoctx")
+    assert [t["tree"] for t in payload["trees"]] == [t.name for t in TREES] + [LOCAL_TREE]
+    assert all(set(t) == {"tree", "records", "bytes"} and isinstance(t["records"], int)
+               for t in payload["trees"])
+
+
+def test_stats_text_names_every_tree(tmp_path):
+    result = CliRunner().invoke(main, ["stats", str(tmp_path), "--repo-id", "demo"])
+    assert result.exit_code == 0 and "repo demo" in result.stdout
+    assert all(t.name in result.stdout for t in TREES)
+
+
+def test_a_repoctx_error_exits_1_with_one_line(tmp_path):
+    result = CliRunner().invoke(main, ["stats", str(tmp_path), "--repo-id", "bad id!"])
+    assert result.exit_code == EXIT_ERROR == 1
+    assert result.stdout == ""
+    assert result.stderr.startswith("repoctx: repo id 'bad id!'")
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+def test_a_busy_store_exits_75(tmp_path):
+    (tmp_path / "a.py").write_text("x = 1\n")
+    with writer_lock(tmp_path / ".repoctx"):
+        result = CliRunner().invoke(main, ["index", str(tmp_path), "--repo-id", "demo",
+                                           "--no-wait"])
+    assert result.exit_code == EXIT_BUSY == 75
+    assert "another repoctx index" in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_fails_cleanly_maps_errors_and_hides_bugs(capsys, monkeypatch):
+    monkeypatch.delenv("REPOCTX_DEBUG", raising=False)
+
+    def raiser(exc):
+        @fails_cleanly
+        def command():
+            raise exc
+        return command
+
+    for exc, code in ((StoreBusyError("busy"), 75), (ToolError("bad"), 1), (KeyError("k"), 1)):
+        with pytest.raises(SystemExit) as caught:
+            raiser(exc)()
+        assert caught.value.code == code
+    err = capsys.readouterr().err.splitlines()
+    assert err[:2] == ["repoctx: busy", "repoctx: bad"]
+    assert err[2].startswith("repoctx: internal error: KeyError") and "bug" in err[2]
+    monkeypatch.setenv("REPOCTX_DEBUG", "1")
+    with pytest.raises(KeyError):
+        raiser(KeyError("k"))()
+
+
+def test_call_answers_tool_errors_as_json(tmp_path):
+    result = CliRunner().invoke(main, ["call", "repocontext_nope", "{}", "--path", str(tmp_path),
+                                       "--repo-id", "demo"])
+    assert result.exit_code == 1
+    assert "unknown tool 'repocontext_nope'" in json.loads(result.stdout)["error"]["message"]
+    result = CliRunner().invoke(main, ["call", "repocontext_stats", "{not json", "--path",
+                                       str(tmp_path)])
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["error"]["message"].startswith("arguments are not JSON")
+
+
+def test_backup_refuses_an_existing_destination_as_bad_usage(tmp_path):
+    (tmp_path / "dest").mkdir()
+    result = CliRunner().invoke(main, ["backup", str(tmp_path / "dest"), str(tmp_path)])
+    assert result.exit_code == 2 and "exists" in result.stderr
+
+
+def test_backup_refuses_an_existing_destination_and_writes_nothing(tmp_path):
+    (tmp_path / "dest").mkdir()
+    result = CliRunner().invoke(main, ["backup", str(tmp_path / "dest"), str(tmp_path)])
+    assert result.exit_code != 0 and "exists; backup writes a new directory" in result.stderr
+    assert list((tmp_path / "dest").iterdir()) == []

@@ -1,0 +1,37 @@
+"""trees/codec: the schema envelope on the symbol tree only; corrupt bytes name tree and key."""
+
+import pytest
+
+from repoctx.crdt import lww_register, record, schema
+from repoctx.errors import CorruptRecordError
+from repoctx.trees import BY_NAME, TREES
+from repoctx.trees.codec import decode, encode
+
+REC = record.write({"kind": lww_register.set_value(lww_register.empty(), "class", 3, "r1")}, 3)
+ENVELOPED = [t for t in TREES if t.envelope is not None]
+
+
+def test_only_the_symbol_tree_wraps_values():
+    assert [t.name for t in ENVELOPED] == ["repo-context-symbol"]
+
+
+@pytest.mark.parametrize("spec", TREES, ids=lambda t: t.name)
+def test_round_trip_in_every_tree(spec):
+    data = encode(spec, REC)
+    assert decode(spec, "k", data) == REC
+    body = record.decode(data).fields
+    assert (schema.SCHEMA in body) == (spec.envelope is not None)
+
+
+def test_plain_bytes_in_the_symbol_tree_are_corrupt():
+    plain = record.encode(REC)
+    with pytest.raises(CorruptRecordError) as caught:
+        decode(BY_NAME["repo-context-symbol"], "repo/demo/symbol/a.B", plain)
+    assert caught.value.tree == "repo-context-symbol"
+    assert caught.value.key == "repo/demo/symbol/a.B" and "$schema" in caught.value.reason
+
+
+@pytest.mark.parametrize("spec", TREES, ids=lambda t: t.name)
+def test_garbage_raises_corrupt_record_error_naming_tree_and_key(spec):
+    with pytest.raises(CorruptRecordError, match=f"'repo/x'.*{spec.name}"):
+        decode(spec, "repo/x", b"\xc1\xc1")

@@ -1,0 +1,48 @@
+"""trees/compaction: tombstones and expired records are reaped after their tree's grace."""
+
+from repoctx.crdt import max_register, or_flag, record
+from repoctx.trees import compact, lmdb_key
+from repoctx.trees.spec import DAY_MS
+from tests.conftest import lww_record
+
+
+def tombstone_and_expired(store):
+    flag_key, exp_key = store.key("mem", "t/flag"), store.key("mem", "t/exp")
+    on = or_flag.enable(or_flag.empty(), store.replica_id)
+    store.trees.merge(flag_key, record.write({"on": on}, store.tick()))
+    store.trees.merge(flag_key, record.write({"on": or_flag.disable(on)}, store.tick()))
+    expiry = max_register.MaxRegister(store.clock.last >> 16)  # expires "now"
+    store.trees.merge(exp_key, record.merge(lww_record(store, body="x"),
+                                            record.write({record.EXPIRES: expiry}, store.tick())))
+    return flag_key, exp_key
+
+
+def test_tombstones_and_expired_records_are_hidden_then_reaped_after_grace(store):
+    flag_key, exp_key = tombstone_and_expired(store)
+    assert store.get(flag_key) is None and store.get(exp_key) is None
+    assert store.trees.scan("repo/demo/mem/") == []
+    now = store.clock.last >> 16
+    assert store.gc(now_ms=now + 1000)["repo-context-memory"] == 0  # inside the grace: kept
+    with store.trees.env.begin(db=store.trees.dbs["repo-context-memory"]) as txn:
+        assert txn.get(lmdb_key(flag_key)) is not None
+    week = 7 * 24 * 3_600_000
+    assert store.gc(now_ms=now + week + 10_000)["repo-context-memory"] == 2
+    with store.trees.env.begin(db=store.trees.dbs["repo-context-memory"]) as txn:
+        assert txn.get(lmdb_key(flag_key)) is None and txn.get(lmdb_key(exp_key)) is None
+
+
+def test_payload_tree_is_never_compacted(store):
+    assert "repo-context-vector-payload" not in store.gc(now_ms=1 << 60)
+
+def test_live_records_are_never_reaped_and_names_limit_the_trees(store):
+    store.trees.merge(store.key("file", "a.py"), lww_record(store, size=1))
+    flag_key, _ = tombstone_and_expired(store)
+    later = (store.clock.last >> 16) + 30 * DAY_MS
+    assert store.trees.scan("repo/demo/file/") != []
+    assert compact(store.trees, now_ms=later, names=["repo-context-structural"]) == {
+        "repo-context-structural": 0}
+    with store.trees.env.begin(db=store.trees.dbs["repo-context-memory"]) as txn:
+        assert txn.get(lmdb_key(flag_key)) is not None  # memory tree not asked for
+    reaped = compact(store.trees, now_ms=later)
+    assert reaped["repo-context-memory"] == 2 and reaped["repo-context-structural"] == 0
+    assert len(store.trees.scan("repo/demo/file/")) == 1
