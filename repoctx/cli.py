@@ -9,10 +9,8 @@ Exit codes: 0 success, 1 an error repoctx names, 2 bad usage, 75 the store is bu
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Callable
-from functools import wraps
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +18,11 @@ import click
 from tqdm import tqdm
 
 from repoctx import vectors
+from repoctx.cli_common import EXIT_ERROR, emit, fails_cleanly, json_option, store_location
 from repoctx.cli_memory import memory
 from repoctx.cli_sync import COMMANDS as SYNC_COMMANDS
 from repoctx.contextpull import Reader, call_tool, export_directory, export_store
-from repoctx.errors import RepoctxError, StoreBusyError
+from repoctx.errors import RepoctxError
 from repoctx.reconcile import PassOptions, reconcile_pass
 from repoctx.retrieval import (
     EXPORT_NAME,
@@ -35,55 +34,16 @@ from repoctx.retrieval import (
 from repoctx.server import serve as run_server
 from repoctx.store import Store, open_store
 
-EXIT_ERROR, EXIT_BUSY = 1, 75
-
-
-def fails_cleanly(command: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn a ``RepoctxError`` into one line on stderr and a trustworthy exit code."""
-
-    @wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except RepoctxError as exc:
-            click.echo(f"repoctx: {exc}", err=True)
-            sys.exit(EXIT_BUSY if isinstance(exc, StoreBusyError) else EXIT_ERROR)
-        except click.ClickException:
-            raise  # click's own usage errors keep their message and exit code (2)
-        except Exception as exc:
-            if os.environ.get("REPOCTX_DEBUG"):
-                raise
-            click.echo(f"repoctx: internal error: {type(exc).__name__}: {exc} (this is a "
-                       "bug; REPOCTX_DEBUG=1 shows the traceback)", err=True)
-            sys.exit(EXIT_ERROR)
-
-    return wrapper
-
 
 def store_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The options every store command takes: the repository path, --store, --repo-id."""
-    command = click.option("--repo-id", default=None, help="Repository id (default: derived).")(
-        command)
-    command = click.option("--store", "store_dir", type=click.Path(path_type=Path), default=None,
-                           help="Store directory (default: PATH/.repoctx).")(command)
     return click.argument("path", type=click.Path(path_type=Path, file_okay=False),
-                          default=".")(command)
-
-
-def json_option(command: Callable[..., Any]) -> Callable[..., Any]:
-    """The ``--json`` flag."""
-    return click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")(
-        command)
+                          default=".")(store_location(command))
 
 
 def open_for(path: Path, store_dir: Path | None, repo_id: str | None) -> Store:
     """Open the store a command works on."""
     return open_store(path, repo_id=repo_id, store_dir=store_dir)
-
-
-def emit(payload: Any, as_json: bool, text: Callable[[Any], str]) -> None:
-    """Print ``payload`` as JSON or through ``text``."""
-    click.echo(json.dumps(payload, indent=2, sort_keys=True) if as_json else text(payload))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -17,11 +17,10 @@ from typing import Any
 
 import click
 
+from repoctx.cli_common import EXIT_ERROR
 from repoctx.errors import RepoctxError
 from repoctx.memory import export_archive, import_archive
 from repoctx.retrieval import Workspace, open_workspace, tools
-
-EXIT_ERROR = 1
 
 
 def _workspace_options(command: Callable[..., Any]) -> Callable[..., Any]:

@@ -8,15 +8,13 @@ Errors are one line on stderr with exit code 1, as everywhere in the CLI.
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
-from functools import wraps
 from pathlib import Path
 from typing import Any
 
 import click
 
-from repoctx.errors import RepoctxError
+from repoctx.cli_common import fails_cleanly, store_location
 from repoctx.store import STORE_DIRNAME, Store, open_store
 from repoctx.sync import (
     TOKEN_ENV,
@@ -29,26 +27,9 @@ from repoctx.sync import (
     sync,
 )
 
-EXIT_ERROR = 1
-
-
-def _fails_cleanly(command: Callable[..., Any]) -> Callable[..., Any]:
-    @wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except RepoctxError as exc:
-            click.echo(f"repoctx: {exc}", err=True)
-            sys.exit(EXIT_ERROR)
-
-    return wrapper
-
 
 def _store_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    command = click.option("--repo-id", default=None, help="Repository id (default: derived).")(
-        command)
-    command = click.option("--store", "store_dir", type=click.Path(path_type=Path), default=None,
-                           help="Store directory (default: REPO/.repoctx).")(command)
+    command = store_location(command, "REPO/.repoctx")
     return click.option("--repo", type=click.Path(path_type=Path, file_okay=False), default=".",
                         show_default=True,
                         help="The repository (for the ContextPull export).")(command)
@@ -77,7 +58,7 @@ def _peer_refresher(peer: str) -> Callable[[Store, int], None] | None:
 @click.option("--max-records", type=int, default=None, help="Stop after shipping this many.")
 @_store_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")
-@_fails_cleanly
+@fails_cleanly
 def sync_command(peers: tuple[str, ...], nats_url: str | None, token: str | None,
                  max_records: int | None, repo: Path, store_dir: Path | None,
                  repo_id: str | None, as_json: bool) -> None:
@@ -128,7 +109,7 @@ def _text(r: dict[str, Any]) -> str:
 @click.option("--token", envvar=TOKEN_ENV, default=None,
               help=f"Shared token every peer must send (or ${TOKEN_ENV}).")
 @_store_options
-@_fails_cleanly
+@fails_cleanly
 def sync_serve(bind: str, token: str | None, repo: Path, store_dir: Path | None,
                repo_id: str | None) -> None:
     """Answer peers' `repoctx sync --peer http://HOST:PORT` requests from this store."""

@@ -8,7 +8,8 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from repoctx.cli import EXIT_BUSY, EXIT_ERROR, fails_cleanly, main
+from repoctx.cli import main
+from repoctx.cli_common import EXIT_BUSY, EXIT_ERROR, fails_cleanly
 from repoctx.errors import StoreBusyError, ToolError
 from repoctx.reconcile import writer_lock
 from repoctx.trees import LOCAL_TREE, TREES
