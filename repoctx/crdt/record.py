@@ -93,7 +93,9 @@ def merge(a: Record, b: Record) -> Record:
             merged[name] = raw_b
             added = True
         elif raw_a != raw_b:
-            merged[name] = _merge_field(raw_a, raw_b)
+            # Registers (the common case) inline: their merge is the larger encoding.
+            merged[name] = (max(raw_a, raw_b) if raw_a[0] == raw_b[0] in _BYTE_ORDERED
+                            else _merge_field(raw_a, raw_b))
     return Record(dict(sorted(merged.items())) if added else merged)
 
 
@@ -102,8 +104,7 @@ _BYTE_ORDERED = frozenset({tags.LWW_REGISTER, tags.MAX_REGISTER})
 
 
 def _merge_field(raw_a: bytes, raw_b: bytes) -> bytes:
-    if raw_a[0] == raw_b[0] in _BYTE_ORDERED:
-        return max(raw_a, raw_b)
+    """Merge two encodings of a field that are not both registers (see ``merge``)."""
     if raw_a[0] != raw_b[0]:
         # Two types under one name only happens after a schema change gone wrong;
         # a fixed byte order keeps the merge deterministic instead of raising.
