@@ -152,20 +152,24 @@ class Batch:
             self.changes.flush(txn, self._trees.dbs[LOCAL_TREE])
             return None
         spec = tree_of(key)
-        lkey = lmdb_key(key)
-        raw = txn.get(lkey, db=self._trees.dbs[spec.name])
+        lkey = key.encode()
+        hashed = len(lkey) > MAX_KEY_BYTES
+        if hashed:
+            lkey = lmdb_key(key)
+        db = self._trees.dbs[spec.name]
+        raw = txn.get(lkey, db=db)
         current = self._decode(spec, key, raw)
         delta = arg if kind == "merge" else arg(current)
         if delta is None:
             return current
-        if len(key.encode()) > MAX_KEY_BYTES:
+        if hashed:
             full = lww_register.encode(lww_register.LwwRegister(0, "", key))
             delta = record.merge(delta, Record({record.KEY: full}))
         merged = delta if current is None else record.merge(current, delta)
         if current is not None and merged.fields == current.fields:
             return current
         new = codec.encode(spec, merged)
-        txn.put(lkey, new, db=self._trees.dbs[spec.name])
+        txn.put(lkey, new, db=db)
         if spec.replicated and self._logging:
             self.changes.note(spec.name, lkey, raw, new)
         self.written[spec.name] = self.written.get(spec.name, 0) + 1
