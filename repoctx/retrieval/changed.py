@@ -21,6 +21,7 @@ from repoctx.reconcile import (
     xref_record,
 )
 
+from .rankings import matches_filter
 from .symbols import declarations, reverse_all, simple_name
 from .workspace import Workspace
 
@@ -29,10 +30,9 @@ def changed(ws: Workspace, paths: list[str] | None = None) -> dict[str, Any]:
     """``{added, updated, removed, changedSymbols, dependents, tests}`` of the working tree."""
     nodes = file_node.load_all(ws.store)
     on_disk = _on_disk(ws, paths)
-    wanted = (lambda p: any(p == q or p.startswith(q.rstrip("/") + "/") for q in paths)
-              ) if paths else (lambda p: True)
     added = sorted(p for p in on_disk if p not in nodes and not _binary(ws, p))
-    removed = sorted(p for p in nodes if wanted(p) and p not in on_disk)
+    removed = sorted(p for p in nodes
+                     if (not paths or matches_filter(p, paths)) and p not in on_disk)
     updated = sorted(p for p, stat in on_disk.items()
                      if p in nodes and _drifted(ws, nodes[p], stat))
     symbols = _changed_symbols(ws, nodes, added, updated, removed)
@@ -48,7 +48,7 @@ def _on_disk(ws: Workspace, paths: list[str] | None) -> dict[str, tuple[int, int
     if not paths:
         return keep
     return {p: s for p, s in keep.items()
-            if any(p == q or p.startswith(q.rstrip("/") + "/") for q in paths)}
+            if matches_filter(p, paths)}
 
 
 def _binary(ws: Workspace, path: str) -> bool:

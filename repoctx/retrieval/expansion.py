@@ -13,12 +13,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from repoctx.reconcile import snake, xref_record
+from repoctx.reconcile import xref_record
 
 from .context_rank import Candidate
 from .query import normalise_name
 from .search_state import search_state
-from .symbols import where
+from .symbols import reverse_members, where
 from .workspace import Workspace
 
 DEFINITION, DEPENDENT, TEST = "definition", "dependent", "test"
@@ -83,13 +83,9 @@ _BY_NAME = ("SELECT DISTINCT fq, path FROM repoctx_search_symbols WHERE norm = ?
 
 def reverse(ws: Workspace, name: str, relation: str, limit: int = PER_NAME) -> list[Candidate]:
     """Up to ``limit`` dependents or tests of a simple name, as candidates."""
-    keys = [name, snake(name)] if relation == xref_record.TESTS else [name]
-    members: set[str] = set()
-    for key_name in dict.fromkeys(keys):
-        members |= xref_record.members(ws.store.get(ws.store.key("xref", key_name)), relation)
     label = TEST if relation == xref_record.TESTS else DEPENDENT
     out = []
-    for fq in sorted(members):
+    for fq in reverse_members(ws, name, relation):
         path = where(ws, fq)
         if path is not None:
             out.append(Candidate(path, fq, f"{label}:{name}"))

@@ -37,13 +37,20 @@ def where(ws: Workspace, fq_name: str) -> str | None:
     return None if first is None else first[0]
 
 
-def reverse(ws: Workspace, name: str, relation: str) -> list[dict[str, str | None]]:
-    """``[{symbol, path}]`` on one side of the reverse index of a simple name."""
+def reverse_members(ws: Workspace, name: str, relation: str) -> list[str]:
+    """Symbols on one side of the reverse index of a simple name, sorted (tests are looked
+    up under the name and its snake form, as ``test_foo_bar`` records them)."""
     names = [name, snake(name)] if relation == xref_record.TESTS else [name]
     members: set[str] = set()
     for key_name in dict.fromkeys(names):
         members |= xref_record.members(ws.store.get(ws.store.key("xref", key_name)), relation)
-    return [{"symbol": fq, "path": where(ws, fq)} for fq in sorted(members)[:LOOKUP_LIMIT]]
+    return sorted(members)
+
+
+def reverse(ws: Workspace, name: str, relation: str) -> list[dict[str, str | None]]:
+    """``[{symbol, path}]`` on one side of the reverse index of a simple name."""
+    return [{"symbol": fq, "path": where(ws, fq)}
+            for fq in reverse_members(ws, name, relation)[:LOOKUP_LIMIT]]
 
 
 def reverse_all(ws: Workspace, names: set[str], relation: str) -> list[dict[str, str | None]]:
