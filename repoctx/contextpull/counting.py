@@ -9,7 +9,7 @@ method, or a text it refuses, falls back to ``count_tokens``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import lru_cache
 
 from repoctx.tokenizer import count_tokens, encoding
@@ -45,8 +45,3 @@ def count_one(text: str) -> int:
         return fast(text)
     except (UnicodeEncodeError, ValueError, TypeError):
         return count_tokens(text)  # lone surrogates and the like: tiktoken's own handling
-
-
-def count_many(texts: Iterable[str]) -> list[int]:
-    """Token counts of ``texts``, in order."""
-    return [count_one(text) for text in texts]

@@ -98,11 +98,6 @@ def _folders(entries: Sequence[IndexEntry]) -> list[tuple[list[str], int, int]]:
     return [(folder.split("/") if folder else [], n, m) for folder, (n, m) in counts.items()]
 
 
-def hierarchical_text(scope: str, entries: Sequence[IndexEntry], depth: int) -> str:
-    """Header plus one ``folder/  <n> documents, <m> sections`` line per folder."""
-    return _hierarchical(header_line(scope, entries), _folders(entries), depth)
-
-
 def tokens_within(text: str, budget: int) -> int | None:
     """``count_tokens(text)`` when it is at most ``budget``, else ``None``.
 

@@ -93,16 +93,6 @@ def top_k(scores: np.ndarray, k: int) -> np.ndarray:
     return top[np.lexsort((top, -scores[top]))]
 
 
-def search_lists(query: np.ndarray, lists: list[np.ndarray], members: list[np.ndarray],
-                 cells: np.ndarray, k: int) -> np.ndarray:
-    """Row numbers of the ``k`` best vectors in the probed ``cells`` (in-memory lists)."""
-    rows = np.concatenate([members[c] for c in cells]) if len(cells) else np.zeros(0, int)
-    if not len(rows):
-        return rows
-    scores = np.concatenate([lists[c] @ query for c in cells])
-    return rows[top_k(scores, k)]
-
-
 def calibrate(vectors: np.ndarray, centroids: np.ndarray, owner: np.ndarray,
               target: float = RECALL_TARGET, seed: int = 0) -> int:
     """The smallest ``nprobe`` reaching ``target`` recall@10 on corpus-drawn queries."""
