@@ -1,9 +1,10 @@
-"""The small indexed repository the read-tool tests share (read-only per module)."""
+"""The small indexed repositories the read-tool tests share (read-only per module)."""
 
 from __future__ import annotations
 
 import pytest
 
+from tests.retrieval import context_repo
 from tests.retrieval.small_repo import build
 
 
@@ -18,5 +19,13 @@ def shop(tmp_path_factory):
 def fresh_shop(tmp_path):
     """A workspace of its own, for tests that edit the working tree."""
     ws = build(tmp_path)
+    yield ws
+    ws.close()
+
+
+@pytest.fixture(scope="module")
+def cart_ws(tmp_path_factory):
+    """The cart repository of ``context_repo``, indexed and exported (one per module)."""
+    ws = context_repo.build(tmp_path_factory.mktemp("cart") / "repo")
     yield ws
     ws.close()

@@ -23,10 +23,8 @@ TASK = "Fix Cart.total so the Discount applies at checkout"
 
 
 @pytest.fixture(scope="module")
-def ws(tmp_path_factory):
-    workspace = build(tmp_path_factory.mktemp("ctx") / "repo")
-    yield workspace
-    workspace.close()
+def ws(cart_ws):
+    return cart_ws
 
 
 def call(ws, task=TASK, **kw):

@@ -21,8 +21,6 @@ from repoctx.retrieval.context_rank import (
     section_symbol,
 )
 
-from .context_repo import build
-
 
 @dataclass
 class FakeWs:
@@ -37,10 +35,8 @@ FAKE = FakeWs({"pkg/mod.py": FileNode("pkg/mod.py", 1, 1, "d",
 
 
 @pytest.fixture(scope="module")
-def ws(tmp_path_factory):
-    workspace = build(tmp_path_factory.mktemp("rank") / "repo")
-    yield workspace
-    workspace.close()
+def ws(cart_ws):
+    return cart_ws
 
 
 def test_heading_paths_map_to_declared_symbols():

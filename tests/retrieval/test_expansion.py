@@ -17,14 +17,10 @@ from repoctx.retrieval.expansion import (
     task_names,
 )
 
-from .context_repo import build
-
 
 @pytest.fixture(scope="module")
-def ws(tmp_path_factory):
-    workspace = build(tmp_path_factory.mktemp("expand") / "repo")
-    yield workspace
-    workspace.close()
+def ws(cart_ws):
+    return cart_ws
 
 
 def test_task_names_put_code_looking_words_first_and_drop_stopwords():

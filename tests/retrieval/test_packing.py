@@ -10,16 +10,12 @@ from repoctx.retrieval.units import load
 from repoctx.retrieval.wire import dumps
 from repoctx.tokenizer import count_tokens
 
-from .context_repo import build
-
 PATHS = ("shop/cart.py", "shop/pricing.py", "tests/test_cart.py", "README.md")
 
 
 @pytest.fixture(scope="module")
-def ws(tmp_path_factory):
-    workspace = build(tmp_path_factory.mktemp("pack") / "repo")
-    yield workspace
-    workspace.close()
+def ws(cart_ws):
+    return cart_ws
 
 
 def plan(ws, detail="auto", known=frozenset(), possessed=frozenset()):

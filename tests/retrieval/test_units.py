@@ -21,10 +21,8 @@ from .context_repo import build
 
 
 @pytest.fixture(scope="module")
-def ws(tmp_path_factory):
-    workspace = build(tmp_path_factory.mktemp("units") / "repo")
-    yield workspace
-    workspace.close()
+def ws(cart_ws):
+    return cart_ws
 
 
 def source(ws, path, symbols=(), spans=()):
