@@ -145,15 +145,24 @@ def _answer(ws: Workspace, terms: QueryTerms, k: int, kinds: tuple[str, ...],
     return out
 
 
+def _fuse_hits(ranked: list[tuple[str, list[dict[str, Any]]]], k: int) -> list[dict[str, Any]]:
+    """Ranked hit lists fused by reciprocal rank, one hit per key (the first list's copy);
+    ties go to the earlier list, then the better rank."""
+    by_key: dict[str, dict[str, Any]] = {}
+    for _, hits in ranked:
+        for hit in hits:
+            by_key.setdefault(hit["key"], hit)
+    order = {name: i for i, (name, _) in enumerate(ranked)}
+    fused = fuse([(name, 1.0, [h["key"] for h in hits]) for name, hits in ranked])
+    best = sorted(fused.values(), key=lambda f: (-f.score, min(order[n] for n in f.sources),
+                                                 min(f.sources.values()), str(f.key)))
+    return [by_key[f.key] for f in best[:k]]
+
+
 def _with_memory(code: list[dict[str, Any]], notes: list[dict[str, Any]], k: int,
                  ) -> list[dict[str, Any]]:
     """Code hits and memory entries fused by reciprocal rank (a note has no file: fresh)."""
-    by_key = {("code", i): h for i, h in enumerate(code)}
-    by_key |= {("memory", i): {**h, "fresh": True} for i, h in enumerate(notes)}
-    fused = fuse([("code", 1.0, [("code", i) for i in range(len(code))]),
-                  ("memory", 1.0, [("memory", i) for i in range(len(notes))])])
-    best = sorted(fused.values(), key=lambda f: (-f.score, f.key[0], f.key[1]))
-    return [by_key[f.key] for f in best[:k]]
+    return _fuse_hits([("code", code), ("memory", [{**h, "fresh": True} for h in notes])], k)
 
 
 def _with_semantic(ws: Workspace, hits: list[dict[str, Any]], query: str, k: int,
@@ -166,20 +175,16 @@ def _with_semantic(ws: Workspace, hits: list[dict[str, Any]], query: str, k: int
             and (not paths or (h.get("path") and matches_filter(h["path"], paths)))]
     if not near:
         return hits, path if path.startswith("semantic") else RETRIEVAL_PATH
-    by_key = {h["key"]: h for h in hits}
+    keyword = {h["key"]: h for h in hits}
     for h in near:
-        found = by_key.get(h["key"])
-        if found is not None:
+        if h["key"] in keyword:
+            found = keyword[h["key"]]
             found["reasons"] = [*found["reasons"], "semantic"][:MAX_REASONS]
-        else:
-            by_key[h["key"]] = {"score": h["score"], "key": h["key"], "kind": h["kind"],
-                                "path": h.get("path"), "symbol": h.get("symbol"),
-                                "snippet": "", "reasons": ["semantic"],
-                                "fresh": ws.is_fresh(h["path"]) if h.get("path") else True}
-    fused = fuse([("keyword", 1.0, [h["key"] for h in hits]),
-                  ("semantic", 1.0, [h["key"] for h in near])])
-    best = sorted(fused.values(), key=lambda f: (-f.score, str(f.key)))
-    return [by_key[f.key] for f in best[:k]], path
+    semantic = [keyword.get(h["key"]) or {
+        "score": h["score"], "key": h["key"], "kind": h["kind"], "path": h.get("path"),
+        "symbol": h.get("symbol"), "snippet": "", "reasons": ["semantic"],
+        "fresh": ws.is_fresh(h["path"]) if h.get("path") else True} for h in near]
+    return _fuse_hits([("keyword", hits), ("semantic", semantic)], k), path
 
 
 def _natural_kind(cand: Candidate) -> str:
