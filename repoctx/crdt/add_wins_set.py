@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from repoctx.errors import PreconditionError
 
@@ -54,6 +55,7 @@ class AddWinsSet:
 
 
 EMPTY = AddWinsSet()
+_first = itemgetter(0)
 
 
 def empty() -> AddWinsSet:
@@ -132,11 +134,14 @@ def decode(data: bytes) -> AddWinsSet:
     try:
         entries_body, ctx_body = body
         entries = dict(entries_body)
-        for element, dots in entries_body:
-            if type(element) is not str or type(dots) is not tuple or not dots:
-                raise ValueError("an element is a string with a non-empty dot set")
-            if type(dots[0]) is not tuple:  # dot shape, checked on the first (cheap)
-                raise ValueError("a dot is (replica, counter)")
+        # Type sets rather than a per-element loop (decoding is on every read-merge-write);
+        # the dot shape is checked on each element's first dot, an empty dot set fails there.
+        if not {*map(type, entries)} <= {str} or not {*map(type, entries.values())} <= {tuple}:
+            raise ValueError("an element is a string with a non-empty dot set")
+        if not {*map(type, map(_first, entries.values()))} <= {tuple}:
+            raise ValueError("a dot is (replica, counter)")
         return AddWinsSet(entries, decode_context(ctx_body))
+    except IndexError as exc:
+        raise codec.shape_error("AddWinsSet", "an element has an empty dot set") from exc
     except (TypeError, ValueError) as exc:
         raise codec.shape_error("AddWinsSet", str(exc)) from exc

@@ -31,8 +31,7 @@ def register_upcaster(family: int, from_version: int, upcaster: Upcaster) -> Non
 
 def wrap(rec: Record, family: int, version: int) -> bytes:
     """Encode ``rec`` inside the envelope ``[family, version]``."""
-    body: dict = dict(sorted(rec.fields.items()))
-    body[SCHEMA] = [family, version]
+    body = {**rec.fields, SCHEMA: (family, version)}
     return codec.pack(dict(sorted(body.items())))
 
 
@@ -56,6 +55,7 @@ def unwrap(data: bytes, family: int, version: int) -> Record:
         if upcaster is None:
             raise UnsupportedVersionError(f"no upcaster for schema family {family} v{step}")
         body = upcaster(body)
-    if not all(isinstance(k, str) and isinstance(v, bytes) for k, v in body.items()):
+    # Type sets rather than a per-field loop: this runs on every read of the store.
+    if not {*map(type, body)} <= {str} or not {*map(type, body.values())} <= {bytes}:
         raise InvalidEncodingError("a record is a map of field names to encoded CRDTs")
     return Record(body)
