@@ -22,7 +22,7 @@ from repoctx.store import Store
 from repoctx.trees import Batch
 
 from . import file_node as fn
-from . import xref_journal
+from . import walk_cache, xref_journal
 from .analyse import Analysis, Job
 from .content_record import MAX_READ_BYTES
 from .lock import writer_lock
@@ -76,11 +76,23 @@ def reconcile_pass(store: Store, root: Path, options: PassOptions = PassOptions(
     with writer_lock(store.path, wait=options.wait):
         write_status(store.path, {"status": "indexing", "phase": "walk", "repoId": store.repo_id})
         try:
+            scope = _scope(store, options)
+            if not options.full:
+                with _timed(report, "recheck"):
+                    settled = walk_cache.recheck(store, root, scope)
+                if settled is not None:
+                    _report_settled(report, settled)
+                    return _finished(store, report, started)
+            generation = store.trees.generation(walk_cache.STRUCTURAL)
+            walked_ns = time.time_ns()
             with _timed(report, "walk"):
                 found = walk(root, store_dir=store.path, max_depth=options.max_depth,
                              max_files=options.max_files)
             with _timed(report, "classify"):
                 plan = _classify(store, found, options, report)
+            if not (plan.work or plan.seeds or plan.removed or options.full):
+                binary = [f.path for f in found.files if f.path not in plan.live]
+                walk_cache.save(store, root, found, binary, scope, generation, walked_ns)
             write_status(store.path, {"status": "indexing", "phase": "project",
                                       "repoId": store.repo_id, "files": len(plan.work)})
             _write(store, root, options, report, plan, progress)
@@ -88,10 +100,30 @@ def reconcile_pass(store: Store, root: Path, options: PassOptions = PassOptions(
             write_status(store.path, {"status": "failed", "repoId": store.repo_id,
                                       "lastError": f"{type(exc).__name__}: {exc}"})
             raise
-        report.seconds["total"] = time.perf_counter() - started
-        write_status(store.path, {"status": "ready", "repoId": store.repo_id,
-                                  "report": report.as_json()})
+        return _finished(store, report, started)
+
+
+def _finished(store: Store, report: PassReport, started: float) -> PassReport:
+    report.seconds["total"] = time.perf_counter() - started
+    write_status(store.path, {"status": "ready", "repoId": store.repo_id,
+                              "report": report.as_json()})
     return report
+
+
+def _scope(store: Store, options: PassOptions) -> tuple:
+    """Everything besides the tree and the store's records that decides what a pass does."""
+    return (options.content, options.symbols, options.xref, options.max_depth,
+            options.max_files, str(store.path.resolve()))
+
+
+def _report_settled(report: PassReport, settled: walk_cache.Settled) -> None:
+    """Report an unchanged tree exactly as ``_classify`` reports it."""
+    report.scanned = settled.scanned
+    for path, reason in settled.skipped:
+        report.skip(path, reason)
+    for path in settled.binary:
+        report.skip(path, "binary")
+    report.unchanged = settled.scanned - len(settled.binary)
 
 
 @contextmanager

@@ -86,6 +86,11 @@ class Walk:
 
     files: tuple[WalkedFile, ...]
     skipped: tuple[Skipped, ...]
+    ctimes: tuple[tuple[str, int], ...] = ()
+    """Every directory listed ('' is the root) and ignore file read, with its ctime_ns
+    taken before reading it: what the listing depends on beyond the files' own stats."""
+    followed_links: bool = False
+    """True if a symlink was followed (its target can change while no listing does)."""
 
     @property
     def truncated(self) -> bool:
@@ -161,6 +166,8 @@ class _Walker:
     visited: set[str] = field(default_factory=set)
     linked: list[_Dir] = field(default_factory=list)
     full: bool = False
+    ctimes: list[tuple[str, int]] = field(default_factory=list)
+    followed_links: bool = False
 
     def run(self) -> Walk:
         """Walk the real tree, then the symlinked directories it found."""
@@ -169,7 +176,8 @@ class _Walker:
             self.linked.sort(key=lambda linked: linked.rel_path, reverse=True)
             self._walk_from(self.linked.pop())
         self.files.sort(key=lambda walked: walked.path)
-        return Walk(tuple(self.files), tuple(sorted(self.skipped)))
+        return Walk(tuple(self.files), tuple(sorted(self.skipped)), tuple(sorted(self.ctimes)),
+                    self.followed_links)
 
     def _walk_from(self, start: _Dir) -> None:
         pending = [start]
@@ -185,8 +193,10 @@ class _Walker:
     def _list(self, directory: _Dir) -> list[_Dir]:
         """List one directory: record its files, return its subdirectories to walk."""
         try:
+            ctime_ns = os.stat(directory.abs_path).st_ctime_ns
             with os.scandir(directory.abs_path) as listing:
                 entries = sorted(listing, key=lambda entry: entry.name)
+            self.ctimes.append((directory.rel_path, ctime_ns))
         except OSError:
             self.skipped.append(Skipped(directory.rel_path or ".", UNREADABLE_DIR))
             return []
@@ -239,6 +249,7 @@ class _Walker:
     def _link(self, directory: _Dir, entry: os.DirEntry[str], rel: str,
               rules: tuple[_Rules, ...]) -> None:
         """Follow a symlink that stays in the root: list a file, defer a directory."""
+        self.followed_links = True
         target = os.path.realpath(entry.path)
         if target == self.store:
             return
@@ -279,11 +290,12 @@ class _Walker:
         return (*directory.rules, _Rules(base, spec, _any_match(spec)))
 
     def _read_lines(self, directory: _Dir, entry: os.DirEntry[str]) -> list[str]:
+        prefix = directory.rel_path + "/" if directory.rel_path else ""
         try:
+            self.ctimes.append((prefix + entry.name, entry.stat(follow_symlinks=False).st_ctime_ns))
             with open(entry.path, "rb") as handle:
                 return handle.read().decode("utf-8", "replace").splitlines()
         except OSError:
-            prefix = directory.rel_path + "/" if directory.rel_path else ""
             self.skipped.append(Skipped(prefix + entry.name, UNREADABLE_IGNORE_FILE))
             return []
 

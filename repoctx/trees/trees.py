@@ -30,6 +30,8 @@ from .spec import BY_NAME, LOCAL_TREE, TREES, TreeSpec
 from .visibility import visible
 
 OnCorrupt = Callable[[CorruptRecordError], None]
+GENERATIONS = "tree-generations"
+"""Store-local map: tree name -> its generation (see ``Trees.generation``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,7 +197,19 @@ class Trees:
                 due.append(name)
                 counts[name] = 0
         batch.put_local("writes-since-compaction", counts)
+        generations = batch.get_local(GENERATIONS, {})
+        for name in batch.written:
+            generations[name] = generations.get(name, 0) + 1
+        batch.put_local(GENERATIONS, generations)
         return due
+
+    def generation(self, tree: str) -> int:
+        """Record-writing batches that have touched ``tree`` so far (never reset).
+
+        Whoever derived something from a tree at generation ``g`` knows the tree is
+        unchanged, by any writer in any process, while it still reads ``g``.
+        """
+        return self.get_local(GENERATIONS, {}).get(tree, 0)
 
     def stats(self) -> list[TreeStats]:
         """Records and bytes per named tree."""

@@ -61,6 +61,16 @@ def test_lists_files_sorted_with_size_and_mtime(tmp_path: Path) -> None:
     assert run(tmp_path) == result
 
 
+def test_reports_the_ctimes_the_listing_depends_on(tmp_path: Path) -> None:
+    make(tmp_path, "a/b/c.py", "a/.gitignore", "x.py")
+    result = run(tmp_path)
+    assert [path for path, _ in result.ctimes] == ["", "a", "a/.gitignore", "a/b"]
+    assert dict(result.ctimes)["a/b"] == os.stat(tmp_path / "a/b").st_ctime_ns
+    assert not result.followed_links
+    (tmp_path / "link.py").symlink_to(tmp_path / "x.py")
+    assert run(tmp_path).followed_links
+
+
 def test_unicode_names(tmp_path: Path) -> None:
     make(tmp_path, "größe/ñandú.py", "z.py", "é.txt")
     assert paths(run(tmp_path)) == ["größe/ñandú.py", "z.py", "é.txt"]  # code-point order

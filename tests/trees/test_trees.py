@@ -70,3 +70,19 @@ def test_a_second_process_reads_while_one_writes(store):
         proc.start()
         proc.join(60)
         assert queue.get(timeout=5) == 1  # sees the committed state, not the open batch
+
+
+def test_generation_counts_record_writing_batches_per_tree(store):
+    structural, symbol = TREES[0].name, TREES[1].name
+    assert store.trees.generation(structural) == 0
+    delta = lww_record(store, size=1)
+    with store.batch() as b:
+        b.merge(store.key("file", "a.py"), delta)
+        b.merge(store.key("file", "b.py"), delta)
+    store.trees.merge(store.key("file", "a.py"), delta)  # changes nothing
+    with store.batch() as b:
+        b.put_local("anything", 1)
+    assert store.trees.generation(structural) == 1
+    assert store.trees.generation(symbol) == 0
+    store.trees.merge(store.key("file", "a.py"), lww_record(store, size=2))
+    assert store.trees.generation(structural) == 2
