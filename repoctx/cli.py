@@ -29,6 +29,7 @@ from repoctx.retrieval import (
     build_search_index,
     export_extras,
     open_workspace,
+    refresh_export,
     tools,
 )
 from repoctx.server import serve as run_server
@@ -96,13 +97,20 @@ def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, n
             report.warnings += [f"vectors: {embedded.error}"] if embedded.error else []
         if not no_export:
             out = store.path / EXPORT_NAME
-            exported = export_store(store, path, out, previous=out if out.exists() else None,
-                                    finalize=export_extras(store, report.warnings))
-            payload["export"] = {"path": str(out), "documents": exported.documents,
-                                 "sections": exported.sections}
-    emit(payload, as_json, lambda p: report.text() + (
-        f"\n  export: {p['export']['documents']} documents, {p['export']['sections']} "
-        f"sections -> {p['export']['path']}" if "export" in p else ""))
+            exported = refresh_export(store, path, out, report.warnings)
+            payload["export"] = {"path": str(out), "unchanged": exported is None} | ({
+                "documents": exported.documents, "sections": exported.sections}
+                if exported is not None else {})
+    emit(payload, as_json, lambda p: report.text() + _export_line(p.get("export")))
+
+
+def _export_line(export: dict | None) -> str:
+    if export is None:
+        return ""
+    if export["unchanged"]:
+        return f"\n  export: unchanged -> {export['path']}"
+    return (f"\n  export: {export['documents']} documents, {export['sections']} sections -> "
+            f"{export['path']}")
 
 
 def progress_bar(total: int, done: int) -> Callable[[int], None] | None:

@@ -106,3 +106,14 @@ def test_backup_refuses_an_existing_destination_and_writes_nothing(tmp_path):
     result = CliRunner().invoke(main, ["backup", str(tmp_path / "dest"), str(tmp_path)])
     assert result.exit_code != 0 and "exists; backup writes a new directory" in result.stderr
     assert list((tmp_path / "dest").iterdir()) == []
+
+
+def test_index_twice_exports_once(tmp_path):
+    (tmp_path / "app.py").write_text("def run():\n    return 1\n")
+    args = ["index", str(tmp_path), "--repo-id", "demo"]
+    first = CliRunner().invoke(main, [*args, "--json"])
+    assert first.exit_code == 0, first.output
+    assert json.loads(first.stdout)["export"] | {"path": ""} == {
+        "path": "", "unchanged": False, "documents": 1, "sections": 1}
+    second = CliRunner().invoke(main, args)
+    assert second.exit_code == 0 and "export: unchanged ->" in second.stdout

@@ -4,6 +4,7 @@ context bundles, status. Every tool works on a ``Workspace``."""
 from .context import context
 from .context_rank import Candidate, Ranker, default_rank, reader_rank
 from .export_extras import export_extras
+from .export_refresh import refresh_export
 from .receipts import receipt
 from .search import refresh_index, search
 from .search_index import build_search_index, has_search_index
@@ -24,6 +25,7 @@ __all__ = [
     "open_workspace",
     "reader_rank",
     "receipt",
+    "refresh_export",
     "refresh_index",
     "seal",
     "search",

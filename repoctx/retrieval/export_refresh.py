@@ -1,0 +1,62 @@
+"""retrieval/export_refresh — refresh the ContextPull export only when what it shows changed.
+
+``repoctx index`` runs after every edit and often over an unchanged tree; exporting
+again then copies every document into an identical file (about half a second on
+Django). The export is current while the trees it is made from are at the generations
+they had when it was written, the embedder and the repoctx version are the same, the
+export was complete (no embedding failure), and the file is still the one written.
+"""
+
+from __future__ import annotations
+
+import os
+from importlib.metadata import version
+from pathlib import Path
+
+from repoctx import vectors
+from repoctx.contextpull import ExportReport, export_store
+from repoctx.store import Store
+from repoctx.trees import BY_FAMILY
+
+from .export_extras import export_extras
+
+SOURCES = tuple(BY_FAMILY[family].name for family in ("file", "symbol", "content"))
+"""The trees an export is made from (file nodes, declarations, bodies)."""
+
+
+def _name(store: Store) -> str:
+    return f"export-state/{store.repo_id}"
+
+
+def _sources(store: Store, root: Path) -> dict:
+    return {"generations": [store.trees.generation(tree) for tree in SOURCES],
+            "embedder": vectors.choose(store).name, "root": str(root.resolve()),
+            "version": version("repoctx")}
+
+
+def _file(out: Path) -> list[int] | None:
+    try:
+        info = os.stat(out)
+    except FileNotFoundError:
+        return None
+    return [info.st_size, info.st_mtime_ns, info.st_ino]
+
+
+def refresh_export(store: Store, root: Path, out: Path,
+                   warnings: list[str] | None = None) -> ExportReport | None:
+    """Export ``store`` to ``out`` unless the export there is current (then None)."""
+    sources = _sources(store, root)  # read before exporting: a later write re-exports
+    saved = store.trees.get_local(_name(store))
+    if saved is not None and saved["sources"] == sources and saved["file"] == _file(out):
+        return None
+    problems: list[str] = []
+    report = export_store(store, root, out, previous=out if out.exists() else None,
+                          finalize=export_extras(store, problems))
+    with store.batch() as batch:
+        if problems:  # an incomplete export is redone next time
+            batch.delete_local(_name(store))
+        else:
+            batch.put_local(_name(store), {"sources": sources, "file": _file(out)})
+    if warnings is not None:
+        warnings += problems
+    return report
