@@ -8,6 +8,7 @@ separated by blank lines. Each block keeps its lines verbatim and its 1-based li
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 _HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
@@ -121,7 +122,7 @@ def paragraph_blocks(lines: list[str], first_line: int = 1) -> list[Block]:
     return blocks
 
 
-def section_kind(blocks: list[Block]) -> str:
+def section_kind(blocks: Sequence[Block]) -> str:
     """Section kind, heading lines ignored: table / code when the rest is one such block
     (or only such blocks), ``mixed`` when one sits beside prose, else ``prose``."""
     kinds = {block.kind for block in blocks if block.kind != "heading"}
@@ -132,6 +133,6 @@ def section_kind(blocks: list[Block]) -> str:
     return "prose"
 
 
-def join_blocks(blocks: list[Block]) -> str:
+def join_blocks(blocks: Sequence[Block]) -> str:
     """Section text: block texts joined by one blank line, no trailing newline."""
     return "\n\n".join(block.text for block in blocks)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import PurePosixPath
 
 from repoctx.contextpull.documents import Definition, Sectioned
-from repoctx.contextpull.lines import line_blocks
+from repoctx.contextpull.lines import Lines, line_blocks
 from repoctx.contextpull.merge import MIN_FRAGMENT_CHARS, Draft
 
 # A draft paired with whether it may glue onto its neighbour when under 40 characters:
@@ -43,13 +43,10 @@ def _spanning(definition: Definition, start: int, end: int) -> Definition:
 class _CodeSectioner:
     """Walks one document's lines and definitions, yielding drafts in line order."""
 
-    def __init__(self, path: str, lines: list[str], max_chars: int) -> None:
+    def __init__(self, path: str, lines: Lines, max_chars: int) -> None:
         self.path = path
         self.lines = lines
         self.max_chars = max_chars
-
-    def _span_text(self, start: int, end: int) -> str:
-        return "\n".join(self.lines[start - 1 : end])
 
     def gap(self, start: int, end: int) -> Iterator[_Item]:
         """Line-group drafts for code outside any definition."""
@@ -67,7 +64,7 @@ class _CodeSectioner:
     def definition(self, node: Definition, parents: tuple[str, ...] = ()) -> Iterator[_Item]:
         """Drafts for one definition: whole when it fits, else head plus one per child."""
         names = (*parents, node.name)
-        text = self._span_text(node.start_line, node.end_line).strip("\n")
+        text = self.lines.span(node.start_line, node.end_line).strip("\n")
         children = _top_level(node.children, node.end_line)
         children = [c for c in children if c.start_line > node.start_line]
         if len(text) <= self.max_chars or not children:
@@ -119,6 +116,6 @@ def section_code(
     path: str, text: str, definitions: tuple[Definition, ...], max_chars: int
 ) -> Sectioned:
     """Section a code document; ``definitions`` are 1-based inclusive line spans."""
-    sectioner = _CodeSectioner(path, text.split("\n"), max_chars)
+    sectioner = _CodeSectioner(path, Lines(text), max_chars)
     drafts = glue_fragments(sectioner.document(definitions), max_chars)
     return Sectioned(PurePosixPath(path).name, "code", tuple(d.to_section() for d in drafts))

@@ -9,8 +9,7 @@ and symbol; a merge that would exceed the size limit is not made.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 
 from repoctx.contextpull.blocks import Block, join_blocks, section_kind
 from repoctx.contextpull.documents import Section
@@ -26,11 +25,13 @@ class Draft:
     level: int
     blocks: tuple[Block, ...]
     symbol: str | None = None
+    # The section text the blocks make, joined once: every draft's length is asked for
+    # (often repeatedly, when merging), so it is set eagerly rather than cached on first
+    # use (``cached_property`` takes a lock per access on Python 3.11).
+    text: str = field(init=False, repr=False, compare=False)
 
-    @cached_property
-    def text(self) -> str:
-        """The section text the blocks make (joined once: merging asks for it repeatedly)."""
-        return join_blocks(list(self.blocks))
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", join_blocks(self.blocks))
 
     def with_blocks(self, blocks: tuple[Block, ...]) -> Draft:
         """This draft with ``blocks`` instead of its own."""
@@ -38,7 +39,7 @@ class Draft:
 
     def to_section(self) -> Section:
         """The finished :class:`Section`, kind and line span derived from the blocks."""
-        blocks = list(self.blocks)
+        blocks = self.blocks
         return Section(
             heading_path=self.heading_path,
             level=self.level,

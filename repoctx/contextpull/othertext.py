@@ -11,17 +11,17 @@ from pathlib import PurePosixPath
 
 from repoctx.contextpull.blocks import Block, paragraph_blocks
 from repoctx.contextpull.documents import Sectioned
-from repoctx.contextpull.lines import line_blocks
+from repoctx.contextpull.lines import Lines, line_blocks
 from repoctx.contextpull.merge import Draft, merge_fragments
 
 OVERLAP_LINES = 3
 
 
-def _parts(lines: list[str], max_chars: int) -> list[list[Block]]:
+def _parts(lines: Lines, max_chars: int) -> list[list[Block]]:
     parts: list[list[Block]] = []
     current: list[Block] = []
     size = 0
-    for block in paragraph_blocks(lines):
+    for block in paragraph_blocks(lines.lines):
         extra = len(block.text) + (2 if current else 0)
         if size + extra <= max_chars:
             current.append(block)
@@ -44,6 +44,6 @@ def _parts(lines: list[str], max_chars: int) -> list[list[Block]]:
 
 def section_other_text(path: str, text: str, max_chars: int) -> Sectioned:
     """Section a text file that is neither Markdown, ``.txt``, JSON nor code."""
-    drafts = [Draft(path, 0, tuple(part)) for part in _parts(text.split("\n"), max_chars)]
+    drafts = [Draft(path, 0, tuple(part)) for part in _parts(Lines(text), max_chars)]
     merged = merge_fragments(drafts, max_chars)
     return Sectioned(PurePosixPath(path).name, "other", tuple(d.to_section() for d in merged))

@@ -57,12 +57,13 @@ def sha256_hex(data: bytes) -> str:
 
 def prepare(document: SourceDocument, max_chars: int, ingested_at: str) -> DocumentRows:
     """Section and summarise ``document`` into rows."""
-    sectioned = section_document(document, max_chars)
+    text = decode_text(document.data)  # once, for sectioning and counting
+    sectioned = section_document(document, max_chars, text)
     summary, summary_src = summarise(sectioned)
     sections = sectioned.sections
     tokens = document.tokens
     if tokens is None:
-        tokens = count_one(decode_text(document.data))
+        tokens = count_one(text)
     return DocumentRows(
         path=document.path,
         sha256=document.sha256 or sha256_hex(document.data),

@@ -30,6 +30,9 @@ INSERT_REPOCTX_DOCUMENT = "INSERT INTO repoctx_documents(language, tokens, doc_i
 INSERT_REPOCTX_SECTION = (
     "INSERT INTO repoctx_sections(id, start_line, end_line, tokens, symbol) VALUES (?, ?, ?, ?, ?)"
 )
+# FTS5's 'automerge' option (a row in ``sections_fts_config``); 4 is FTS5's default.
+SET_FTS_AUTOMERGE = "INSERT INTO sections_fts(sections_fts, rank) VALUES ('automerge', ?)"
+FTS_AUTOMERGE_DEFAULT = 4
 
 MAX_SECTION_ROWID = "SELECT coalesce(max(rowid), 0) FROM sections"
 

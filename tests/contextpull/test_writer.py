@@ -96,6 +96,13 @@ def test_meta_and_side_tables(store: Path) -> None:
     assert rows(store, "PRAGMA journal_mode") == [("delete",)]
 
 
+def test_build_settings_leave_a_usual_file(store: Path) -> None:
+    assert rows(store, "PRAGMA page_size") == [(16384,)]
+    # the build ran without FTS5 automerge; the file keeps FTS5's default for later writers
+    assert ("automerge", 4) in rows(store, "SELECT k, v FROM sections_fts_config")
+    assert rows(store, "INSERT INTO sections_fts(sections_fts) VALUES ('integrity-check')") == []
+
+
 def test_fingerprint_rule() -> None:
     expected = hashlib.sha256(b"a\0" + b"1" * 64 + b"\0").hexdigest()[:16]
     assert corpus_fingerprint([("a", "1" * 64)]) == expected
