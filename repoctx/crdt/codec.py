@@ -38,9 +38,12 @@ def frame(tag: int, body: Any) -> bytes:
     return bytes((tag, FORMAT_VERSION)) + pack(body)
 
 
+_BYTES_LIKE = (bytes, bytearray, memoryview)  # a tuple: a ``|`` union is rebuilt per call
+
+
 def check_header(tag: int, data: bytes, minimum: int) -> None:
     """Raise unless ``data`` is at least ``minimum`` bytes and starts with tag and version."""
-    if not isinstance(data, bytes | bytearray | memoryview) or len(data) < minimum:
+    if not isinstance(data, _BYTES_LIKE) or len(data) < minimum:
         raise InvalidEncodingError("too short to be a CRDT encoding")
     if data[0] != tag:
         raise InvalidEncodingError(f"type tag {data[0]} where {tag} was expected")

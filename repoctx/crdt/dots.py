@@ -32,11 +32,18 @@ class CausalContext:
 
 
 EMPTY_CONTEXT = CausalContext()
+_STR, _INT = {str}, {int}
 
 
 def compact(vv: dict[str, int], cloud: Iterable[Dot]) -> CausalContext:
     """A context with every cloud dot contiguous to the vector folded into it."""
-    vv = dict(vv)
+    return _fold(dict(vv), cloud)
+
+
+def _fold(vv: dict[str, int], cloud: Iterable[Dot]) -> CausalContext:
+    """``compact`` on a vector the caller hands over (it is updated in place)."""
+    if not cloud:
+        return CausalContext(vv)
     rest = []
     for replica, counter in sorted(cloud):  # ascending per replica: one pass folds runs
         top = vv.get(replica, 0)
@@ -54,7 +61,7 @@ def of_dots(dots: Iterable[Dot]) -> CausalContext:
 
 def join(a: CausalContext, b: CausalContext) -> CausalContext:
     """The union of two contexts, compacted."""
-    if a == b or not b.vv and not b.cloud:
+    if a is b or not b.vv and not b.cloud:  # identity, not ``==``: equal ones join below
         return a
     if not a.vv and not a.cloud:
         return b
@@ -62,7 +69,7 @@ def join(a: CausalContext, b: CausalContext) -> CausalContext:
     for replica, counter in b.vv.items():
         if counter > vv.get(replica, 0):
             vv[replica] = counter
-    return compact(vv, a.cloud | b.cloud)
+    return _fold(vv, a.cloud | b.cloud)
 
 
 def next_dot(context: CausalContext, replica: str) -> Dot:
@@ -80,10 +87,11 @@ def disjoint(a: CausalContext, b: CausalContext) -> bool:
     This is the common case of merging a fresh add into a state, and lets the join be a
     plain union. Cheap when either context is small.
     """
+    vv, cloud = a.vv, a.cloud
     for replica, counter in b.vv.items():
-        if a.vv.get(replica, 0) or any(r == replica and c <= counter for r, c in a.cloud):
+        if vv.get(replica, 0) or any(r == replica and c <= counter for r, c in cloud):
             return False
-    return not any(d in a for d in b.cloud)
+    return not any(c <= vv.get(r, 0) or (r, c) in cloud for r, c in b.cloud)
 
 
 def surviving(dots: Dots, other: CausalContext) -> Dots:
@@ -116,10 +124,15 @@ def decode_context(body: tuple) -> CausalContext:
     """Inverse of ``encode_context``; raises ``ValueError``/``TypeError`` when malformed."""
     vv_body, cloud_body = body
     vv = dict(vv_body)
-    cloud = frozenset(cloud_body)
-    if not all(type(r) is str and type(c) is int for r, c in (*vv.items(), *cloud)):
+    # Type sets rather than a per-dot loop: a context is decoded on every merge of a set.
+    if vv and (not {*map(type, vv)} <= _STR or not {*map(type, vv.values())} <= _INT):
         raise ValueError("a dot is (replica: str, counter: int)")
-    return CausalContext(vv, cloud)
+    if not cloud_body:
+        return CausalContext(vv)
+    if not all(type(r) is str and type(c) is int for r, c in cloud_body):
+        raise ValueError("a dot is (replica: str, counter: int)")
+    return CausalContext(vv, frozenset(cloud_body))
+
 
 
 def decode_dots(body: tuple) -> Dots:

@@ -2,7 +2,8 @@
 
 A record keeps each field in its binary form (``{name: encoded}``): a merge only
 decodes the fields whose bytes differ, so the common read-merge-write of a mostly
-unchanged record costs a byte comparison per field. Three meta fields, named with a
+unchanged record costs a byte comparison per field (registers merge on their bytes,
+sets through ``add_wins_set.merge_encoded``). Three meta fields, named with a
 leading ``$``, ride along: ``$tick`` (max register of the ticks that wrote the record,
 its age for compaction), ``$expires`` (optional expiry, epoch ms, only moves later)
 and ``$key`` (the full key of a record whose LMDB key had to be hashed). A record is a
@@ -21,7 +22,7 @@ from typing import Any
 
 from repoctx.errors import InvalidEncodingError
 
-from . import codec, lww_register, max_register, tags
+from . import add_wins_set, codec, lww_register, max_register, tags
 from .registry import module_for_state, module_for_tag
 
 __all__ = [
@@ -82,20 +83,35 @@ def write(states: Mapping[str, Any], at_tick: int) -> Record:
 
 
 def merge(a: Record, b: Record) -> Record:
-    """Field-wise merge; identical fields are kept without decoding."""
-    if a.fields == b.fields:
-        return a
-    merged = dict(a.fields)
+    """Field-wise merge; identical fields are kept without decoding.
+
+    Returns ``a`` itself when ``b`` adds nothing, so a caller can tell a no-op merge by
+    identity instead of comparing every field.
+    """
+    fields = a.fields
+    merged = None
     added = False
     for name, raw_b in b.fields.items():
-        raw_a = merged.get(name)
+        raw_a = fields.get(name)
         if raw_a is None:
-            merged[name] = raw_b
+            new = raw_b
             added = True
-        elif raw_a != raw_b:
+        elif raw_a[0] == raw_b[0] in _BYTE_ORDERED:
             # Registers (the common case) inline: their merge is the larger encoding.
-            merged[name] = (max(raw_a, raw_b) if raw_a[0] == raw_b[0] in _BYTE_ORDERED
-                            else _merge_field(raw_a, raw_b))
+            if raw_b <= raw_a:
+                continue
+            new = raw_b
+        elif raw_a == raw_b:
+            continue
+        else:
+            new = _merge_field(raw_a, raw_b)
+            if new == raw_a:
+                continue
+        if merged is None:
+            merged = dict(fields)
+        merged[name] = new
+    if merged is None:
+        return a
     return Record(dict(sorted(merged.items())) if added else merged)
 
 
@@ -110,6 +126,8 @@ def _merge_field(raw_a: bytes, raw_b: bytes) -> bytes:
         # a fixed byte order keeps the merge deterministic instead of raising.
         return max(raw_a, raw_b)
     module = _module(raw_a)
+    if module is add_wins_set:  # adds into a set are spliced into its encoding
+        return add_wins_set.merge_encoded(raw_a, raw_b)
     merged = module.merge(module.decode(raw_a), module.decode(raw_b))
     return module.encode(merged)
 
@@ -117,12 +135,22 @@ def _merge_field(raw_a: bytes, raw_b: bytes) -> bytes:
 def is_tombstone(rec: Record) -> bool:
     """True when every non-meta field holds its type's empty value."""
     for name, raw in rec.fields.items():
-        if name.startswith("$"):
-            continue
-        module = _module(raw)
-        if module.value(module.decode(raw)) != module.value(module.empty()):
+        if not name.startswith("$") and not _holds_empty(raw):
             return False
     return True
+
+
+# An LWW register holds None when msgpack nil directly follows the NUL that closes its
+# replica id (which never contains NUL): readers check every record, so no decoding.
+_LWW_HEADER = lww_register.encode(lww_register.empty())[:2]
+_NONE_AFTER_REPLICA = b"\x00" + codec.pack(None)
+
+
+def _holds_empty(raw: bytes) -> bool:
+    if raw[:2] == _LWW_HEADER and len(raw) >= 12:
+        return raw.endswith(_NONE_AFTER_REPLICA) and raw.find(b"\x00", 10) == len(raw) - 2
+    module = _module(raw)
+    return module.value(module.decode(raw)) == module.value(module.empty())
 
 
 def tick(rec: Record) -> int:

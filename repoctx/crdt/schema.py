@@ -22,6 +22,7 @@ SCHEMA = "$schema"
 Upcaster = Callable[[dict[str, bytes]], dict[str, bytes]]
 
 _UPCASTERS: dict[tuple[int, int], Upcaster] = {}
+_STR, _BYTES = {str}, {bytes}
 
 
 def register_upcaster(family: int, from_version: int, upcaster: Upcaster) -> None:
@@ -31,17 +32,32 @@ def register_upcaster(family: int, from_version: int, upcaster: Upcaster) -> Non
 
 def wrap(rec: Record, family: int, version: int) -> bytes:
     """Encode ``rec`` inside the envelope ``[family, version]``."""
-    body = {**rec.fields, SCHEMA: (family, version)}
-    return codec.pack(dict(sorted(body.items())))
+    fields = rec.fields
+    stamp = (family, version)
+    # Fields are in name order, so ``$schema`` usually just goes first: no sort then.
+    if not fields or next(iter(fields)) > SCHEMA:
+        return codec.pack({SCHEMA: stamp, **fields})
+    return codec.pack(dict(sorted({**fields, SCHEMA: stamp}.items())))
 
 
 def unwrap(data: bytes, family: int, version: int) -> Record:
     """Decode an enveloped record, upcasting it to ``version``."""
     body = codec.unpack(data)
-    if not isinstance(body, dict):
+    if type(body) is not dict:
         raise InvalidEncodingError("an enveloped record is a map")
     stamp = body.pop(SCHEMA, None)
-    if not (isinstance(stamp, list | tuple) and len(stamp) == 2):
+    upcast = stamp != (family, version)  # arrays unpack as tuples: the current one matches
+    if upcast:
+        body = _upcast(body, stamp, family, version)
+    # Type sets rather than a per-field loop: this runs on every read of the store.
+    if not {*map(type, body)} <= _STR or not {*map(type, body.values())} <= _BYTES:
+        raise InvalidEncodingError("a record is a map of field names to encoded CRDTs")
+    return Record(dict(sorted(body.items())) if upcast else body)  # records keep name order
+
+
+def _upcast(body: dict, stamp: object, family: int, version: int) -> dict:
+    """Run the upcasters from the stamped version up to ``version``."""
+    if not (type(stamp) is tuple and len(stamp) == 2 and type(stamp[1]) is int):
         raise InvalidEncodingError(f"missing or malformed {SCHEMA} envelope")
     found_family, found_version = stamp
     if found_family != family:
@@ -55,7 +71,4 @@ def unwrap(data: bytes, family: int, version: int) -> Record:
         if upcaster is None:
             raise UnsupportedVersionError(f"no upcaster for schema family {family} v{step}")
         body = upcaster(body)
-    # Type sets rather than a per-field loop: this runs on every read of the store.
-    if not {*map(type, body)} <= {str} or not {*map(type, body.values())} <= {bytes}:
-        raise InvalidEncodingError("a record is a map of field names to encoded CRDTs")
-    return Record(body)
+    return body

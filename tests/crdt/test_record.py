@@ -76,3 +76,13 @@ def test_register_byte_order_is_the_merge(a, b):
     for x, y in ((ma, mb), (mb, ma), (ma, max_register.MaxRegister(b[0]))):
         assert max_register.decode(max(max_register.encode(x), max_register.encode(y))) == (
             max_register.merge(x, y))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.sampled_from([0, 0xC0, 0xC000, 2**64 - 1]), st.integers(0, 2**64 - 1)),
+       st.sampled_from(["", "a", "r\u00e9", "\u00c0"]),
+       st.one_of(st.none(), st.integers(-2**63, 2**64 - 1), st.text(max_size=3),
+                 st.binary(max_size=3), st.lists(st.none(), max_size=2)))
+def test_a_register_field_is_empty_exactly_when_it_holds_none(tick, replica, val):
+    raw = lww_register.encode(lww_register.LwwRegister(tick, replica, val))
+    assert record.is_tombstone(Record({"x": raw})) == (val is None)

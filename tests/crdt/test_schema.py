@@ -1,6 +1,6 @@
 import pytest
 
-from repoctx.crdt import lww_register, record, schema
+from repoctx.crdt import codec, lww_register, max_register, record, schema
 from repoctx.errors import InvalidEncodingError, UnsupportedVersionError
 
 
@@ -27,3 +27,19 @@ def test_newer_version_and_missing_envelope_are_refused():
         schema.unwrap(record.encode(rec), 8, 1)
     with pytest.raises(UnsupportedVersionError, match="no upcaster"):
         schema.unwrap(schema.wrap(rec, 9, 1), 9, 2)
+
+
+def test_the_envelope_keeps_fields_in_name_order():
+    def lww(value):
+        return lww_register.set_value(lww_register.empty(), value, 1, "r")
+
+    plain = record.write({"kind": lww("class")}, 1)
+    meta = record.write({"kind": lww("class"), record.KEY: lww("repo/x/symbol/long"),
+                         record.EXPIRES: max_register.MaxRegister(5)}, 1)
+    for rec in (plain, meta, record.empty()):
+        names = list(codec.unpack(schema.wrap(rec, 7, 1)))
+        assert names == sorted(names) and schema.SCHEMA in names
+
+    schema.register_upcaster(6, 1, lambda fields: {**fields, "added": fields["kind"]})
+    lifted = schema.unwrap(schema.wrap(plain, 6, 1), 6, 2)
+    assert list(lifted.fields) == sorted(lifted.fields)
