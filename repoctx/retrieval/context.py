@@ -52,11 +52,12 @@ def context(ws: Workspace, task: str, *, responseBudgetTokens: int = DEFAULT_BUD
     session_id = None if session is None else check_session_id(session)
     now = wall_ms() if now_ms is None else now_ms
     view = session_view(ws.store, session_id, now) if session_id else SessionView()
-    plan = _plan(ws, task, top, detail, seen_set | view.receipts, claims & view.possession,
-                 rank or default_rank)
-    packed = pack(plan, budget)
-    if not packed.entries and packed.omitted:
-        packed = pack(plan, budget, {"retryBudgetTokens": retry_budget(plan, budget)})
+    with ws.pinned():  # ranking, expansion and packing share their store lookups
+        plan = _plan(ws, task, top, detail, seen_set | view.receipts,
+                     claims & view.possession, rank or default_rank)
+        packed = pack(plan, budget)
+        if not packed.entries and packed.omitted:
+            packed = pack(plan, budget, {"retryBudgetTokens": retry_budget(plan, budget)})
     if session_id:
         _record(ws, session_id, packed, view, now)
     return packed.response

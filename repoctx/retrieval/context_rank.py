@@ -56,9 +56,9 @@ def _search_function() -> Callable[..., dict[str, Any]] | None:
 
 def search_rank(ws: Workspace, task: str, k: int,
                 search: Callable[..., dict[str, Any]]) -> list[Candidate]:
-    """Candidates from a ``search(ws, query, k=...)`` answer's ``hits``."""
+    """Candidates from a ``search(ws, query, k=..., brief=True)`` answer's ``hits``."""
     out = []
-    for hit in search(ws, search_query(task), k=k).get("hits", []):
+    for hit in search(ws, search_query(task), k=k, brief=True).get("hits", []):
         path = hit.get("path")
         if isinstance(path, str) and path:
             symbol = hit.get("symbol")

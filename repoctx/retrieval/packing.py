@@ -7,10 +7,13 @@ whole-file possession) are listed under ``reused`` (path, kind, receipt) with no
 
 How the budget holds for the bytes sent: every entry and reference is costed as the
 exact token count of its own serialization plus a small slack for the joins, against a
-skeleton costed with six-digit numbers; then the whole response is serialized once and
-counted exactly (``wire.seal``), and while it is over budget the last pick is dropped.
-The only response that can exceed a budget is the irreducible empty one (no entries,
-no reused), which a JSON answer cannot go below. Reads only; no session writes.
+skeleton costed with six-digit numbers; then the whole response is counted exactly
+(``wire.seal``), and while it is over budget the last pick is dropped. The only
+response that can exceed a budget is the irreducible empty one (no entries, no reused),
+which a JSON answer cannot go below. A unit's body is encoded once (``Unit.counted``),
+an entry's head once per level tried, and the sealed count encodes only the response's
+shell: its entries swapped for their stand-ins (``wire.counted``). Reads only; no
+session writes.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from typing import Any
 
 from .receipts import FILE
 from .units import Source, Unit, outline_unit, path_unit, slice_units
-from .wire import seal, tokens_of
+from .wire import counted, seal, tokens_of
 
 SLICES, OUTLINE, PATHS, AUTO = "slices", "outline", "paths", "auto"
 DETAILS = (AUTO, PATHS, OUTLINE, SLICES)
@@ -31,6 +34,8 @@ STALE_LADDER = (OUTLINE, PATHS)
 """What a stale file asked for in slices degrades to."""
 STALE_NOTE = "changed on disk since indexing: no bodies sent, re-index to get them"
 MAX_REASONS = 3
+OUTLINE_FLOOR = 10
+"""Fewest tokens one symbol adds to an outline (a lower bound, see ``_outline_cannot_fit``)."""
 _SLACK = 2
 _WIDE = 999_999  # a six-digit stand-in for the numbers a response carries
 
@@ -72,6 +77,12 @@ class Pick:
     delivered: list[Unit]
     reused: list[Unit]
     refs: list[dict[str, str]]
+    shell: dict[str, Any] | None = None
+    """What stands for ``entry`` in the response's shell (``wire.Counted.stand``)."""
+    added: int = 0
+    """The tokens ``entry`` adds over ``shell``."""
+    tokens: int = 0
+    """``entry``'s exact count."""
 
 
 @dataclass
@@ -90,9 +101,10 @@ class Packed:
 
 
 def response_of(plan: Plan, picks: list[Pick], omitted: int, budget: int,
-                extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The response for a set of picks (``responseTokens`` still to be sealed)."""
-    return {"entries": [p.entry for p in picks if p.entry is not None],
+                extra: dict[str, Any] | None = None, *, shell: bool = False) -> dict[str, Any]:
+    """The response for a set of picks (``responseTokens`` still to be sealed), or with
+    ``shell`` its shell (the entries' shells in place of the entries)."""
+    return {"entries": [p.shell if shell else p.entry for p in picks if p.entry is not None],
             "reused": [r for p in picks for r in p.refs], "omitted": omitted,
             **plan.fields, "responseBudgetTokens": budget, "responseTokens": 0,
             **(extra or {})}
@@ -126,7 +138,8 @@ def _seal_within(plan: Plan, picks: list[Pick], omitted: int, budget: int,
     """Seal the response, dropping the last pick while the exact count is over budget."""
     while True:
         response = response_of(plan, picks, omitted, budget, extra)
-        text = seal(response)
+        shell = response_of(plan, picks, omitted, budget, extra, shell=True)
+        text = seal(response, shell, sum(p.added for p in picks))
         if response["responseTokens"] <= budget or not picks:
             return Packed(picks, omitted, response, text)
         picks = picks[:-1]
@@ -135,42 +148,70 @@ def _seal_within(plan: Plan, picks: list[Pick], omitted: int, budget: int,
 
 def _choose(plan: Plan, src: Source, budget: int, room: int) -> tuple[Pick | None, int]:
     """The richest level of ``src`` that fits in ``room`` tokens, and its cost."""
-    whole = src.unit(FILE)
-    if whole.receipt in plan.known or whole.possession in plan.possessed:
-        return _fits(Pick(None, [], [whole], [_ref(src, whole)]), room)
+    if plan.known or plan.possessed:  # else no receipt to compute: nothing is held
+        whole = src.unit(FILE)
+        if whole.receipt in plan.known or whole.possession in plan.possessed:
+            return _fits(Pick(None, [], [whole], [_ref(src, whole)]), room)
     ladder = LADDERS[plan.detail]
     stale = False
     if SLICES in ladder and plan.units(src, SLICES, budget) is None:
         ladder, stale = STALE_LADDER, True
     for level in ladder:
+        if level == OUTLINE and _outline_cannot_fit(plan, src, room):
+            continue
         units = plan.units(src, level, budget)
         if units is None:
             continue
         new = [u for u in units if u.receipt not in plan.known]
         old = [u for u in units if u.receipt in plan.known]
-        entry = _entry(src, level, new, stale) if new else None
-        pick, cost = _fits(Pick(entry, new, old, [_ref(src, u) for u in old]), room)
+        refs = [_ref(src, u) for u in old]
+        pick, cost = _fits(_pick(src, level, new, old, refs, stale), room)
         if pick is not None:
             return pick, cost
     return None, 0
 
 
+def _outline_cannot_fit(plan: Plan, src: Source, room: int) -> bool:
+    """True when ``src``'s outline is new to the caller and surely over ``room``.
+
+    Spares building it (a store read per symbol) for nothing: each symbol's JSON holds
+    at least ``OUTLINE_FLOOR`` pre-tokenizer pieces, each at least one token (its four
+    keys, the two line numbers, the ``":[`` and ``,`` around the first, the ``":"``
+    after ``fqName`` and a word of the name).
+    """
+    floor = OUTLINE_FLOOR * len(src.node.symbols)
+    return floor > room and src.unit(OUTLINE).receipt not in plan.known
+
+
 def _fits(pick: Pick, room: int) -> tuple[Pick | None, int]:
-    items: list[Any] = [*pick.refs, *([pick.entry] if pick.entry is not None else [])]
-    cost = sum(tokens_of(item) + _SLACK for item in items)
+    cost = sum(tokens_of(ref) + _SLACK for ref in pick.refs)
+    if pick.entry is not None:
+        cost += pick.tokens + _SLACK
     return (pick, cost) if cost <= room else (None, 0)
 
 
-def _entry(src: Source, level: str, units: list[Unit], stale: bool) -> dict[str, Any]:
-    entry = {"path": src.path, "contentHash": src.node.digest, "detail": level,
-             "fullReadTokenCount": src.node.tokens,
-             "reasons": list(src.target.reasons[:MAX_REASONS])}
+def _pick(src: Source, level: str, new: list[Unit], old: list[Unit],
+          refs: list[dict[str, str]], stale: bool) -> Pick:
+    """The pick of ``src`` at ``level``, its entry counted from its units' counts."""
+    if not new:
+        return Pick(None, new, old, refs)
+    head = _head(src, level, stale)
+    holed = counted({**head, "units": [u.counted.stand for u in new]})
+    bodies = sum(u.counted.added for u in new)
+    return Pick({**head, "units": [u.body for u in new]}, new, old, refs,
+                holed.stand, holed.added + bodies, holed.tokens + bodies)
+
+
+def _head(src: Source, level: str, stale: bool) -> dict[str, Any]:
+    """An entry's fields before its units."""
+    head = {"path": src.path, "contentHash": src.node.digest, "detail": level,
+            "fullReadTokenCount": src.node.tokens,
+            "reasons": list(src.target.reasons[:MAX_REASONS])}
     if not src.fresh:
-        entry["stale"] = True
+        head["stale"] = True
     if stale:
-        entry["note"] = STALE_NOTE
-    entry["units"] = [u.body for u in units]
-    return entry
+        head["note"] = STALE_NOTE
+    return head
 
 
 def _ref(src: Source, unit: Unit) -> dict[str, str]:

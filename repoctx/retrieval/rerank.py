@@ -62,11 +62,14 @@ def smallest_span(positions: list[tuple[int, str]], wanted: set[str]) -> int | N
 def ordered_pairs(positions: list[tuple[int, str]], query: list[str]) -> int:
     """How often query word i is followed closely by query word i+1."""
     following = {a: b for a, b in zip(query, query[1:], strict=False) if a != b}
+    firsts: dict[str, list[str]] = {}  # second word -> the words it follows
+    for first, second in following.items():
+        firsts.setdefault(second, []).append(first)
     last_seen: dict[str, int] = {}
     found = 0
     for offset, word in positions:
-        for first, second in following.items():
-            if word == second and offset - last_seen.get(first, -10**9) <= PAIR_GAP_CHARS:
+        for first in firsts.get(word, ()):
+            if offset - last_seen.get(first, -10**9) <= PAIR_GAP_CHARS:
                 found += 1
         last_seen[word] = offset
     return found

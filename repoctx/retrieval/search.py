@@ -84,11 +84,13 @@ def _check_queries(query: object, queries: object) -> tuple[list[QueryTerms], bo
 
 def search(ws: Workspace, query: str | None = None, *, queries: list[str] | None = None,
            k: int = 10, kinds: list[str] | None = None, paths: list[str] | None = None,
-           refresh: bool = False) -> dict[str, Any]:
+           refresh: bool = False, brief: bool = False) -> dict[str, Any]:
     """``repocontext_search``: ranked hits for ``query`` (or each of ``queries``).
 
     Returns ``{"hits", "mode", "retrievalPath"[, "corrected"][, "refreshed"]}``, or
     ``{"results": [{"query", "hits", ...}], "mode", "retrievalPath"}`` for ``queries``.
+    ``brief`` leaves each code hit's snippet and freshness out, for callers that only
+    rank (context bundles check freshness themselves); ``refresh`` then sees nothing stale.
     """
     terms, many = _check_queries(query, queries)
     k = _check_k(k)
@@ -98,11 +100,12 @@ def search(ws: Workspace, query: str | None = None, *, queries: list[str] | None
         raise ToolError(f"paths: each filter at most {MAX_PATH_CHARS} characters")
     if not isinstance(refresh, bool):
         raise ToolError("refresh: must be true or false")
-    results = [_answer(ws, t, k, wanted, filters) for t in terms]
-    stale = sorted({h["path"] for r in results for h in r["hits"] if not h["fresh"]})
+    results = [_answer(ws, t, k, wanted, filters, brief) for t in terms]
+    stale = sorted({h["path"] for r in results for h in r["hits"] if not h.get("fresh", True)})
     if refresh and stale:
         refresh_index(ws)
-        results = [{**_answer(ws, t, k, wanted, filters), "refreshed": stale} for t in terms]
+        results = [{**_answer(ws, t, k, wanted, filters, brief), "refreshed": stale}
+                   for t in terms]
     if not many:
         return results[0]
     return {"results": [{"query": t.text, **r} for t, r in zip(terms, results, strict=True)],
@@ -118,7 +121,7 @@ def refresh_index(ws: Workspace) -> None:
 
 
 def _answer(ws: Workspace, terms: QueryTerms, k: int, kinds: tuple[str, ...],
-            paths: list[str] | None) -> dict[str, Any]:
+            paths: list[str] | None, brief: bool) -> dict[str, Any]:
     base: dict[str, Any] = {"hits": [], "mode": MODE, "retrievalPath": RETRIEVAL_PATH}
     if terms.empty:
         return {**base, "hint": "no searchable words in the query"}
@@ -133,7 +136,8 @@ def _answer(ws: Workspace, terms: QueryTerms, k: int, kinds: tuple[str, ...],
             terms = replace_words(terms, corrections)
             candidates = gather(state, terms, paths)
     ranked = rerank(state, candidates, terms)
-    hits = _hits(ws, state, ranked, terms, kinds, k, corrections) if kinds != ("memory",) else []
+    hits = (_hits(ws, state, ranked, terms, kinds, k, corrections, brief)
+            if kinds != ("memory",) else [])
     if "memory" in kinds and not paths:
         hits = _with_memory(hits, memory_hits(ws.store, terms.text, k), k)
     hits, path = _with_semantic(ws, hits, terms.text, k, kinds, paths)
@@ -262,7 +266,8 @@ def _diverse(cands: list[Candidate]) -> list[Candidate]:
 
 
 def _hits(ws: Workspace, state: SearchState, ranked: list[Candidate], terms: QueryTerms,
-          kinds: tuple[str, ...], k: int, corrections: dict[str, str]) -> list[dict[str, Any]]:
+          kinds: tuple[str, ...], k: int, corrections: dict[str, str],
+          brief: bool) -> list[dict[str, Any]]:
     chosen: list[tuple[Candidate, dict[str, Any]]] = []
     keys: set[str] = set()
     for cand in _diverse(ranked):
@@ -275,6 +280,8 @@ def _hits(ws: Workspace, state: SearchState, ranked: list[Candidate], terms: Que
             chosen.append((cand, hit))
             if len(chosen) >= k:
                 break
+    if brief:
+        return [hit for _, hit in chosen]
     _fill_texts(state, [cand for cand, _ in chosen])
     words = rerank_words(terms)
     fresh: dict[str, bool] = {}

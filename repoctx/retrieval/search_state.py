@@ -14,6 +14,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from repoctx.errors import ToolError
@@ -98,10 +99,18 @@ def _ident(path: Path) -> tuple[int, int]:
     return stat.st_ino, stat.st_mtime_ns
 
 
+@lru_cache(maxsize=64)
+def _key(export: str, cwd: str) -> str:
+    """The canonical path of an export, resolved once per spelling and working folder
+    (``resolve`` stats every folder on the way); a file replaced there is still caught
+    by ``_ident``."""
+    return str(Path(cwd, export).resolve())
+
+
 def search_state(export: Path) -> SearchState:
     """The open state of ``export``, reopened when the file was replaced or rewritten."""
     ident = _ident(export)
-    key = str(Path(export).resolve())
+    key = _key(os.fspath(export), os.getcwd())
     with _LOCK:
         state = _STATES.get(key)
         if state is not None and state.ident == ident:
@@ -118,6 +127,6 @@ def search_state(export: Path) -> SearchState:
 def forget_state(export: Path) -> None:
     """Close and drop the cached state of ``export`` (after rewriting it in place)."""
     with _LOCK:
-        state = _STATES.pop(str(Path(export).resolve()), None)
+        state = _STATES.pop(_key(os.fspath(export), os.getcwd()), None)
     if state is not None:
         state.close()

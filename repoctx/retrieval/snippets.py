@@ -17,6 +17,7 @@ from repoctx.retrieval.query import light_stem
 SNIPPET_CHARS = 240
 ELLIPSIS = "…"
 _SPACE = re.compile(r"\s+")
+_WORD = re.compile(r"\w")
 _LEAD_IN = 3  # share of the spare width placed before the first match: 1/3
 _RAW_FACTOR = 4  # raw characters read per snippet character (indentation collapses)
 
@@ -25,24 +26,36 @@ def term_pattern(terms: Iterable[str]) -> re.Pattern[str] | None:
     """A pattern for the query words and their light stems, to run on lowercased text.
 
     Words of four letters or more match inside identifiers (``response`` in
-    ``HttpResponse``); shorter ones only at a word start. A leading lookahead on the
-    possible first letters lets the scan skip most positions at once.
+    ``HttpResponse``); shorter ones only at a word start. Every alternative opens with
+    a literal letter, so the scan jumps from one possible first letter to the next.
     """
     return _pattern(tuple(terms))
 
 
 @lru_cache(maxsize=256)
 def _pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:
-    alternatives: dict[str, None] = {}
-    for term in terms:
-        for form in (term.lower(), light_stem(term)):
-            if len(form) >= 2:
-                alternatives[re.escape(form) if len(form) >= 4 else rf"\b{re.escape(form)}"] = None
-    if not alternatives:
+    forms = dict.fromkeys(form for term in terms for form in (term.lower(), light_stem(term))
+                          if len(form) >= 2)
+    if not forms:
         return None
-    firsts = "".join(sorted({a.removeprefix(r"\b")[0] for a in alternatives}))
-    ordered = sorted(alternatives, key=len, reverse=True)  # longest form wins at a position
-    return re.compile(f"(?=[{re.escape(firsts)}])(?:{'|'.join(ordered)})")
+    # Alternatives are tried in order and the first that fits a position wins: the
+    # longest first, a word-start one counting its boundary as two characters.
+    ordered = sorted(forms, key=lambda f: len(re.escape(f)) + (0 if len(f) >= 4 else 2),
+                     reverse=True)
+    return re.compile("|".join(_alternative(form) for form in ordered))
+
+
+def _alternative(form: str) -> str:
+    """``form`` as one alternative; a short one must start a word. ``\\bab`` would open
+    with an assertion, which stops the scan from skipping, so the boundary is checked
+    after the first letter: ``a(?<!\\wa)b``, no word character before that ``a``."""
+    escaped = re.escape(form)
+    if len(form) >= 4:
+        return escaped
+    if not _WORD.fullmatch(form[0]):
+        return rf"\b{escaped}"  # a boundary before a non-word character means the opposite
+    first = re.escape(form[0])
+    return rf"{first}(?<!\w{first}){re.escape(form[1:])}"
 
 
 def match_positions(text: str, pattern: re.Pattern[str] | None) -> list[tuple[int, str]]:

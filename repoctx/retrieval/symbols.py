@@ -17,7 +17,7 @@ LOOKUP_LIMIT = 200
 
 def declarations(ws: Workspace, fq_name: str) -> dict[str, Declaration]:
     """Declaring path -> declaration of one symbol."""
-    return symbol_record.declarations(ws.store.get(ws.store.key("symbol", fq_name)))
+    return symbol_record.declarations(ws.get(ws.store.key("symbol", fq_name)))
 
 
 def declared_in(ws: Workspace, path: str, fq_names: tuple[str, ...],
@@ -43,7 +43,7 @@ def reverse_members(ws: Workspace, name: str, relation: str) -> list[str]:
     names = [name, snake(name)] if relation == xref_record.TESTS else [name]
     members: set[str] = set()
     for key_name in dict.fromkeys(names):
-        members |= xref_record.members(ws.store.get(ws.store.key("xref", key_name)), relation)
+        members |= xref_record.members(ws.get(ws.store.key("xref", key_name)), relation)
     return sorted(members)
 
 

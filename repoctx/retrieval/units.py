@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from repoctx.reconcile import FileNode, content_record
 from repoctx.session import possession_claim
 
+from . import wire
 from .expansion import Target
 from .receipts import FILE, OUTLINE, PATH, SLICE, receipt
 from .symbols import declarations, declared_in
@@ -28,7 +30,7 @@ MAX_SLICES = 6
 """Most symbol or line-span bodies sliced from one file (in the order they ranked)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Unit:
     """One deliverable unit: its kind, its key within the kind, and its JSON form."""
 
@@ -38,6 +40,11 @@ class Unit:
     body: dict[str, Any]
     possession: str | None = None
     """``path@contentHash`` when the unit is a whole body (it creates possession)."""
+
+    @cached_property
+    def counted(self) -> wire.Counted:
+        """How the body is counted (``wire.counted``): on first use, then kept."""
+        return wire.counted(self.body)
 
 
 @dataclass
@@ -50,6 +57,7 @@ class Source:
     fresh: bool
     _text: str | None = field(default=None, repr=False)
     _read: bool = field(default=False, repr=False)
+    _lines: list[str] | None = field(default=None, repr=False)
 
     @property
     def path(self) -> str:
@@ -63,6 +71,12 @@ class Source:
             self._text = _read_fresh(self.ws, self.node) if self.fresh else None
             self.fresh = self._text is not None
         return self._text
+
+    def lines(self) -> list[str] | None:
+        """The body's lines with their line ends (split once), or None when stale."""
+        if self._lines is None and (text := self.text()) is not None:
+            self._lines = text.splitlines(keepends=True)
+        return self._lines
 
     def unit(self, kind: str, key: str = "", **body: Any) -> Unit:
         """A unit of this file with its receipt filled in."""
@@ -93,10 +107,10 @@ def _read_fresh(ws: Workspace, node: FileNode) -> str | None:
 
 def whole_unit(src: Source) -> Unit | None:
     """The whole body as one unit (None when the file is stale)."""
-    text = src.text()
-    if text is None:
+    lines = src.lines()
+    if lines is None:
         return None
-    return src.unit(FILE, "", lines=[1, max(1, len(text.splitlines()))], text=text)
+    return src.unit(FILE, "", lines=[1, max(1, len(lines))], text=src.text())
 
 
 def slice_units(src: Source, budget: int) -> list[Unit] | None:
@@ -104,12 +118,11 @@ def slice_units(src: Source, budget: int) -> list[Unit] | None:
 
     None when the file is stale (no body can be sent for its indexed version).
     """
-    text = src.text()
-    if text is None:
+    lines = src.lines()
+    if lines is None:
         return None
     cheap = src.node.tokens is not None and src.node.tokens <= budget // CHEAP_FRACTION
     spans = [] if cheap else _spans(src)
-    lines = text.splitlines(keepends=True)
     if sum(end - start + 1 for start, end, _ in spans) * 4 >= len(lines) * 3:
         spans = []  # slices covering most of the file cost more than the file itself
     if not spans:

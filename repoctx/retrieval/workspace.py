@@ -8,11 +8,14 @@ Freshness of a file is a stat check against its file node, never a read.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from repoctx import vectors
 from repoctx.contextpull import Reader
+from repoctx.crdt import Record
 from repoctx.errors import ToolError
 from repoctx.reconcile import FileNode, file_node
 from repoctx.store import Store, open_store
@@ -32,6 +35,7 @@ class Workspace:
     stats: CallStats = field(default_factory=CallStats)
     _reader: Reader | None = field(default=None, repr=False)
     _reader_id: tuple[int, int] | None = field(default=None, repr=False)
+    _pinned: dict[str, Record | None] | None = field(default=None, repr=False)
 
     def reader(self) -> Reader:
         """The export's reader, reopened when a newer export replaced the file."""
@@ -49,9 +53,34 @@ class Workspace:
             self._reader, self._reader_id = Reader(self.export, embed=embed), ident
         return self._reader
 
+    def get(self, key: str) -> Record | None:
+        """The store's visible record at ``key``; inside ``pinned()`` each key is read once."""
+        if self._pinned is None:
+            return self.store.get(key)
+        if key not in self._pinned:
+            self._pinned[key] = self.store.get(key)
+        return self._pinned[key]
+
+    @contextmanager
+    def pinned(self) -> Iterator[Workspace]:
+        """A scope (one tool call) in which every store key is read at most once.
+
+        A later read of a key gets the first answer: the call sees one record per key,
+        and its steps (search, expansion, packing look up the same files and symbols)
+        repeat no store lookup. A nested scope shares the outer one.
+        """
+        if self._pinned is not None:
+            yield self
+            return
+        self._pinned = {}
+        try:
+            yield self
+        finally:
+            self._pinned = None
+
     def node(self, path: str) -> FileNode | None:
         """The file node of ``path``, or None when the store does not know it."""
-        rec = self.store.get(self.store.key("file", path))
+        rec = self.get(self.store.key("file", path))
         return None if rec is None else file_node.file_node(path, rec)
 
     def is_fresh(self, path: str, node: FileNode | None = None) -> bool:

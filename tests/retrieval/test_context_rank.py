@@ -55,8 +55,8 @@ def test_hit_lines(value, expected):
 
 
 def test_search_hits_become_candidates():
-    def fake_search(ws, query, k):
-        assert (query, k) == ("task", 7)
+    def fake_search(ws, query, k, brief):
+        assert (query, k, brief) == ("task", 7, True)
         return {"hits": [{"path": "a.py", "symbol": "a.f", "lines": [2, 4]},
                          {"path": "b.md"}, {"symbol": "no-path"}]}
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from repoctx.retrieval import packing, wire
 from repoctx.retrieval.expansion import Target
 from repoctx.retrieval.packing import Plan, pack, smallest_budget
 from repoctx.retrieval.units import load
@@ -62,3 +63,21 @@ def test_possessed_whole_files_are_reused(ws):
 
 def test_first_entry_stops_early(ws):
     assert len(pack(plan(ws), 5000, first_entry=True).entries) == 1
+
+
+@pytest.mark.parametrize("detail", ["auto", "outline"])
+def test_the_outline_floor_skips_only_outlines_that_could_not_fit(ws, monkeypatch, detail):
+    floored = [pack(plan(ws, detail), budget).response for budget in range(20, 900, 40)]
+    monkeypatch.setattr(packing, "OUTLINE_FLOOR", 0)
+    assert [pack(plan(ws, detail), budget).response for budget in range(20, 900, 40)] == floored
+
+
+def test_no_text_encoded_while_packing_holds_two_bodies(ws, monkeypatch):
+    encoded = []
+    real = wire.count_tokens
+    monkeypatch.setattr(wire, "count_tokens", lambda text: encoded.append(text) or real(text))
+    monkeypatch.setattr(wire, "_counts", {})  # nothing remembered from other tests
+    packed = pack(plan(ws), 5000)
+    bodies = sum(len(e["units"]) for e in packed.entries)
+    assert bodies >= 2 and all(text.count('"text":') <= 1 for text in encoded)
+    assert sum(map(len, encoded)) < 1.2 * len(packed.text)

@@ -179,6 +179,12 @@ def test_snippets_are_bounded(ws):
         assert len(hit["snippet"]) <= 250
 
 
+def test_brief_hits_rank_the_same_without_snippets_or_freshness(ws):
+    full = search(ws, "cart price items", k=20)["hits"]
+    brief = search(ws, "cart price items", k=20, brief=True)["hits"]
+    assert brief == [{k: v for k, v in h.items() if k not in ("snippet", "fresh")} for h in full]
+
+
 def test_memory_entries_are_found_and_fused_with_code(ws):
     from repoctx.memory import forget, remember
 

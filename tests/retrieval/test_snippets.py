@@ -34,6 +34,14 @@ def test_words_match_inside_identifiers_and_by_stem():
 
 def test_short_words_match_only_at_word_starts():
     assert match_positions("items item", term_pattern(["tem"])) == []
+    assert [o for o, _ in match_positions("tem a_tem -tem", term_pattern(["tem"]))] == [0, 11]
+
+
+def test_the_longest_form_wins_where_several_start_and_every_one_opens_with_a_letter():
+    pattern = term_pattern(["url", "urls", "urlconf"])
+    assert [w for _, w in match_positions("urlconf urls url", pattern)] == ["urlconf", "url",
+                                                                               "url"]
+    assert all(alt[0].isalpha() for alt in pattern.pattern.split("|"))
 
 
 def test_no_match_falls_back_to_the_start_and_whitespace_is_collapsed():

@@ -6,6 +6,7 @@ import os
 
 import pytest
 
+from repoctx.retrieval import wire
 from repoctx.retrieval.expansion import Target
 from repoctx.retrieval.receipts import FILE, OUTLINE, PATH, SLICE, receipt
 from repoctx.retrieval.units import (
@@ -16,6 +17,7 @@ from repoctx.retrieval.units import (
     slice_units,
     whole_unit,
 )
+from repoctx.retrieval.wire import tokens_of
 
 from .context_repo import build
 
@@ -39,6 +41,13 @@ def test_whole_unit_is_the_body_and_creates_possession(ws):
     assert unit.kind == FILE and unit.body["text"] == (ws.root / "shop/cart.py").read_text()
     assert unit.possession == f"shop/cart.py@{src.node.digest}"
     assert unit.receipt == receipt("shop", "shop/cart.py", src.node.digest, FILE, "")
+
+
+def test_a_unit_is_counted_once_and_exactly(ws, monkeypatch):
+    unit = whole_unit(source(ws, "shop/cart.py"))
+    assert unit.counted.tokens == tokens_of(unit.body)
+    monkeypatch.setattr(wire, "counted", None)  # a second use must not count again
+    assert unit.counted.tokens == tokens_of(unit.body)
 
 
 def test_cheap_file_slices_to_the_whole_body(ws):

@@ -37,6 +37,22 @@ def test_is_fresh_compares_size_and_mtime(fresh_shop):
     assert not ws.is_fresh("README.md")
 
 
+def test_inside_pinned_each_store_key_is_read_once(fresh_shop, monkeypatch):
+    ws = fresh_shop
+    reads = []
+    real = ws.store.get
+    monkeypatch.setattr(ws.store, "get", lambda key: reads.append(key) or real(key))
+    assert ws.node("shop/cart.py") == ws.node("shop/cart.py") and len(reads) == 2
+    with ws.pinned():
+        with ws.pinned():  # a nested scope shares the outer one
+            first = ws.node("shop/cart.py")
+        assert ws.node("shop/cart.py") == first and ws.node("nope.py") is None
+        assert ws.node("nope.py") is None
+    assert len(reads) == 4  # cart.py and nope.py once each
+    ws.node("shop/cart.py")
+    assert len(reads) == 5  # the scope is over: reads go to the store again
+
+
 def test_open_workspace_defaults_the_export_into_the_store(tmp_path):
     with open_workspace(tmp_path, repo_id="demo") as ws:
         assert ws.export == ws.store.path / "contextpull.sqlite"
