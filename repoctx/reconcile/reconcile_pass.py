@@ -90,12 +90,12 @@ def reconcile_pass(store: Store, root: Path, options: PassOptions = PassOptions(
                              max_files=options.max_files)
             with _timed(report, "classify"):
                 plan = _classify(store, found, options, report)
-            if not (plan.work or plan.seeds or plan.removed or options.full):
-                binary = [f.path for f in found.files if f.path not in plan.live]
-                walk_cache.save(store, root, found, binary, scope, generation, walked_ns)
             write_status(store.path, {"status": "indexing", "phase": "project",
                                       "repoId": store.repo_id, "files": len(plan.work)})
-            _write(store, root, options, report, plan, progress)
+            generation += _write(store, root, options, report, plan, progress)
+            binary = _settled(found, plan, options)
+            if binary is not None:
+                walk_cache.save(store, root, found, binary, scope, generation, walked_ns)
         except Exception as exc:
             write_status(store.path, {"status": "failed", "repoId": store.repo_id,
                                       "lastError": f"{type(exc).__name__}: {exc}"})
@@ -143,6 +143,8 @@ class _Plan:
     work: list[_Work] = field(default_factory=list)
     seeds: list[fn.FileNode] = field(default_factory=list)
     removed: list[fn.FileNode] = field(default_factory=list)
+    unsettled: bool = False
+    """A projection failed: the next pass has work left even on an unchanged tree."""
 
 
 def _classify(store: Store, found: Walk, options: PassOptions, report: PassReport) -> _Plan:
@@ -170,14 +172,11 @@ def _classify(store: Store, found: Walk, options: PassOptions, report: PassRepor
             known = None if options.full else node.digest
             plan.work.append(_Work(Job(f.path, options.content, symbols, known), node, False))
             continue
-        content = options.content and fn.CONTENT not in markers
-        symbols = symbols and fn.SYMBOLS not in markers
-        if size > MAX_READ_BYTES:
-            content = symbols = False  # re-checked by stat each pass, projected once it shrinks
+        content, symbols, xref = _missing(markers, size, symbols, options)
         if content or symbols:
             job = Job(f.path, content, symbols)
             plan.work.append(_Work(job, fn.file_node(f.path, rec), backfill=True))
-        elif options.xref and fn.SYMBOLS in markers and fn.XREF not in markers:
+        elif xref:
             plan.seeds.append(fn.file_node(f.path, rec))
         else:
             report.unchanged += 1
@@ -187,10 +186,51 @@ def _classify(store: Store, found: Walk, options: PassOptions, report: PassRepor
     return plan
 
 
+def _missing(markers: tuple[str, ...], size: int, symbols: bool, options: PassOptions,
+             ) -> tuple[bool, bool, bool]:
+    """The projections (content, symbols, cross-references) a file still lacks."""
+    small = size <= MAX_READ_BYTES  # a larger file is re-checked by stat, projected once small
+    return (small and options.content and fn.CONTENT not in markers,
+            small and symbols and fn.SYMBOLS not in markers,
+            options.xref and fn.SYMBOLS in markers and fn.XREF not in markers)
+
+
+def _settled(found: Walk, plan: _Plan, options: PassOptions) -> list[str] | None:
+    """The walked files held as known binaries if the pass left nothing to do, else None.
+
+    Nothing is left when every walked file's node (or binary entry) has the walked stat
+    and the nodes this pass wrote lack no projection: exactly when ``_classify`` would
+    find no work on the same tree.
+    """
+    if plan.unsettled:
+        return None
+    written = {w.job.path for w in plan.work} | {n.path for n in plan.seeds}
+    binary = []
+    for f in found.files:
+        node = plan.live.get(f.path)
+        if node is None:
+            if plan.binary.get(f.path) != [f.size, f.mtime_ns]:
+                return None  # unreadable (or changed) before it was ever indexed
+            binary.append(f.path)
+        elif f.path in written and not _complete(node, f.size, f.mtime_ns, options):
+            return None
+    return binary
+
+
+def _complete(node: fn.FileNode | Record, size: int, mtime_ns: int, options: PassOptions,
+              ) -> bool:
+    """True if a node the pass wrote has the walked stat and every projection it wants."""
+    if not isinstance(node, fn.FileNode) or (node.size, node.mtime_ns) != (size, mtime_ns):
+        return False  # left as it was (unreadable), or changed while the pass ran
+    symbols = options.symbols and extractor_for(language_of(node.path)) is not None
+    return not any(_missing(node.markers, node.size, symbols, options))
+
+
 def _write(store: Store, root: Path, options: PassOptions, report: PassReport, plan: _Plan,
-           progress: Callable[[int, int], Progress] | None) -> None:
-    """Analyse and project, one write transaction per batch of files."""
-    counts = Counts()
+           progress: Callable[[int, int], Progress] | None) -> int:
+    """Analyse and project, one write transaction per batch of files; returns how many
+    of those batches wrote the structural tree (each moved its generation by one)."""
+    counts, structural = Counts(), 0
     live, binary, before = plan.live, dict(plan.binary), plan.binary
     steps = [("work", w) for w in plan.work] + [("seed", n) for n in plan.seeds] + [
         ("remove", n) for n in plan.removed]
@@ -221,6 +261,7 @@ def _write(store: Store, root: Path, options: PassOptions, report: PassReport, p
                         batch.put_local(_binary_key(store), binary)
                     if batch.written or store.trees.writes > writes_before:
                         _finish(store, batch, report, live)
+            structural += 1 if batch.written.get(walk_cache.STRUCTURAL) else 0
             if advance:
                 advance(len(chunk))
         report.symbols_written = counts.symbols
@@ -229,6 +270,8 @@ def _write(store: Store, root: Path, options: PassOptions, report: PassReport, p
         report.xref_edges_written = xref_journal.apply_pending(store, counts.edge_ops,
                                                                counts.journal_keys)
     report.records_written = store.trees.writes - writes_before
+    plan.binary, plan.unsettled = binary, bool(counts.warnings)
+    return structural
 
 
 def _apply(projector: Projector, item: _Work, a: Analysis, options: PassOptions,

@@ -1,6 +1,6 @@
 """reconcile/walk_cache — the last settled walk, so an unchanged tree is proven by stat alone.
 
-A pass that found nothing to do saves what it walked: every directory's ctime, every
+A pass that leaves nothing to do saves what it walked: every directory's ctime, every
 file's size and mtime, the ignore files it read. The next pass re-stats exactly those.
 If every stat matches and nobody has written the structural tree since (its generation,
 which any writer in any process moves), the tree on disk is the one the store already
@@ -53,8 +53,11 @@ def save(store: Store, root: Path, found: Walk, binary: list[str], scope: tuple,
          generation: int, started_ns: int) -> None:
     """Keep ``found`` (a walk that left nothing to do) for the next pass, if it can be trusted.
 
-    ``generation`` is the structural tree's generation read before the store was
-    compared with the walk; ``scope`` is whatever else decides what a pass does.
+    ``generation`` is what the structural tree's generation is if the store is the one
+    the pass compared with the walk and then wrote: the generation read before the
+    comparison plus the pass's own structural batches. Generations only grow, so a
+    writer that slipped in anywhere makes every later recheck fail.
+    ``scope`` is whatever else decides what a pass does.
     """
     racy = started_ns - RACY_NS
     if found.followed_links or any(s.reason not in _STABLE_SKIPS for s in found.skipped) or any(

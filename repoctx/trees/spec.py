@@ -48,6 +48,9 @@ TREES: tuple[TreeSpec, ...] = (
 )
 
 LOCAL_TREE = "repo-context-local"
+GENERATIONS = "tree-generations"
+"""Store-local map: tree name -> record-writing batches that touched it (never reset).
+"""
 """Store-local state (replica id, clock, checkpoints): never replicated, never exported."""
 
 BY_NAME: dict[str, TreeSpec] = {t.name: t for t in TREES}

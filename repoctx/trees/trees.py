@@ -26,12 +26,10 @@ from .batch import Batch
 from .compaction import compact
 from .keys import lmdb_key, route, tree_of
 from .lmdb_env import DEFAULT_MAP_SIZE, lmdb_errors, open_env
-from .spec import BY_NAME, LOCAL_TREE, TREES, TreeSpec
+from .spec import BY_NAME, GENERATIONS, LOCAL_TREE, TREES, TreeSpec
 from .visibility import visible
 
 OnCorrupt = Callable[[CorruptRecordError], None]
-GENERATIONS = "tree-generations"
-"""Store-local map: tree name -> its generation (see ``Trees.generation``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,9 @@
 """The saved walk: an unchanged tree is proven by stat alone, and any change falls back."""
 
+import importlib
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,8 @@ from repoctx.reconcile import PassOptions, reconcile_pass, walk_cache
 from repoctx.reconcile.report import PassReport
 
 from .helpers import write
+
+reconcile_pass_module = importlib.import_module("repoctx.reconcile.reconcile_pass")
 
 FILES = {"app.py": "def run():\n    return 1\n", "lib/util.py": "X = 1\n",
          "docs/guide.md": "# Guide\n", "data.bin": b"\0\1\2" * 10,
@@ -35,11 +39,14 @@ def run(root: Path, **options) -> PassReport:
 
 
 def settle(root: Path) -> PassReport:
-    """Index, then a no-op pass (which saves the walk); returns that pass's report."""
-    run(root)
+    """Index: a pass that leaves nothing to do saves its walk."""
     report = run(root)
-    assert "walk" in report.seconds  # the saving pass walked
+    assert "walk" in report.seconds
     return report
+
+
+def lww(store, value: object) -> lww_register.LwwRegister:
+    return lww_register.set_value(lww_register.empty(), value, store.tick(), store.replica_id)
 
 
 def rechecked(report: PassReport) -> bool:
@@ -52,12 +59,30 @@ def comparable(report: PassReport) -> dict:
     return out
 
 
-def test_an_unchanged_tree_is_settled_by_stat_with_the_same_report(repo):
-    slow = settle(repo)
+def test_an_unchanged_tree_is_settled_by_stat_with_the_same_report(repo, monkeypatch):
+    settle(repo)
     fast = run(repo)
     assert rechecked(fast)
+    with monkeypatch.context() as patched:
+        patched.setattr(walk_cache, "recheck", lambda *args: None)
+        slow = run(repo)
+    assert not rechecked(slow)
     assert comparable(fast) == comparable(slow)
     assert fast.unchanged == 4 and fast.skipped["binary"] == 1
+
+
+def test_a_writer_between_the_pass_and_its_save_invalidates_it(repo, monkeypatch):
+    save = walk_cache.save
+
+    def interrupted(store, *args):
+        store.trees.merge(store.key("file", "app.py"), record.write({"language": lww(
+            store, "text")}, store.tick()))
+        save(store, *args)
+
+    monkeypatch.setattr(walk_cache, "save", interrupted)
+    settle(repo)
+    monkeypatch.setattr(walk_cache, "save", save)
+    assert not rechecked(run(repo))
 
 
 @pytest.mark.parametrize("change", [
@@ -75,8 +100,7 @@ def test_any_change_falls_back_to_the_walk_and_is_indexed(repo, change):
     assert not rechecked(report)
     assert report.added + report.changed + report.removed + report.touched >= 1 or (
         report.skipped["binary"] == 1)
-    assert not rechecked(run(repo))  # nothing left to do: this pass saves its walk
-    assert rechecked(run(repo))
+    assert rechecked(run(repo))  # the indexing pass left nothing to do: it saved its walk
 
 
 def test_a_chmod_of_an_ignore_file_is_seen(repo):
@@ -88,10 +112,8 @@ def test_a_chmod_of_an_ignore_file_is_seen(repo):
 def test_a_write_to_the_structural_tree_by_anyone_else_invalidates(repo):
     settle(repo)
     with open_store(repo, repo_id="demo") as store:
-        key = store.key("file", "app.py")
-        delta = record.write({"language": lww_register.set_value(
-            lww_register.empty(), "text", store.tick(), store.replica_id)}, store.tick())
-        store.trees.merge(key, delta)
+        store.trees.merge(store.key("file", "app.py"), record.write({"language": lww(
+            store, "text")}, store.tick()))
     assert not rechecked(run(repo))
 
 
@@ -99,8 +121,7 @@ def test_writes_to_other_trees_keep_it(repo):
     settle(repo)
     with open_store(repo, repo_id="demo") as store:
         key = store.key("mem", "note")
-        store.trees.merge(key, record.write({"body": lww_register.set_value(
-            lww_register.empty(), "hi", store.tick(), store.replica_id)}, store.tick()))
+        store.trees.merge(key, record.write({"body": lww(store, "hi")}, store.tick()))
     assert rechecked(run(repo))
 
 
@@ -121,3 +142,22 @@ def test_a_walk_through_a_symlink_is_not_saved(repo):
     time.sleep(0.05)
     settle(repo)
     assert not rechecked(run(repo))
+
+
+@pytest.mark.parametrize("damage", [
+    lambda a: replace(a, error="unreadable"),
+    lambda a: replace(a, decls=None),  # read, but its symbols were not extracted
+], ids=["unreadable", "unprojected"])
+def test_a_pass_that_leaves_work_behind_saves_nothing(repo, monkeypatch, damage):
+    analyse_all = reconcile_pass_module.analyse_all
+
+    def damaged(root, jobs, workers):
+        return (damage(a) if a.path == "app.py" else a
+                for a in analyse_all(root, jobs, workers))
+
+    monkeypatch.setattr(reconcile_pass_module, "analyse_all", damaged)
+    settle(repo)
+    monkeypatch.setattr(reconcile_pass_module, "analyse_all", analyse_all)
+    report = run(repo)
+    assert not rechecked(report) and report.added + report.backfilled["symbols"] == 1
+    assert rechecked(run(repo))
