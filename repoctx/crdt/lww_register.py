@@ -22,9 +22,19 @@ from repoctx.errors import PreconditionError
 from . import codec
 from .tags import FORMAT_VERSION, LWW_REGISTER
 
-__all__ = ["LwwRegister", "decode", "empty", "encode", "merge", "set_value", "value"]
+__all__ = [
+    "LwwRegister",
+    "decode",
+    "empty",
+    "encode",
+    "holds_empty",
+    "merge",
+    "set_value",
+    "value",
+]
 
 _HEADER = bytes((LWW_REGISTER, FORMAT_VERSION))
+_NONE_AFTER_REPLICA = b"\x00" + codec.pack(None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,3 +95,12 @@ def decode(data: bytes) -> LwwRegister:
         raise codec.shape_error("LwwRegister", "replica id is not UTF-8") from exc
     val = codec.unpack(bytes(data[end + 1:]))
     return LwwRegister(int.from_bytes(data[2:10], "big"), replica, val)
+
+
+def holds_empty(data: bytes) -> bool:
+    """``value(decode(data)) is None``, read off the bytes: msgpack nil directly follows
+    the NUL that closes the replica id (which never holds NUL). Records ask this of
+    every field of every record they read, so it does not decode."""
+    if data[:2] == _HEADER and len(data) >= 12:
+        return data.endswith(_NONE_AFTER_REPLICA) and data.find(b"\x00", 10) == len(data) - 2
+    return decode(data).value is None

@@ -1,16 +1,16 @@
 """crdt/record — a record: named CRDT fields merged field by field.
 
-A record keeps each field in its binary form (``{name: encoded}``): a merge only
-decodes the fields whose bytes differ, so the common read-merge-write of a mostly
-unchanged record costs a byte comparison per field (registers merge on their bytes,
-sets through ``add_wins_set.merge_encoded``). Three meta fields, named with a
-leading ``$``, ride along: ``$tick`` (max register of the ticks that wrote the record,
-its age for compaction), ``$expires`` (optional expiry, epoch ms, only moves later)
-and ``$key`` (the full key of a record whose LMDB key had to be hashed). A record is a
-tombstone when every non-meta field reads as its type's empty value. The encoding is
-a msgpack map sorted by field name, so equal records have equal bytes: ``write`` and
-``merge`` keep ``fields`` in name order and ``encode`` relies on it. Pure; no I/O.
-Equality is structural.
+A record keeps each field in its binary form (``{name: encoded}``): a merge only decodes
+the fields whose bytes differ, so the common read-merge-write of a mostly unchanged
+record costs a byte comparison per field (registers merge on their bytes; a type may
+offer ``merge_encoded`` and ``holds_empty`` that work on its encoding). Three meta
+fields, named with a leading ``$``, ride along: ``$tick`` (max register of the ticks
+that wrote the record, its age for compaction), ``$expires`` (optional expiry, epoch ms,
+only moves later) and ``$key`` (the full key of a record whose LMDB key had to be
+hashed). A record is a tombstone when every non-meta field reads as its type's empty
+value. The encoding is a msgpack map sorted by field name, so equal records have equal
+bytes: ``write`` and ``merge`` keep ``fields`` in name order and ``encode`` relies on
+it. Pure; no I/O. Equality is structural.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 
 from repoctx.errors import InvalidEncodingError
 
-from . import add_wins_set, codec, lww_register, max_register, tags
+from . import codec, lww_register, max_register, tags
 from .registry import module_for_state, module_for_tag
 
 __all__ = [
@@ -126,8 +126,9 @@ def _merge_field(raw_a: bytes, raw_b: bytes) -> bytes:
         # a fixed byte order keeps the merge deterministic instead of raising.
         return max(raw_a, raw_b)
     module = _module(raw_a)
-    if module is add_wins_set:  # adds into a set are spliced into its encoding
-        return add_wins_set.merge_encoded(raw_a, raw_b)
+    merge_encoded = getattr(module, "merge_encoded", None)  # the type's cheaper path
+    if merge_encoded is not None:
+        return merge_encoded(raw_a, raw_b)
     merged = module.merge(module.decode(raw_a), module.decode(raw_b))
     return module.encode(merged)
 
@@ -140,16 +141,11 @@ def is_tombstone(rec: Record) -> bool:
     return True
 
 
-# An LWW register holds None when msgpack nil directly follows the NUL that closes its
-# replica id (which never contains NUL): readers check every record, so no decoding.
-_LWW_HEADER = lww_register.encode(lww_register.empty())[:2]
-_NONE_AFTER_REPLICA = b"\x00" + codec.pack(None)
-
-
 def _holds_empty(raw: bytes) -> bool:
-    if raw[:2] == _LWW_HEADER and len(raw) >= 12:
-        return raw.endswith(_NONE_AFTER_REPLICA) and raw.find(b"\x00", 10) == len(raw) - 2
     module = _module(raw)
+    holds_empty = getattr(module, "holds_empty", None)  # the type's cheaper path
+    if holds_empty is not None:
+        return holds_empty(raw)
     return module.value(module.decode(raw)) == module.value(module.empty())
 
 

@@ -13,3 +13,10 @@ def test_a_later_tick_wins_whatever_the_replica():
     new = r.set_value(r.empty(), "new", 6, "aa")
     assert r.value(r.merge(old, new)) == r.value(r.merge(new, old)) == "new"
     assert r.value(r.empty()) is None
+
+
+def test_holds_empty_reads_none_off_the_bytes():
+    for value, empty in ((None, True), (0, False), ("", False), ([None], False)):
+        raw = r.encode(r.set_value(r.empty(), value, 7, "replica-a"))
+        assert r.holds_empty(raw) is empty
+    assert r.holds_empty(r.encode(r.empty()))
