@@ -159,7 +159,7 @@ def _classify(store: Store, found: Walk, options: PassOptions, report: PassRepor
         report.skip(skip.path, skip.reason)
     for f in found.files:
         rec = plan.live.get(f.path)
-        symbols = options.symbols and extractor_for(language_of(f.path)) is not None
+        symbols = _wants_symbols(f.path, options)
         if rec is None:
             if plan.binary.get(f.path) == [f.size, f.mtime_ns]:
                 report.skip(f.path, "binary")  # known binary, unchanged: not read again
@@ -184,6 +184,11 @@ def _classify(store: Store, found: Walk, options: PassOptions, report: PassRepor
     plan.removed = [fn.file_node(p, rec) for p, rec in plan.live.items()
                     if p not in walked and found.covers(p)]
     return plan
+
+
+def _wants_symbols(path: str, options: PassOptions) -> bool:
+    """True if this pass projects ``path``'s symbols (enabled, and a language we extract)."""
+    return options.symbols and extractor_for(language_of(path)) is not None
 
 
 def _missing(markers: tuple[str, ...], size: int, symbols: bool, options: PassOptions,
@@ -222,8 +227,8 @@ def _complete(node: fn.FileNode | Record, size: int, mtime_ns: int, options: Pas
     """True if a node the pass wrote has the walked stat and every projection it wants."""
     if not isinstance(node, fn.FileNode) or (node.size, node.mtime_ns) != (size, mtime_ns):
         return False  # left as it was (unreadable), or changed while the pass ran
-    symbols = options.symbols and extractor_for(language_of(node.path)) is not None
-    return not any(_missing(node.markers, node.size, symbols, options))
+    return not any(_missing(node.markers, node.size, _wants_symbols(node.path, options),
+                            options))
 
 
 def _write(store: Store, root: Path, options: PassOptions, report: PassReport, plan: _Plan,
