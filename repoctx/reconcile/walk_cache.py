@@ -63,11 +63,11 @@ def save(store: Store, root: Path, found: Walk, binary: list[str], scope: tuple,
     if found.followed_links or any(s.reason not in _STABLE_SKIPS for s in found.skipped) or any(
             ctime >= racy for _, ctime in found.ctimes):
         return  # an older saved walk stays, and fails its recheck on the changed stat
-    files = found.files
+    files = found.files  # one entry each in three parallel lists: cheap to unpack
     value = {"root": os.path.realpath(root), "scope": list(scope), "generation": generation,
              "watched": [p for p, _ in found.ctimes], "ctimes": [c for _, c in found.ctimes],
              "paths": [f.path for f in files], "sizes": [f.size for f in files],
-             "mtimes": [f.mtime_ns for f in files], "scanned": len(files),
+             "mtimes": [f.mtime_ns for f in files],
              "skipped": [[s.path, s.reason] for s in found.skipped], "binary": binary}
     with store.batch() as batch:
         batch.put_local(_name(store), value)
@@ -93,5 +93,5 @@ def recheck(store: Store, root: Path, scope: tuple) -> Settled | None:
                 return None
     except OSError:
         return None  # something vanished: the walk will say what
-    return Settled(saved["scanned"], tuple(map(tuple, saved["skipped"])),
+    return Settled(len(saved["paths"]), tuple(map(tuple, saved["skipped"])),
                    tuple(saved["binary"]))
