@@ -88,10 +88,22 @@ def index_repo(root: Path, store_dir: Path, export: Path) -> Workspace:
     store = open_store(root, repo_id="shop", store_dir=store_dir)
     reconcile_pass(store, root)
     export_store(store, root, export)
+    build_tables(export)
+    return Workspace(store, root.resolve(), export)
+
+
+def build_tables(export: Path) -> None:
+    """Build the search tables into the export file ``export``."""
     conn = sqlite3.connect(export)
     try:
         build_search_index(conn)
         conn.commit()
     finally:
         conn.close()
-    return Workspace(store, root.resolve(), export)
+
+
+def indexed_export(base: Path) -> Path:
+    """The search repository written, indexed and exported under ``base``; the export."""
+    write_repo(base / "repo")
+    index_repo(base / "repo", base / "store", base / "export.sqlite").store.close()
+    return base / "export.sqlite"

@@ -19,16 +19,13 @@ from repoctx.retrieval.rankings import (
     trigram_ranking,
 )
 
-from .search_repo import index_repo, write_repo
+from .search_repo import indexed_export
 
 
 @pytest.fixture(scope="module")
 def conn(tmp_path_factory):
-    base = tmp_path_factory.mktemp("rankings")
-    write_repo(base / "repo")
-    ws = index_repo(base / "repo", base / "store", base / "export.sqlite")
-    ws.store.close()
-    c = sqlite3.connect(base / "export.sqlite")
+    export = indexed_export(tmp_path_factory.mktemp("rankings"))
+    c = sqlite3.connect(export)
     yield c
     c.close()
 

@@ -17,17 +17,14 @@ from repoctx.retrieval.search_candidates import (
 )
 from repoctx.retrieval.search_state import forget_state, search_state
 
-from .search_repo import index_repo, write_repo
+from .search_repo import indexed_export
 
 
 @pytest.fixture(scope="module")
 def state(tmp_path_factory):
-    base = tmp_path_factory.mktemp("candidates")
-    write_repo(base / "repo")
-    ws = index_repo(base / "repo", base / "store", base / "export.sqlite")
-    ws.store.close()
-    yield search_state(base / "export.sqlite")
-    forget_state(base / "export.sqlite")
+    export = indexed_export(tmp_path_factory.mktemp("candidates"))
+    yield search_state(export)
+    forget_state(export)
 
 
 def test_a_symbol_and_content_match_fuse_above_content_alone(state):

@@ -15,7 +15,7 @@ from repoctx.retrieval.search_index import (
     path_words,
 )
 
-from .search_repo import FILES, write_repo
+from .search_repo import FILES, build_tables, write_repo
 
 CONTEXTPULL_TABLES = ("meta", "documents", "sections", "sections_fts", "repoctx_sections")
 
@@ -109,17 +109,9 @@ def test_vocabulary_counts_words(export):
     assert vocab["refund"] == 1 and vocab["cart"] >= 2
 
 
-def indexed(out):
-    """Build the search tables into the export at ``out`` and close it."""
-    conn = sqlite3.connect(out)
-    build_search_index(conn)
-    conn.commit()
-    conn.close()
-
-
 def test_update_by_doc_ids_equals_a_full_rebuild(export, tmp_path):
     root, out = export
-    indexed(out)
+    build_tables(out)
     # Change one file, add one, remove one; re-export on top of the indexed file.
     (root / "shop/cart.py").write_text(FILES["shop/cart.py"].replace("total_price", "grand_sum"))
     (root / "shop/extra.py").write_text("def brand_new_helper():\n    return 1\n")
@@ -198,7 +190,7 @@ def test_path_and_heading_words():
 
 def test_update_after_carrying_the_tables_into_a_new_export_equals_a_rebuild(export, tmp_path):
     root, out = export
-    indexed(out)
+    build_tables(out)
     (root / "shop/cart.py").write_text(FILES["shop/cart.py"].replace("total_price", "grand_sum"))
     (root / "shop/aaa.py").write_text("def brand_new_helper():\n    return 1\n")  # shifts ids
     fresh = tmp_path / "fresh.sqlite"

@@ -13,16 +13,12 @@ from repoctx.retrieval.search_state import (
     sqlite_errors,
 )
 
-from .search_repo import index_repo, write_repo
+from .search_repo import indexed_export
 
 
 @pytest.fixture(scope="module")
 def export(tmp_path_factory):
-    base = tmp_path_factory.mktemp("state")
-    write_repo(base / "repo")
-    ws = index_repo(base / "repo", base / "store", base / "export.sqlite")
-    ws.store.close()
-    return base / "export.sqlite"
+    return indexed_export(tmp_path_factory.mktemp("state"))
 
 
 def test_the_connection_is_read_only_and_leaves_the_file_untouched(export):
