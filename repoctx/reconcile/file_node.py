@@ -43,7 +43,7 @@ def file_node(path: str, rec: Record) -> FileNode:
     """The view of a stored (visible) file node record."""
     return FileNode(path, lww_value(rec, "size"), lww_value(rec, "mtime_ns"),
                     lww_value(rec, "digest"), lww_value(rec, "language"),
-                    lww_value(rec, "tokens"), tuple(lww_value(rec, "symbols") or ()),
+                    lww_value(rec, "tokens"), symbols_of(rec),
                     tuple(lww_value(rec, "markers") or ()))
 
 
@@ -70,6 +70,11 @@ def load_records(store: Store) -> dict[str, Record]:
     prefix = store.key("file", "x")[:-1]
     with store.snapshot() as snap:
         return {key[len(prefix):]: rec for key, rec in snap.scan(prefix)}
+
+
+def symbols_of(rec: Record) -> tuple[str, ...]:
+    """The fully-qualified names a node record declares, decoding only that field."""
+    return tuple(lww_value(rec, "symbols") or ())
 
 
 def stat_of(rec: Record) -> tuple[int, int, tuple[str, ...]]:

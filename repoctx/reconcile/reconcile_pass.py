@@ -77,9 +77,10 @@ def reconcile_pass(store: Store, root: Path, options: PassOptions = PassOptions(
         write_status(store.path, {"status": "indexing", "phase": "walk", "repoId": store.repo_id})
         try:
             scope = _scope(store, options)
-            if not options.full:
+            saved = None if options.full else walk_cache.load(store, root, scope)
+            if saved is not None:
                 with _timed(report, "recheck"):
-                    settled = walk_cache.recheck(store, root, scope)
+                    settled = walk_cache.recheck(saved)
                 if settled is not None:
                     _report_settled(report, settled)
                     return _finished(store, report, started)
@@ -87,9 +88,11 @@ def reconcile_pass(store: Store, root: Path, options: PassOptions = PassOptions(
             walked_ns = time.time_ns()
             with _timed(report, "walk"):
                 found = walk(root, store_dir=store.path, max_depth=options.max_depth,
-                             max_files=options.max_files)
+                             max_files=options.max_files,
+                             previous=saved.listings() if saved is not None else None)
             with _timed(report, "classify"):
-                plan = _classify(store, found, options, report)
+                plan = _classify(store, found, options, report,
+                                 saved.settled_stats() if saved is not None else {})
             write_status(store.path, {"status": "indexing", "phase": "project",
                                       "repoId": store.repo_id, "files": len(plan.work)})
             generation += _write(store, root, options, report, plan, progress)
@@ -147,11 +150,13 @@ class _Plan:
     """A projection failed: the next pass has work left even on an unchanged tree."""
 
 
-def _classify(store: Store, found: Walk, options: PassOptions, report: PassReport) -> _Plan:
+def _classify(store: Store, found: Walk, options: PassOptions, report: PassReport,
+              settled: dict[str, tuple[int, int]]) -> _Plan:
     """Split the walk into files to read, cross-reference seeds and removals.
 
-    Only size, mtime and markers are decoded for the files whose stat still matches:
-    an unchanged tree costs a scan and three small fields per file.
+    A file with the stat it had when the store was last settled (``settled``, from the
+    saved walk) is unchanged and complete without decoding anything. For the others only
+    size, mtime and markers are decoded while their stat still matches.
     """
     plan = _Plan(dict(fn.load_records(store)), store.trees.get_local(_binary_key(store), {}))
     report.scanned = len(found.files)
@@ -159,6 +164,9 @@ def _classify(store: Store, found: Walk, options: PassOptions, report: PassRepor
         report.skip(skip.path, skip.reason)
     for f in found.files:
         rec = plan.live.get(f.path)
+        if rec is not None and settled.get(f.path) == (f.size, f.mtime_ns):
+            report.unchanged += 1
+            continue
         symbols = _wants_symbols(f.path, options)
         if rec is None:
             if plan.binary.get(f.path) == [f.size, f.mtime_ns]:
@@ -359,9 +367,8 @@ def _finish(store: Store, batch: Batch, report: PassReport,
     """Record the counts and this pass on the root node, in the pass's last batch (so a
     crash can never leave them behind the file nodes)."""
     symbols: set[str] = set()
-    for path, node in live.items():
-        symbols.update((node if isinstance(node, fn.FileNode) else fn.file_node(path, node)
-                        ).symbols)
+    for node in live.values():
+        symbols.update(node.symbols if isinstance(node, fn.FileNode) else fn.symbols_of(node))
     summary = {"finishedAtTick": store.clock.last, "added": report.added,
                "changed": report.changed, "removed": report.removed,
                "touched": report.touched}

@@ -27,7 +27,8 @@ import errno
 import os
 import re
 import stat
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Final
 
@@ -113,6 +114,22 @@ class Walk:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """What an earlier walk found in one directory, reusable while nothing in it changed.
+
+    Valid while the directory's ctime is ``ctime`` and each of its ignore files still has
+    the ctime given: adding, removing or renaming an entry, or rewriting an ignore file,
+    moves one of them. Names are in name order; ``skipped`` is the directory's own skips.
+    """
+
+    ctime: int
+    ignore_files: tuple[tuple[str, int], ...]
+    files: tuple[str, ...]
+    subdirs: tuple[str, ...]
+    skipped: tuple[Skipped, ...]
+
+
 def is_binary(head: bytes) -> bool:
     """True if `head` (a file's first bytes) holds a NUL byte in its first 8 KiB."""
     return b"\0" in head[:BINARY_SNIFF_BYTES]
@@ -151,6 +168,9 @@ class _Dir:
     real_path: str
     depth: int
     rules: tuple[_Rules, ...]
+    reusable: bool = True
+    """False once an ignore file above changed since the earlier walk: its listings
+    were filtered by other rules."""
 
 
 @dataclass
@@ -168,6 +188,7 @@ class _Walker:
     full: bool = False
     ctimes: list[tuple[str, int]] = field(default_factory=list)
     followed_links: bool = False
+    previous: Mapping[str, Listing] = field(default_factory=dict)
 
     def run(self) -> Walk:
         """Walk the real tree, then the symlinked directories it found."""
@@ -194,14 +215,23 @@ class _Walker:
         """List one directory: record its files, return its subdirectories to walk."""
         try:
             ctime_ns = os.stat(directory.abs_path).st_ctime_ns
+            known = self.previous.get(directory.rel_path) if directory.reusable else None
+            if known is not None and known.ctime == ctime_ns:
+                subdirs = self._reuse(directory, known)
+                if subdirs is not None:
+                    return subdirs
             with os.scandir(directory.abs_path) as listing:
                 entries = sorted(listing, key=lambda entry: entry.name)
             self.ctimes.append((directory.rel_path, ctime_ns))
         except OSError:
             self.skipped.append(Skipped(directory.rel_path or ".", UNREADABLE_DIR))
             return []
+        mark = len(self.ctimes)
         rules = self._rules(directory, entries)
         prefix = directory.rel_path + "/" if directory.rel_path else ""
+        if known is None or self.ctimes[mark:] != [
+                (prefix + name, ctime) for name, ctime in known.ignore_files]:
+            directory = replace(directory, reusable=False)  # for the subdirectories
         subdirs: list[_Dir] = []
         for entry in entries:
             if self.full:
@@ -213,6 +243,40 @@ class _Walker:
                     "utf-8", "surrogateescape").decode("utf-8", "replace"), UNDECODABLE_NAME))
                 continue
             self._entry(directory, entry, prefix + entry.name, rules, subdirs)
+        return subdirs
+
+    def _reuse(self, directory: _Dir, known: Listing) -> list[_Dir] | None:
+        """List an unchanged directory from ``known``, stat'ing only its files; None if an
+        ignore file or a file changed under it (the caller lists it afresh)."""
+        base = directory.abs_path + "/"
+        prefix = directory.rel_path + "/" if directory.rel_path else ""
+        lines: list[str] = []
+        files = []
+        try:
+            for name, ctime in known.ignore_files:
+                info = os.stat(base + name, follow_symlinks=False)
+                if info.st_ctime_ns != ctime or not stat.S_ISREG(info.st_mode):
+                    return None
+                with open(base + name, "rb") as handle:
+                    lines += handle.read().decode("utf-8", "replace").splitlines()
+            for name in known.files:
+                info = os.stat(base + name, follow_symlinks=False)
+                if not stat.S_ISREG(info.st_mode):
+                    return None
+                files.append(WalkedFile(prefix + name, info.st_size, info.st_mtime_ns))
+        except OSError:
+            return None
+        if len(self.files) + len(files) > self.max_files:
+            return None  # the fresh listing reports where the cut falls
+        self.files += files
+        self.skipped += known.skipped
+        self.ctimes += [(directory.rel_path, known.ctime)] + [
+            (prefix + name, ctime) for name, ctime in known.ignore_files]
+        rules = self._rules_from(directory, lines)
+        subdirs: list[_Dir] = []
+        for name in known.subdirs:
+            self._subdir(directory, base + name, prefix + name,
+                         directory.real_path + "/" + name, rules, subdirs)
         return subdirs
 
     def _entry(self, directory: _Dir, entry: os.DirEntry[str], rel: str,
@@ -235,7 +299,8 @@ class _Walker:
         if directory.depth + 1 > self.max_depth:
             self.skipped.append(Skipped(rel, MAX_DEPTH))
             return
-        subdirs.append(_Dir(abs_path, rel, real, directory.depth + 1, rules))
+        subdirs.append(_Dir(abs_path, rel, real, directory.depth + 1, rules,
+                            directory.reusable))
 
     def _file(self, rel: str, info: os.stat_result) -> None:
         if not stat.S_ISREG(info.st_mode):
@@ -268,7 +333,8 @@ class _Walker:
         elif _within(directory.real_path, target):
             self.skipped.append(Skipped(rel, SYMLINK_LOOP))
         elif not self._into_skipped(target):
-            self._subdir(directory, entry.path, rel, target, rules, self.linked)
+            self._subdir(replace(directory, reusable=False), entry.path, rel, target, rules,
+                         self.linked)
 
     def _into_skipped(self, target: str) -> bool:
         """True if `target` lies in `.git` or the store, which no path may reach."""
@@ -282,7 +348,13 @@ class _Walker:
         if not names:
             return directory.rules
         names.sort(key=lambda entry: IGNORE_FILES.index(entry.name))
-        lines = [line for entry in names for line in self._read_lines(directory, entry)]
+        return self._rules_from(directory, [line for entry in names
+                                            for line in self._read_lines(directory, entry)])
+
+    def _rules_from(self, directory: _Dir, lines: list[str]) -> tuple[_Rules, ...]:
+        """The rules chain of `directory` given the lines of its own ignore files."""
+        if not lines:
+            return directory.rules
         spec = pathspec.GitIgnoreSpec.from_lines(lines)
         if not spec.patterns:
             return directory.rules
@@ -334,15 +406,17 @@ def _real_root(root: Path) -> str:
 
 
 def walk(root: Path, *, store_dir: Path | None, max_depth: int = 64,
-         max_files: int = 200_000) -> Walk:
+         max_files: int = 200_000, previous: Mapping[str, Listing] | None = None) -> Walk:
     """List the files under `root` that the reconcile should see.
 
     `store_dir` (absolute, or relative to the working directory) is never entered.
     A directory more than `max_depth` levels below the root (the root's own entries
     are level 1) is not entered and is reported `max-depth`; the walk stops after
     `max_files` files and reports the first file past the cut as `max-files`.
+    `previous` (directory path -> `Listing`, from an earlier walk of the same root with
+    the same bounds and store) lets an unchanged directory be listed without reading it.
     Raises `ReconcileError` only if `root` is not a readable directory.
     """
     real_root = _real_root(root)
     store = os.path.realpath(store_dir) if store_dir is not None else None
-    return _Walker(real_root, store, max_depth, max_files).run()
+    return _Walker(real_root, store, max_depth, max_files, previous=previous or {}).run()

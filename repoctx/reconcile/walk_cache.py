@@ -6,13 +6,19 @@ If every stat matches and nobody has written the structural tree since (its gene
 which any writer in any process moves), the tree on disk is the one the store already
 holds and the pass ends there: no listing, no ignore matching, no record decoding.
 
+When something changed, the saved walk still saves work: a directory whose ctime (and
+its ignore files' ctimes, and those of every directory above) still match is listed from
+it by stat'ing its files (``Saved.listings``), and while the generation matches, a file
+whose stat is the saved one is known settled without decoding its node
+(``Saved.settled_stats``). So an edit costs about a no-op plus the edited file.
+
 Why ctimes for directories and ignore files: adding, removing or renaming an entry, a
 write, or a chmod changes them; a write inside a listed file does not change its
 directory, and the file's own stat catches that. A directory changed in the same clock
-tick as its stat would keep its ctime, so a walk with a ctime within ``RACY_NS`` of its
-start is not saved (git's "racy clean" rule; it assumes the file system's clock is not
-behind this one). A walk that followed a symlink or could not look everywhere is not
-saved either: those depend on more than the stats kept here.
+tick as its stat would keep its ctime, so a ctime within ``RACY_NS`` of the walk's start
+is saved as ``UNTRUSTED`` and never matches (git's "racy clean" rule; it assumes the file
+system's clock is not behind this one). A walk that followed a symlink or could not look
+everywhere is not saved: those depend on more than the stats kept here.
 """
 
 from __future__ import annotations
@@ -24,10 +30,21 @@ from pathlib import Path
 from repoctx.store import Store
 from repoctx.trees import BY_FAMILY
 
-from .walk import BROKEN_SYMLINK, SPECIAL_FILE, UNDECODABLE_NAME, Walk
+from .walk import (
+    BROKEN_SYMLINK,
+    IGNORE_FILES,
+    SPECIAL_FILE,
+    UNDECODABLE_NAME,
+    Listing,
+    Skipped,
+    Walk,
+)
 
 RACY_NS = 2_000_000_000
 """How old a directory's ctime must be, against the walk's start, to be trusted."""
+
+UNTRUSTED = -1
+"""Saved in place of a ctime too recent to trust: no stat ever matches it."""
 
 _STABLE_SKIPS = frozenset({SPECIAL_FILE, UNDECODABLE_NAME, BROKEN_SYMLINK})
 """Skip reasons that a saved walk can repeat: each needs a directory change to change."""
@@ -59,13 +76,13 @@ def save(store: Store, root: Path, found: Walk, binary: list[str], scope: tuple,
     writer that slipped in anywhere makes every later recheck fail.
     ``scope`` is whatever else decides what a pass does.
     """
-    racy = started_ns - RACY_NS
-    if found.followed_links or any(s.reason not in _STABLE_SKIPS for s in found.skipped) or any(
-            ctime >= racy for _, ctime in found.ctimes):
+    if found.followed_links or any(s.reason not in _STABLE_SKIPS for s in found.skipped):
         return  # an older saved walk stays, and fails its recheck on the changed stat
+    racy = started_ns - RACY_NS
     files = found.files  # one entry each in three parallel lists: cheap to unpack
     value = {"root": os.path.realpath(root), "scope": list(scope), "generation": generation,
-             "watched": [p for p, _ in found.ctimes], "ctimes": [c for _, c in found.ctimes],
+             "watched": [p for p, _ in found.ctimes],
+             "ctimes": [UNTRUSTED if c >= racy else c for _, c in found.ctimes],
              "paths": [f.path for f in files], "sizes": [f.size for f in files],
              "mtimes": [f.mtime_ns for f in files],
              "skipped": [[s.path, s.reason] for s in found.skipped], "binary": binary}
@@ -73,25 +90,80 @@ def save(store: Store, root: Path, found: Walk, binary: list[str], scope: tuple,
         batch.put_local(_name(store), value)
 
 
-def recheck(store: Store, root: Path, scope: tuple) -> Settled | None:
-    """The saved walk if every stat still matches and the store is unchanged, else None."""
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """The saved walk of this root and scope; ``current`` if the store is still the one
+    the walk was compared with (no structural write since)."""
+
+    value: dict
+    current: bool
+
+    def settled_stats(self) -> dict[str, tuple[int, int]]:
+        """Path -> ``(size, mtime_ns)`` of every file the store held settled, if current.
+
+        A file whose walked stat equals its entry here is unchanged and lacks nothing,
+        without decoding its node.
+        """
+        if not self.current:
+            return {}
+        value = self.value
+        return dict(zip(value["paths"], zip(value["sizes"], value["mtimes"], strict=True),
+                        strict=True))
+
+    def listings(self) -> dict[str, Listing]:
+        """Directory path -> what the saved walk found in it, for ``walk(previous=...)``."""
+        value = self.value
+        ctimes: dict[str, int] = {}
+        ignores: dict[str, list[tuple[str, int]]] = {}
+        subdirs: dict[str, list[str]] = {}
+        for rel, ctime in zip(value["watched"], value["ctimes"], strict=True):
+            parent, _, name = rel.rpartition("/")
+            if name in IGNORE_FILES:  # a directory of that name fails its reuse, and is listed
+                ignores.setdefault(parent, []).append((name, ctime))
+            else:
+                ctimes[rel] = ctime
+                if rel:
+                    subdirs.setdefault(parent, []).append(name)
+        files: dict[str, list[str]] = {}
+        for path in value["paths"]:
+            parent, _, name = path.rpartition("/")
+            files.setdefault(parent, []).append(name)
+        skipped: dict[str, list[Skipped]] = {}
+        for path, reason in value["skipped"]:
+            skipped.setdefault(path.rpartition("/")[0], []).append(Skipped(path, reason))
+        return {rel: Listing(ctime, tuple(sorted(ignores.get(rel, ()),
+                                                 key=lambda i: IGNORE_FILES.index(i[0]))),
+                             tuple(files.get(rel, ())), tuple(subdirs.get(rel, ())),
+                             tuple(skipped.get(rel, ())))
+                for rel, ctime in ctimes.items()}
+
+
+def load(store: Store, root: Path, scope: tuple) -> Saved | None:
+    """The walk a settled pass saved for ``root`` under ``scope``, if any."""
     saved = store.trees.get_local(_name(store))
-    real = os.path.realpath(root)
-    if (saved is None or saved["root"] != real or saved["scope"] != list(scope)
-            or saved["generation"] != store.trees.generation(STRUCTURAL)):
+    if saved is None or saved["root"] != os.path.realpath(root) or saved["scope"] != list(scope):
         return None
+    return Saved(saved, saved["generation"] == store.trees.generation(STRUCTURAL))
+
+
+def recheck(saved: Saved | None) -> Settled | None:
+    """The saved walk if it is current and every stat still matches, else None."""
+    if saved is None or not saved.current:
+        return None
+    value = saved.value
+    real = value["root"]
     base = real + "/"
     stat = os.stat
     try:
-        for rel, ctime in zip(saved["watched"], saved["ctimes"], strict=True):
+        for rel, ctime in zip(value["watched"], value["ctimes"], strict=True):
             if stat(base + rel if rel else real).st_ctime_ns != ctime:
                 return None
-        for path, size, mtime in zip(saved["paths"], saved["sizes"], saved["mtimes"],
+        for path, size, mtime in zip(value["paths"], value["sizes"], value["mtimes"],
                                      strict=True):
             info = stat(base + path)
             if info.st_mtime_ns != mtime or info.st_size != size:
                 return None
     except OSError:
         return None  # something vanished: the walk will say what
-    return Settled(len(saved["paths"]), tuple(map(tuple, saved["skipped"])),
-                   tuple(saved["binary"]))
+    return Settled(len(value["paths"]), tuple(map(tuple, value["skipped"])),
+                   tuple(value["binary"]))

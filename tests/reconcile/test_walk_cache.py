@@ -10,12 +10,13 @@ import pytest
 
 from repoctx import open_store
 from repoctx.crdt import lww_register, record
-from repoctx.reconcile import PassOptions, reconcile_pass, walk_cache
+from repoctx.reconcile import PassOptions, reconcile_pass, walk, walk_cache
 from repoctx.reconcile.report import PassReport
 
 from .helpers import write
 
 reconcile_pass_module = importlib.import_module("repoctx.reconcile.reconcile_pass")
+walk_module = importlib.import_module("repoctx.reconcile.walk")
 
 FILES = {"app.py": "def run():\n    return 1\n", "lib/util.py": "X = 1\n",
          "docs/guide.md": "# Guide\n", "data.bin": b"\0\1\2" * 10,
@@ -161,3 +162,77 @@ def test_a_pass_that_leaves_work_behind_saves_nothing(repo, monkeypatch, damage)
     report = run(repo)
     assert not rechecked(report) and report.added + report.backfilled["symbols"] == 1
     assert rechecked(run(repo))
+
+
+NESTED = {"lib/sub/deep.py": "Z = 3\n", "lib/.gitignore": "*.log\n", "lib/sub/x.log": "log\n",
+          "notes.log": "log\n", "docs/img/a.txt": "a\n"}
+
+
+def saved_listings(root: Path) -> dict:
+    """The listings of the walk the last settled pass saved."""
+    with open_store(root, repo_id="demo") as store:
+        scope = reconcile_pass_module._scope(store, PassOptions())
+        return walk_cache.load(store, root, scope).listings()
+
+
+def replace_atomically(path: Path, body: str) -> None:
+    path.with_name(path.name + ".tmp").write_text(body)
+    os.replace(path.with_name(path.name + ".tmp"), path)
+
+
+@pytest.mark.parametrize("change", [
+    lambda root: None,
+    lambda root: (root / "lib/sub/deep.py").write_text("Z = 4  # edited in place\n"),
+    lambda root: replace_atomically(root / "lib/sub/deep.py", "Z = 5\n"),
+    lambda root: write(root, {"lib/sub/new.py": "N = 1\n"}),
+    lambda root: (root / "docs/img/a.txt").unlink(),
+    lambda root: (root / ".gitignore").write_text("build/\n*.md\n"),  # in place: docs/ unchanged
+    lambda root: (root / ".gitignore").write_text(""),
+    lambda root: (root / "lib/.gitignore").write_text(""),
+    lambda root: (root / "lib/.gitignore").unlink(),
+    lambda root: write(root, {"docs/.repoctxignore": "img/\n"}),
+    lambda root: ((root / "lib/util.py").unlink(), (root / "lib/util.py").mkdir()),
+    lambda root: os.mkfifo(root / "lib/sub/pipe"),
+], ids=["none", "edit", "atomic-edit", "add", "delete", "root-ignore-grows",
+        "root-ignore-empties", "nested-ignore-empties", "nested-ignore-removed",
+        "new-ignore-file", "file-becomes-dir", "fifo"])
+def test_a_walk_from_the_saved_listings_equals_a_fresh_walk(repo, change):
+    write(repo, NESTED)
+    time.sleep(0.05)
+    settle(repo)
+    previous = saved_listings(repo)
+    assert set(previous) >= {"", "lib", "lib/sub", "docs", "docs/img"}
+    change(repo)
+    reused = walk(repo, store_dir=repo / ".repoctx", previous=previous)
+    fresh = walk(repo, store_dir=repo / ".repoctx")
+    assert reused == fresh
+
+
+def test_an_edit_in_place_lists_no_directory(repo, monkeypatch):
+    write(repo, NESTED)
+    time.sleep(0.05)
+    settle(repo)
+    previous = saved_listings(repo)
+    (repo / "lib/sub/deep.py").write_text("Z = 4\n")
+    listed = []
+    scandir = os.scandir
+    monkeypatch.setattr(walk_module.os, "scandir",
+                        lambda path: listed.append(path) or scandir(path))
+    found = walk(repo, store_dir=repo / ".repoctx", previous=previous)
+    assert listed == [] and "lib/sub/deep.py" in {f.path for f in found.files}
+    report = run(repo)
+    assert report.changed == 1 and report.unchanged == len(found.files) - 2  # + data.bin
+
+
+def test_a_racy_directory_is_listed_again_and_its_files_still_count_as_settled(repo, monkeypatch):
+    monkeypatch.setattr(walk_cache, "RACY_NS", 3600 * 10**9)
+    settle(repo)
+    previous = saved_listings(repo)
+    assert all(listing.ctime == walk_cache.UNTRUSTED for listing in previous.values())
+    (repo / "app.py").write_text("def run():\n    return 3\n")
+    decoded = []
+    stat_of = reconcile_pass_module.fn.stat_of
+    monkeypatch.setattr(reconcile_pass_module.fn, "stat_of",
+                        lambda rec: decoded.append(rec) or stat_of(rec))
+    report = run(repo)
+    assert report.changed == 1 and report.unchanged == 3 and len(decoded) == 1
