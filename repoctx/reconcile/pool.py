@@ -2,7 +2,8 @@
 
 Reading, hashing, parsing and token counting run in a process pool; the caller (the
 one process that writes) consumes results as they stream back. Small jobs stay in
-process: a pool costs more to start than a one-file edit takes.
+process: a pool costs more to start than a one-file edit takes. The same pool then
+computes cross-reference deltas (``xref_journal``), so no core sits idle at the end.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import os
 import signal
 import sys
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import contextmanager
 from functools import partial
 
 from .analyse import Analysis, Job, analyse
@@ -41,14 +43,23 @@ def _die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-def analyse_all(root: str, jobs: Sequence[Job], workers: int) -> Iterator[Analysis]:
-    """Analyses of ``jobs`` in order, spread over ``workers`` processes when worth it."""
-    if workers <= 1 or len(jobs) < POOL_THRESHOLD:
-        for job in jobs:
-            yield analyse(root, job)
+@contextmanager
+def worker_pool(workers: int) -> Iterator[Executor | None]:
+    """A pool of ``workers`` forked processes (started on first use), or None for one."""
+    if workers <= 1:
+        yield None
         return
     # fork: workers inherit the loaded modules; they never touch the parent's LMDB handle.
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context,
                              initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
-        yield from pool.map(partial(analyse, root), jobs, chunksize=8)
+        yield pool
+
+
+def analyse_all(root: str, jobs: Sequence[Job], pool: Executor | None) -> Iterator[Analysis]:
+    """Analyses of ``jobs`` in order, spread over ``pool`` when worth it."""
+    if pool is None or len(jobs) < POOL_THRESHOLD:
+        for job in jobs:
+            yield analyse(root, job)
+        return
+    yield from pool.map(partial(analyse, root), jobs, chunksize=8)

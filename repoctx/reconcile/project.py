@@ -32,7 +32,8 @@ class Counts:
 
     symbols: int = 0
     warnings: list[str] = field(default_factory=list)
-    edge_ops: list[EdgeOp] = field(default_factory=list)
+    changes: xref_journal.Changes = field(default_factory=dict)
+    """Every journaled edge change, folded (the journal's earlier entries first)."""
     journal_keys: set[str] = field(default_factory=set)
 
 
@@ -140,7 +141,7 @@ class Projector:
         key = xref_journal.append(self.batch, self.store, self.edge_ops)
         if key is not None:
             self.counts.journal_keys.add(key)
-            self.counts.edge_ops += self.edge_ops
+            xref_journal.fold(self.counts.changes, self.edge_ops)
 
     def _write_directories(self) -> None:
         """One write per directory, deepest first; a directory that became (non-)empty

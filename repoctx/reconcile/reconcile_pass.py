@@ -26,7 +26,7 @@ from . import walk_cache, xref_journal
 from .analyse import Analysis, Job
 from .content_record import MAX_READ_BYTES
 from .lock import writer_lock
-from .pool import analyse_all, default_workers
+from .pool import analyse_all, default_workers, worker_pool
 from .project import Counts, Projector
 from .report import PassReport
 from .root_node import root_delta
@@ -241,47 +241,50 @@ def _complete(node: fn.FileNode | Record, size: int, mtime_ns: int, options: Pas
 
 def _write(store: Store, root: Path, options: PassOptions, report: PassReport, plan: _Plan,
            progress: Callable[[int, int], Progress] | None) -> int:
-    """Analyse and project, one write transaction per batch of files; returns how many
-    of those batches wrote the structural tree (each moved its generation by one)."""
-    counts, structural = Counts(), 0
+    """Analyse and project, one write transaction per batch of files, then apply the
+    cross-references; returns how many of the batches wrote the structural tree (each
+    moved its generation by one)."""
+    known, changes = xref_journal.pending(store)  # an interrupted pass's edges come first
+    counts, structural = Counts(changes=changes, journal_keys=known), 0
     live, binary, before = plan.live, dict(plan.binary), plan.binary
     steps = [("work", w) for w in plan.work] + [("seed", n) for n in plan.seeds] + [
         ("remove", n) for n in plan.removed]
     advance = progress(len(steps), 0) if progress else None
-    analyses = analyse_all(str(root), [w.job for w in plan.work],
-                           options.workers or default_workers())
     writes_before = store.trees.writes
-    with _timed(report, "project"):
-        for start in range(0, len(steps), options.batch_files):
-            chunk = steps[start:start + options.batch_files]
-            with store.batch() as batch:
-                projector = Projector(store, batch, counts, xref=options.xref)
-                for kind, item in chunk:
-                    if kind == "work":
-                        _apply(projector, item, next(analyses), options, report, live, binary)
-                    elif kind == "seed":
-                        projector.seed_xref(item.symbols)
-                        live[item.path] = replace(item, markers=(*item.markers, fn.XREF))
-                        projector.node(live[item.path])
-                        report.backfilled["xref"] += 1
-                    else:
-                        projector.retire(item)
-                        live.pop(item.path, None)
-                        report.removed += 1
-                projector.close()
-                if start + options.batch_files >= len(steps):  # the last batch
-                    if binary != before:
-                        batch.put_local(_binary_key(store), binary)
-                    if batch.written or store.trees.writes > writes_before:
-                        _finish(store, batch, report, live)
-            structural += 1 if batch.written.get(walk_cache.STRUCTURAL) else 0
-            if advance:
-                advance(len(chunk))
-        report.symbols_written = counts.symbols
-        report.warnings.extend(counts.warnings)
-    with _timed(report, "xref"):
-        report.xref_edges_written = xref_journal.apply_pending(store, counts.edge_ops,
-                                                               counts.journal_keys)
+    with worker_pool(options.workers or default_workers()) as pool:
+        analyses = analyse_all(str(root), [w.job for w in plan.work], pool)
+        with _timed(report, "project"):
+            for start in range(0, len(steps), options.batch_files):
+                chunk = steps[start:start + options.batch_files]
+                with store.batch() as batch:
+                    projector = Projector(store, batch, counts, xref=options.xref)
+                    for kind, item in chunk:
+                        if kind == "work":
+                            _apply(projector, item, next(analyses), options, report, live,
+                                   binary)
+                        elif kind == "seed":
+                            projector.seed_xref(item.symbols)
+                            live[item.path] = replace(item, markers=(*item.markers, fn.XREF))
+                            projector.node(live[item.path])
+                            report.backfilled["xref"] += 1
+                        else:
+                            projector.retire(item)
+                            live.pop(item.path, None)
+                            report.removed += 1
+                    projector.close()
+                    if start + options.batch_files >= len(steps):  # the last batch
+                        if binary != before:
+                            batch.put_local(_binary_key(store), binary)
+                        if batch.written or store.trees.writes > writes_before:
+                            _finish(store, batch, report, live)
+                structural += 1 if batch.written.get(walk_cache.STRUCTURAL) else 0
+                if advance:
+                    advance(len(chunk))
+            report.symbols_written = counts.symbols
+            report.warnings.extend(counts.warnings)
+        with _timed(report, "xref"):
+            report.xref_edges_written = xref_journal.apply_pending(
+                store, counts.changes, counts.journal_keys, pool=pool)
     report.records_written = store.trees.writes - writes_before
     plan.binary, plan.unsettled = binary, bool(counts.warnings)
     return structural

@@ -3,22 +3,28 @@
 A popular name (``isinstance``, ``ValueError``) has thousands of dependents; updating
 its record once per edge would rewrite the whole set each time. Instead each batch
 appends its edge changes to a journal in the store-local tree, in the same
-transaction as the symbol records they derive from, and the end of the pass nets the
-journal and rewrites each cross-reference record once. Applying an entry is
-idempotent (add if absent, remove if present), so a crash anywhere — before,
-during or after the application — is healed by replaying what is left.
+transaction as the symbol records they derive from; the pass folds each entry into
+memory as it goes (``fold``), and at its end rewrites each cross-reference record
+once. Applying an entry is idempotent (add if absent, remove if present), so a crash
+anywhere — before, during or after the application — is healed by replaying what is
+left.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Executor
+from functools import partial
 
+from repoctx.crdt.record import Record
 from repoctx.store import Store
 from repoctx.trees import Batch
 
 from . import xref_record
 
 EdgeOp = tuple[str, str, str, int]  # (relation, referenced name, symbol, +1 add / -1 remove)
+Changes = dict[str, dict[str, dict[str, int]]]
+"""Folded edge changes: name -> relation -> symbol -> +1 / -1 (the last change to an edge)."""
 
 
 def journal_prefix(repo_id: str) -> str:
@@ -35,46 +41,87 @@ def append(batch: Batch, store: Store, ops: list[EdgeOp]) -> str | None:
     return key
 
 
-def apply_pending(store: Store, ops: list[EdgeOp] = (), written: set[str] = frozenset(),
-                  keys_per_batch: int = 2000) -> int:
+def fold(changes: Changes, ops: Iterable[EdgeOp]) -> None:
+    """Fold ``ops`` into ``changes`` (later ops win over earlier ones for the same edge)."""
+    for relation, name, symbol, sign in ops:
+        by_relation = changes.get(name)
+        if by_relation is None:
+            by_relation = changes[name] = {}
+        signs = by_relation.get(relation)
+        if signs is None:
+            signs = by_relation[relation] = {}
+        signs[symbol] = sign
+
+
+def pending(store: Store) -> tuple[set[str], Changes]:
+    """The journal's keys and its entries folded in journal order."""
+    changes: Changes = {}
+    with store.snapshot() as snap:
+        keys = list(snap.local_names(journal_prefix(store.repo_id)))
+        for key in keys:
+            fold(changes, snap.get_local(key))
+    return set(keys), changes
+
+
+def apply_pending(store: Store, changes: Changes | None = None, known: set[str] = frozenset(),
+                  keys_per_batch: int = 2000, pool: Executor | None = None) -> int:
     """Apply and clear the journal; returns how many edges changed.
 
-    ``ops`` are the entries this pass journaled under the keys ``written``, already in
-    memory: only entries left by an interrupted earlier pass are read back.
+    ``changes`` are the entries under the keys ``known`` already folded in memory (a
+    pass folds what it finds at its start, then what it journals); entries under other
+    keys are read back and folded after them. With a ``pool``, a large journal's deltas
+    are computed there while this process writes.
     """
-    prefix = journal_prefix(store.repo_id)
+    changes = {} if changes is None else changes
     with store.snapshot() as snap:
-        keys = list(snap.local_names(prefix))
-        older = [snap.get_local(k) for k in keys if k not in written]
+        keys = list(snap.local_names(journal_prefix(store.repo_id)))
+        for key in keys:
+            if key not in known:
+                fold(changes, snap.get_local(key))
     if not keys:
         return 0
-    final: dict[str, dict[str, dict[str, int]]] = defaultdict(dict)
-    for entry in (*older, ops):  # in journal order: the last change to an edge wins
-        for relation, name, symbol, sign in entry:
-            final[name].setdefault(relation, {})[symbol] = sign
-    by_name = {name: {relation: ({s for s, v in signs.items() if v > 0},
-                                 {s for s, v in signs.items() if v < 0})
-                      for relation, signs in relations.items()}
-               for name, relations in final.items()}
-    changed = [0]
-    names = sorted(by_name)
+    if len(changes) < POOL_NAMES:
+        pool = None
+    changed = 0
+    names = sorted(changes)
     for start in range(0, len(names), keys_per_batch):
+        chunk = [(name, store.key("xref", name)) for name in names[start:start + keys_per_batch]]
         with store.batch() as batch:
-            for name in names[start:start + keys_per_batch]:
-                _apply_name(store, batch, name, by_name[name], changed)
+            jobs = [(batch.get(key), changes[name], store.tick()) for name, key in chunk]
+            for (_, key), (delta, count) in zip(chunk, _deltas(jobs, store.replica_id, pool),
+                                                strict=True):
+                if delta is not None:
+                    batch.merge(key, delta)
+                    changed += count
     with store.batch() as batch:
         for key in keys:
             batch.delete_local(key)
-    return changed[0]
+    return changed
 
 
-def _apply_name(store: Store, batch: Batch, name: str,
-                changes: dict[str, tuple[set[str], set[str]]], changed: list[int]) -> None:
-    tick = store.tick()
+POOL_NAMES = 1000
+"""Fewer names than this are not worth shipping to a pool."""
 
-    def make(current):
-        delta, count = xref_record.change_delta(current, changes, tick, store.replica_id)
-        changed[0] += count if delta is not None else 0
-        return delta
+_Job = tuple[Record | None, dict[str, dict[str, int]], int]  # current, signs by relation, tick
 
-    batch.update(store.key("xref", name), make)
+
+def _deltas(jobs: list[_Job], replica: str, pool: Executor | None,
+            ) -> Iterator[tuple[Record | None, int]]:
+    """The delta and edge count of every job, in order; spread over ``pool`` if given."""
+    if pool is None:
+        yield from _delta_chunk(replica, jobs)
+        return
+    size = max(1, len(jobs) // 8)  # a few chunks per worker: writing overlaps computing
+    for chunk in pool.map(partial(_delta_chunk, replica),
+                          [jobs[i:i + size] for i in range(0, len(jobs), size)]):
+        yield from chunk
+
+
+def _delta_chunk(replica: str, jobs: list[_Job]) -> list[tuple[Record | None, int]]:
+    out = []
+    for current, relations, tick in jobs:
+        netted = {relation: ({s for s, v in signs.items() if v > 0},
+                             {s for s, v in signs.items() if v < 0})
+                  for relation, signs in relations.items()}
+        out.append(xref_record.change_delta(current, netted, tick, replica))
+    return out

@@ -9,8 +9,9 @@ def test_in_process_and_pool_give_the_same_results_in_order(tmp_path):
     for i in range(n):
         (tmp_path / f"m{i}.py").write_text(f"def f{i}(x):\n    return g{i}(x)\n")
     jobs = [Job(f"m{i}.py", content=True, symbols=True) for i in range(n)]
-    in_process = list(pool.analyse_all(str(tmp_path), jobs, workers=1))
-    pooled = list(pool.analyse_all(str(tmp_path), jobs, workers=2))
+    in_process = list(pool.analyse_all(str(tmp_path), jobs, None))
+    with pool.worker_pool(2) as workers:
+        pooled = list(pool.analyse_all(str(tmp_path), jobs, workers))
     assert pooled == in_process
     assert [a.path for a in pooled] == [j.path for j in jobs]
     assert "g5" in pooled[5].decls["m5.f5"].refs
@@ -22,8 +23,9 @@ def test_few_jobs_never_start_a_pool(tmp_path, monkeypatch):
     def no_pool(*args, **kwargs):
         raise AssertionError("a pool was started")
 
-    monkeypatch.setattr(pool, "ProcessPoolExecutor", no_pool)
+    monkeypatch.setattr(pool.ProcessPoolExecutor, "submit", no_pool)
     jobs = [Job("a.py", content=True, symbols=True)] * (pool.POOL_THRESHOLD - 1)
-    got = list(pool.analyse_all(str(tmp_path), jobs, workers=8))
+    with pool.worker_pool(8) as workers:
+        got = list(pool.analyse_all(str(tmp_path), jobs, workers))
     assert got == [analyse(str(tmp_path), jobs[0])] * len(jobs)
     assert pool.default_workers() >= 1

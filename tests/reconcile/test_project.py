@@ -46,20 +46,20 @@ D = Declaration("class", "class Cart(Base)", "", 1, 3, ("Base",), False)
 def test_symbols_write_records_and_journal_their_edges(store):
     counts, _ = project(store, lambda p: p.symbols("shop/cart.py", (), {"shop.cart.Cart": D}))
     assert counts.symbols == 1 and len(counts.journal_keys) == 1
-    assert counts.edge_ops == [("dependents", "Base", "shop.cart.Cart", 1)]
+    assert counts.changes == {"Base": {"dependents": {"shop.cart.Cart": 1}}}
     decls = symbol_record.declarations(store.get(store.key("symbol", "shop.cart.Cart")))
     assert decls == {"shop/cart.py": D}
-    xref_journal.apply_pending(store, counts.edge_ops, counts.journal_keys)
+    xref_journal.apply_pending(store, counts.changes, counts.journal_keys)
     assert xref_record.members(store.get(store.key("xref", "Base")), "dependents") == {
         "shop.cart.Cart"}
     again, _ = project(store, lambda p: p.symbols("shop/cart.py", ("shop.cart.Cart",),
                                                   {"shop.cart.Cart": D}))
-    assert again.symbols == 0 and again.edge_ops == [] and not again.journal_keys
+    assert again.symbols == 0 and again.changes == {} and not again.journal_keys
 
 
 def test_without_xref_no_edges_are_gathered(store):
     counts, _ = project(store, lambda p: p.symbols("a.py", (), {"a.Cart": D}), xref=False)
-    assert counts.symbols == 1 and counts.edge_ops == []
+    assert counts.symbols == 1 and counts.changes == {}
 
 
 def test_retire_removes_node_content_declarations_and_entry(store):
@@ -79,7 +79,7 @@ def test_retire_removes_node_content_declarations_and_entry(store):
         path = "pkg.a.Cart" if family == "symbol" else "pkg/a.py"
         assert store.get(store.key(family, path)) is None, family
     assert store.get(store.key("pkg", "pkg")) is None
-    assert counts.edge_ops == [("dependents", "Base", "pkg.a.Cart", -1)]
+    assert counts.changes == {"Base": {"dependents": {"pkg.a.Cart": -1}}}
     with store.snapshot() as snap:
         rows = dict(snap.scan_tree(BY_FAMILY["file"], include_hidden=True))
     assert record.is_tombstone(rows[store.key("file", "pkg/a.py")])

@@ -152,9 +152,9 @@ def test_a_walk_through_a_symlink_is_not_saved(repo):
 def test_a_pass_that_leaves_work_behind_saves_nothing(repo, monkeypatch, damage):
     analyse_all = reconcile_pass_module.analyse_all
 
-    def damaged(root, jobs, workers):
+    def damaged(root, jobs, pool):
         return (damage(a) if a.path == "app.py" else a
-                for a in analyse_all(root, jobs, workers))
+                for a in analyse_all(root, jobs, pool))
 
     monkeypatch.setattr(reconcile_pass_module, "analyse_all", damaged)
     settle(repo)

@@ -1,6 +1,7 @@
 """reconcile/xref_journal: journal edge changes, then net and apply them once per name."""
 
 from repoctx.reconcile import xref_journal, xref_record
+from repoctx.reconcile.pool import worker_pool
 from repoctx.reconcile.xref_record import DEPENDENTS, TESTS
 
 
@@ -51,10 +52,24 @@ def test_leftovers_replay_idempotently(store):
     assert pending(store) == []
 
 
-def test_this_passes_ops_come_from_memory_and_older_entries_first(store):
+def test_this_passes_changes_come_from_memory_and_other_entries_fold_after_them(store):
     older = journal(store, [(DEPENDENTS, "Foo", "a.X", 1)])
-    mine = journal(store, [(DEPENDENTS, "Foo", "ignored", 1)])  # read from memory instead
-    changed = xref_journal.apply_pending(store, [(DEPENDENTS, "Foo", "a.X", -1)],
-                                         written=set(mine), keys_per_batch=1)
-    assert changed == 0 and members(store, "Foo") == frozenset()  # later remove wins
-    assert pending(store) == [] and older
+    known, changes = xref_journal.pending(store)  # what a pass finds at its start
+    assert known == set(older) and changes == {"Foo": {DEPENDENTS: {"a.X": 1}}}
+    mine = journal(store, [(DEPENDENTS, "Foo", "ignored", 1)])  # folded in memory instead:
+    xref_journal.fold(changes, [(DEPENDENTS, "Foo", "a.X", -1), (DEPENDENTS, "Foo", "a.Y", 1)])
+    concurrent = journal(store, [(DEPENDENTS, "Foo", "a.Y", -1), (DEPENDENTS, "Bar", "b", 1)])
+    changed = xref_journal.apply_pending(store, changes, known | set(mine), keys_per_batch=1)
+    assert changed == 1 and members(store, "Foo") == frozenset()  # later remove wins
+    assert members(store, "Bar") == {"b"} and pending(store) == [] and concurrent
+
+
+def test_a_pool_computes_the_same_records(store, tmp_path):
+    ops = [(DEPENDENTS, f"N{i}", f"s.{j}", 1) for i in range(xref_journal.POOL_NAMES)
+           for j in range(3)]
+    journal(store, ops, [(DEPENDENTS, "N7", "s.1", -1)])
+    with worker_pool(2) as pool:
+        assert xref_journal.apply_pending(store, pool=pool) == len(ops) - 1
+    assert members(store, "N7") == {"s.0", "s.2"} and members(store, "N900") == {
+        "s.0", "s.1", "s.2"}
+    assert pending(store) == []
