@@ -13,6 +13,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import pairwise
 from operator import itemgetter
 
 from repoctx.errors import PreconditionError
@@ -27,11 +28,12 @@ from .dots import (
     disjoint,
     encode_context,
     join,
+    join_encoded,
     merge_dots,
     next_dot,
     of_dots,
 )
-from .tags import ADD_WINS_SET
+from .tags import ADD_WINS_SET, FORMAT_VERSION
 
 __all__ = [
     "AddWinsSet",
@@ -59,6 +61,8 @@ class AddWinsSet:
 EMPTY = AddWinsSet()
 _first = itemgetter(0)
 _STR, _TUPLE = {str}, {tuple}
+_HEADER = bytes((ADD_WINS_SET, FORMAT_VERSION))
+_BODY = b"\x92"  # msgpack fixarray of two: the body is ``[entries, context]``
 
 
 def empty() -> AddWinsSet:
@@ -130,7 +134,7 @@ def merge_encoded(a: bytes, b: bytes) -> bytes:
 
     Records hold fields encoded, so this is how they merge a set. The common case, new
     elements added under dots the larger side never observed, is spliced into that
-    side's sorted entries as unpacked: no state is built and nothing sorted again.
+    side's bytes: its entries are copied, not built into a state and packed again.
     """
     spliced = _splice(a, b) if len(a) >= len(b) else _splice(b, a)
     return encode(merge(decode(a), decode(b))) if spliced is None else spliced
@@ -142,21 +146,76 @@ def _splice(data: bytes, other: bytes) -> bytes | None:
     are checked in full: a malformed entry makes this return None (``decode`` then says
     what is wrong) or is carried along unchanged, still refused by the next ``decode``.
     """
-    body, added = codec.unframe(ADD_WINS_SET, data), codec.unframe(ADD_WINS_SET, other)
+    if data[:2] != _HEADER or other[:2] != _HEADER:
+        return None  # ``decode`` says what is wrong
+    if type(data) is not bytes:
+        data = bytes(data)  # a buffer from LMDB: ``_insert`` works on bytes
+    body, added = codec.unpack(data[2:]), codec.unpack(other[2:])
     try:
         (entries, ctx_body), (new_entries, new_ctx_body) = body, added
-        context, new_context = decode_context(ctx_body), decode_context(new_ctx_body)
-        if {type(entries), type(new_entries)} != {tuple} or not disjoint(context, new_context):
+        if type(entries) is not tuple or type(new_entries) is not tuple or not new_entries:
             return None
+        context = join_encoded(ctx_body, new_ctx_body)
+        if context is None:
+            return None  # a dot on both sides (a remove, a re-add): the full merge
+        at = bisect_left(entries, new_entries[0][:1])  # (element,) sorts just before it
+        # One gap: all new elements (ascending, as encoded) sort between the same two
+        # stored ones. Then the stored entries are copied around them, not packed again.
+        if ((at == len(entries) or new_entries[-1][0] < entries[at][0])
+                and (len(new_entries) == 1 or _ascending(new_entries))):
+            spliced = _insert(data, entries, ctx_body, at, new_entries, context)
+            if spliced is not None:
+                return spliced
         merged = list(entries)
         for entry in new_entries:
-            at = bisect_left(merged, entry[:1])  # (element,) sorts just before its entry
+            at = bisect_left(merged, entry[:1])
             if at < len(merged) and merged[at][0] == entry[0]:
                 return None  # on both sides: its dots need a union
             merged.insert(at, entry)
     except (TypeError, ValueError, IndexError):
         return None
-    return codec.frame(ADD_WINS_SET, (merged, encode_context(join(context, new_context))))
+    return codec.frame(ADD_WINS_SET, (merged, context))
+
+
+def _ascending(entries: tuple) -> bool:
+    """Whether the entries' elements strictly ascend (canonical order, no repeats)."""
+    return all(x[0] < y[0] for x, y in pairwise(entries))
+
+
+def _insert(data: bytes, entries: tuple, ctx_body: tuple, at: int, new_entries: tuple,
+            context: tuple) -> bytes | None:
+    """``data`` with ``new_entries`` packed in before its entry ``at`` and ``context`` for
+    its own, the stored entries copied rather than packed again; None when ``data`` is
+    not the canonical packing of ``entries`` and ``ctx_body``.
+
+    The byte offset of the gap comes from packing the shorter side of it, so an add at
+    either end packs no stored entry. This relies on ``data`` being canonical, as every
+    encoding written here is (``encode`` and this splice write the same bytes for the
+    same state): what is packed is compared with the stored bytes, the rest is not.
+    """
+    n, m = len(entries), len(new_entries)
+    start = 3 + codec.array_header_size(n)  # tag, version, [entries, context], [entry...]
+    stored_ctx = codec.pack(ctx_body)
+    end = len(data) - len(stored_ctx)
+    if data[2:start] != _BODY + codec.array_header(n) or not data.endswith(stored_ctx):
+        return None
+    if at == n:
+        offset = end
+    elif at == 0:
+        offset = start
+    elif at <= n - at:
+        side = codec.pack(entries[:at])[codec.array_header_size(at):]
+        offset = start + len(side)
+        if data[start:offset] != side:
+            return None
+    else:
+        side = codec.pack(entries[at:])[codec.array_header_size(n - at):]
+        offset = end - len(side)
+        if offset < start or data[offset:end] != side:
+            return None
+    return b"".join((_HEADER, _BODY, codec.array_header(n + m), data[start:offset],
+                     codec.pack(new_entries)[codec.array_header_size(m):], data[offset:end],
+                     codec.pack(context)))
 
 
 def encode(state: AddWinsSet) -> bytes:

@@ -15,7 +15,7 @@ it. Pure; no I/O. Equality is structural.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -125,28 +125,39 @@ def _merge_field(raw_a: bytes, raw_b: bytes) -> bytes:
         # Two types under one name only happens after a schema change gone wrong;
         # a fixed byte order keeps the merge deterministic instead of raising.
         return max(raw_a, raw_b)
-    module = _module(raw_a)
-    merge_encoded = getattr(module, "merge_encoded", None)  # the type's cheaper path
-    if merge_encoded is not None:
-        return merge_encoded(raw_a, raw_b)
-    merged = module.merge(module.decode(raw_a), module.decode(raw_b))
-    return module.encode(merged)
+    merge_encoded = _MERGE_ENCODED.get(raw_a[0])
+    if merge_encoded is None:
+        merge_encoded = _MERGE_ENCODED[raw_a[0]] = _hook(raw_a[0], "merge_encoded")
+    return merge_encoded(raw_a, raw_b)
 
 
 def is_tombstone(rec: Record) -> bool:
     """True when every non-meta field holds its type's empty value."""
     for name, raw in rec.fields.items():
-        if not name.startswith("$") and not _holds_empty(raw):
-            return False
+        if name[:1] != "$":
+            holds_empty = _HOLDS_EMPTY.get(raw[0])
+            if holds_empty is None:
+                holds_empty = _HOLDS_EMPTY[raw[0]] = _hook(raw[0], "holds_empty")
+            if not holds_empty(raw):
+                return False
     return True
 
 
-def _holds_empty(raw: bytes) -> bool:
-    module = _module(raw)
-    holds_empty = getattr(module, "holds_empty", None)  # the type's cheaper path
-    if holds_empty is not None:
-        return holds_empty(raw)
-    return module.value(module.decode(raw)) == module.value(module.empty())
+def _hook(tag: int, name: str) -> Callable[..., Any]:
+    """A type's cheaper path on its encoding (``merge_encoded``, ``holds_empty``), or the
+    same answer through its states for a type without one."""
+    module = module_for_tag(tag)
+    hook = getattr(module, name, None)
+    if hook is not None:
+        return hook
+    if name == "merge_encoded":
+        return lambda a, b: module.encode(module.merge(module.decode(a), module.decode(b)))
+    return lambda raw: module.value(module.decode(raw)) == module.value(module.empty())
+
+
+# Per type tag, filled on first use: the lookups ran once per field of every record.
+_MERGE_ENCODED: dict[int, Callable[[bytes, bytes], bytes]] = {}
+_HOLDS_EMPTY: dict[int, Callable[[bytes], bool]] = {}
 
 
 def tick(rec: Record) -> int:

@@ -49,8 +49,8 @@ def unwrap(data: bytes, family: int, version: int) -> Record:
     upcast = stamp != (family, version)  # arrays unpack as tuples: the current one matches
     if upcast:
         body = _upcast(body, stamp, family, version)
-    # Type sets rather than a per-field loop: this runs on every read of the store.
-    if not {*map(type, body)} <= _STR or not {*map(type, body.values())} <= _BYTES:
+    # Type checks that build no set: this runs on every read of the store.
+    if not (_STR.issuperset(map(type, body)) and _BYTES.issuperset(map(type, body.values()))):
         raise InvalidEncodingError("a record is a map of field names to encoded CRDTs")
     return Record(dict(sorted(body.items())) if upcast else body)  # records keep name order
 

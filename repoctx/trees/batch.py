@@ -42,9 +42,9 @@ class Batch:
         self._trees = trees
         self._log: list[tuple[str, Any, Any]] = []
         self._txn: lmdb.Transaction | None = None
-        self._cursors: dict[Any, lmdb.Cursor] = {}
-        """One cursor per tree in the open transaction: a cursor's get and put cost half
-        a transaction's (no keyword parsing per call), and every record needs both."""
+        self._cursors: dict[str, lmdb.Cursor] = {}
+        """One cursor per tree name in the open transaction: a cursor's get and put cost
+        half a transaction's (no keyword parsing per call), and every record needs both."""
         self.written: dict[str, int] = {}
         """Records written per tree by this batch."""
         self.repaired: list[CorruptRecordError] = []
@@ -95,7 +95,7 @@ class Batch:
         # A plain try rather than ``lmdb_errors()``: this runs once per record, and a
         # generator-based context manager costs as much as the LMDB put it guards.
         try:
-            return self._apply(self._begin(), op)
+            return self._apply(self._begin() if self._txn is None else self._txn, op)
         except lmdb.MapFullError:
             with lmdb_errors():
                 self._replay()
@@ -155,12 +155,11 @@ class Batch:
         hashed = len(lkey) > MAX_KEY_BYTES
         if hashed:
             lkey = lmdb_key(key)
-        db = self._trees.dbs[spec.name]
-        cursor = self._cursors.get(db)
+        cursor = self._cursors.get(spec.name)
         if cursor is None:
-            cursor = self._cursors[db] = txn.cursor(db=db)
+            cursor = self._cursors[spec.name] = txn.cursor(db=self._trees.dbs[spec.name])
         raw = cursor.get(lkey)
-        current = self._decode(spec, key, raw)
+        current = None if raw is None else self._decode(spec, key, raw)
         delta = arg if kind == "merge" else arg(current)
         if delta is None:
             return current
@@ -172,9 +171,10 @@ class Batch:
             return current
         new = codec.encode(spec, merged)
         cursor.put(lkey, new)
-        if spec.replicated and self._logging:
+        if self._logging and spec.replicated:
             self.changes.note(spec.name, lkey, raw, new)
-        self.written[spec.name] = self.written.get(spec.name, 0) + 1
+        written = self.written
+        written[spec.name] = written.get(spec.name, 0) + 1
         return merged
 
     def _apply_local(self, txn: lmdb.Transaction, kind: str, name: str, value: Any) -> None:

@@ -72,6 +72,49 @@ def test_an_add_into_a_set_is_spliced_without_building_the_merge(monkeypatch):
     assert s.merge_encoded(s.encode(delta), s.encode(base)) == expected
 
 
+@st.composite
+def stored_and_adds(draw):
+    """A stored set of up to 40 elements (past the 15 of a one-byte msgpack header), and
+    adds of new or present elements made on it or on an older state of it (concurrent)."""
+    names = [f"f{i:02}" for i in range(48)]
+    history = [s.empty()]
+    stored = s.empty()
+    for _ in range(draw(st.integers(0, 4))):
+        elements = draw(st.sets(st.sampled_from(names), min_size=1, max_size=12))
+        replica = draw(st.sampled_from(["r1", "r2"]))
+        stored = s.merge(stored, s.add_all(stored, elements, replica))
+        if stored.entries and draw(st.booleans()):
+            gone = draw(st.sampled_from(sorted(stored.entries)))
+            stored = s.merge(stored, s.remove(stored, gone))
+        history.append(stored)
+    base = draw(st.sampled_from(history))
+    adds = draw(st.sets(st.sampled_from(names), min_size=1, max_size=3))
+    delta = s.add_all(base, adds, draw(st.sampled_from(["r1", "r2", "r3"])))
+    return stored, delta
+
+
+@settings(max_examples=400, deadline=None)
+@given(stored_and_adds())
+def test_an_add_merged_into_its_encoding_is_the_encoded_merge(pair):
+    stored, delta = pair
+    expected = s.encode(s.merge(stored, delta))
+    assert s.merge_encoded(s.encode(stored), s.encode(delta)) == expected
+    assert s.merge_encoded(s.encode(delta), s.encode(stored)) == expected
+
+
+@pytest.mark.parametrize("size", [3, 15, 16, 40])
+@pytest.mark.parametrize("element", ["a", "m01x", "m12x", "z"])
+def test_one_add_anywhere_is_spliced_into_the_stored_bytes(monkeypatch, size, element):
+    base = s.merge(s.empty(), s.add_all(s.empty(), [f"m{i:02}" for i in range(size)], "r1"))
+    delta = s.add(base, element, "r1")
+    expected, stored, added = s.encode(s.merge(base, delta)), s.encode(base), s.encode(delta)
+    monkeypatch.setattr(s, "merge", None)  # the general path would call it
+    monkeypatch.setattr(codec, "frame", None)  # and packing every entry again would too
+    assert s.merge_encoded(stored, added) == expected
+    assert s.merge_encoded(added, stored) == expected
+    assert s.merge_encoded(memoryview(stored), added) == expected
+
+
 @pytest.mark.parametrize("body", [
     ((("a", ()),), ((), ())),  # an element without dots: carried along, refused on decode
     ((1, 2), ((), ())),

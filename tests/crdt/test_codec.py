@@ -43,3 +43,10 @@ def test_shape_error_names_the_type():
     err = codec.shape_error("OrMap", "entries is not a map")
     assert isinstance(err, InvalidEncodingError)
     assert str(err) == "malformed OrMap: entries is not a map"
+
+
+@pytest.mark.parametrize("length", [0, 1, 15, 16, 0xFFFF, 0x10000])
+def test_array_header_is_what_pack_writes_before_the_items(length):
+    header = codec.array_header(length)
+    assert len(header) == codec.array_header_size(length)
+    assert codec.pack([None] * length)[:len(header)] == header

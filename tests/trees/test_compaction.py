@@ -46,3 +46,25 @@ def test_live_records_are_never_reaped_and_names_limit_the_trees(store):
     reaped = compact(store.trees, now_ms=later)
     assert reaped["repo-context-memory"] == 2 and reaped["repo-context-structural"] == 0
     assert len(store.trees.scan("repo/demo/file/")) == 1
+
+
+def test_reaping_looks_past_an_empty_first_field_and_skips_corrupt_bytes(store):
+    keys = {
+        "late": store.key("file", "late.py"),  # first field empty, a later one live
+        "dead": store.key("file", "dead.py"),
+        "symbol-dead": store.key("symbol", "a.Dead"),  # enveloped
+        "symbol-live": store.key("symbol", "a.Live"),
+    }
+    store.trees.merge(keys["late"], lww_record(store, a=None, z=1))
+    store.trees.merge(keys["dead"], lww_record(store, a=None, z=None))
+    store.trees.merge(keys["symbol-dead"], lww_record(store, kind=None))
+    store.trees.merge(keys["symbol-live"], lww_record(store, kind="class"))
+    structural, symbol = "repo-context-structural", "repo-context-symbol"
+    with store.trees.env.begin(write=True, db=store.trees.dbs[structural]) as txn:
+        txn.put(lmdb_key(store.key("file", "garbage.py")), b"\xc1\xc1")
+    later = (store.clock.last >> 16) + 30 * DAY_MS
+    assert compact(store.trees, now_ms=later, names=[structural, symbol]) == {
+        structural: 1, symbol: 1}
+    for name, tree in ((name, symbol if "symbol" in name else structural) for name in keys):
+        with store.trees.env.begin(db=store.trees.dbs[tree]) as txn:
+            assert (txn.get(lmdb_key(keys[name])) is None) == name.endswith("dead"), name
