@@ -10,6 +10,7 @@ re-parsing. A pass that finds nothing to change writes nothing.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -71,6 +72,12 @@ class _Work:
 def reconcile_pass(store: Store, root: Path, options: PassOptions = PassOptions(),
                    progress: Callable[[int, int], Progress] | None = None) -> PassReport:
     """Bring the store's records for ``root`` in line with the files on disk."""
+    with _collector_paused():
+        return _pass(store, root, options, progress)
+
+
+def _pass(store: Store, root: Path, options: PassOptions,
+          progress: Callable[[int, int], Progress] | None) -> PassReport:
     report = PassReport(store.repo_id)
     started = time.perf_counter()
     with writer_lock(store.path, wait=options.wait):
@@ -104,6 +111,26 @@ def reconcile_pass(store: Store, root: Path, options: PassOptions = PassOptions(
                                       "lastError": f"{type(exc).__name__}: {exc}"})
             raise
         return _finished(store, report, started)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for the pass, then restore it.
+
+    A pass allocates millions of short-lived containers over a heap holding every file
+    node, so the collector kept scanning that heap in full: about a third of the
+    writer's CPU on Django. Reference counting still frees everything a pass builds
+    (none of it is cyclic); forked workers inherit the pause and end with the pass.
+    The collector comes back after the pass's frame is gone, so its first collection
+    does not scan what the pass held.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _finished(store: Store, report: PassReport, started: float) -> PassReport:

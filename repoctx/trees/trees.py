@@ -170,7 +170,7 @@ class Trees:
                 batch.log_changes()
             batch.commit()
         except BaseException:
-            batch._abort()
+            batch.discard()
             raise
         written = sum(batch.written.values())
         self.writes += written

@@ -1,3 +1,4 @@
+import gc
 import os
 import subprocess
 import sys
@@ -262,3 +263,18 @@ def test_generated_repo_indexes_with_a_pool(tmp_path):
         pooled = tree_values(store)
     assert report.added == 318
     assert pooled == index_fresh(root)[1]
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_pass_pauses_the_cyclic_collector_and_restores_it(repo, enabled):
+    seen = []
+    gc.callbacks.append(seen.append)
+    (gc.enable if enabled else gc.disable)()
+    try:
+        with open_store(repo, repo_id="demo") as store:
+            reconcile_pass(store, repo, PassOptions(workers=1))
+        assert gc.isenabled() is enabled
+    finally:
+        gc.callbacks.remove(seen.append)
+        gc.enable()
+    assert seen == []  # no collection ran during the pass

@@ -1,6 +1,10 @@
 """trees/batch: read-merge-write in one transaction, all or nothing; unchanged writes
 nothing; the map grows under a batch instead of failing it."""
 
+import contextlib
+import gc
+import weakref
+
 import pytest
 
 from repoctx import open_store
@@ -113,3 +117,26 @@ def test_nothing_written_commits_nothing(tmp_path):
         assert s.trees.commits == before
         with pytest.raises(ValueError), s.batch():
             raise ValueError
+
+
+@pytest.mark.parametrize("fails", [False, True], ids=["committed", "raised"])
+def test_a_finished_batch_holds_nothing_its_updates_closed_over(store, fails):
+    # An update function closing over its batch's holder is a cycle until the batch
+    # drops its replay log; then reference counting frees it, no collector needed.
+    class Holder:
+        batch = None
+
+    holder = Holder()
+    alive = weakref.ref(holder)
+    gc.disable()
+    try:
+        with contextlib.suppress(RuntimeError), store.batch() as batch:
+            holder.batch = batch
+            batch.update(store.key("file", "a.py"),
+                         lambda cur, held=holder: lww_record(store, size=1) if held else None)
+            if fails:
+                raise RuntimeError("boom")
+        del holder, batch
+        assert alive() is None
+    finally:
+        gc.enable()
