@@ -12,6 +12,7 @@ Reader: ``search`` latency over 200 developer queries and literal ``grep`` over 
 Targets: export <= 2x floor; re-export <= 15% of full; search p50 < 5 ms, p95 < 25 ms.
 
     python bench/contextpull.py [--rounds N] [--repeat N] [--out docs/benchmarks.md]
+                                [--parts directory,store,reader]
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ FLOOR_DDL = (
     " tokenize = \"unicode61 remove_diacritics 2 tokenchars '-_.'\")"
 )
 CHANGED_FILES = ("django/db/models/query.py", "docs/topics/db/queries.txt")
+PARTS = ("directory", "store", "reader")
 
 QUERIES = [
     # one word
@@ -226,36 +228,50 @@ def percentile(samples: list[float], p: int) -> float:
     return statistics.quantiles(samples, n=100, method="inclusive")[p - 1]
 
 
-def run(rounds: int, repeat: int) -> dict:
+def via_directory(copy: Path, out: Path, previous: Path) -> ExportReport:
+    return export_directory(copy, out, previous=previous)
+
+
+def run_store(root: Path, workdir: Path, repeat: int) -> tuple[dict, tuple]:
+    """The full ``export_store`` and its re-export (the ``changes`` row)."""
+    with indexed_store(root, workdir) as store:
+        full = full_export(lambda out: export_store(store, root, out), workdir / "store.db",
+                           workdir, repeat)  # fmt: skip
+
+        def via_store(copy: Path, out: Path, previous: Path) -> ExportReport:
+            return export_store(store, copy, out, previous=previous)
+
+        change = reexport(root, workdir, CHANGED_FILES[0], via_store, workdir / "store.db")
+    return full, (CHANGED_FILES[0], "export_store", full["export_s"], *change)
+
+
+def run(rounds: int, repeat: int, parts: set[str]) -> dict:
+    """Measure ``parts`` (``directory``, ``store``, ``reader``; the reader reads the
+    directory export, so it runs that export too)."""
     root = django_source()
-    start_load = load()
+    result: dict = {"root": root, "changes": [], "load": (load(), "")}
     with tempfile.TemporaryDirectory(prefix="bench-contextpull-") as tmp:
         workdir = Path(tmp)
-        directory = full_export(lambda out: export_directory(root, out), workdir / "full.db",
-                                workdir, repeat)  # fmt: skip
-        with indexed_store(root, workdir) as store:
-            from_store = full_export(lambda out: export_store(store, root, out),
-                                     workdir / "store.db", workdir, repeat)  # fmt: skip
-
-            def via_store(copy: Path, out: Path, previous: Path) -> ExportReport:
-                return export_store(store, copy, out, previous=previous)
-
-            def via_directory(copy: Path, out: Path, previous: Path) -> ExportReport:
-                return export_directory(copy, out, previous=previous)
-
-            changes = [(name, "export_directory", directory["export_s"],
-                        *reexport(root, workdir, name, via_directory, workdir / "full.db"))
-                       for name in CHANGED_FILES]  # fmt: skip
-            changes.append((CHANGED_FILES[0], "export_store", from_store["export_s"],
-                            *reexport(root, workdir, CHANGED_FILES[0], via_store,
-                                      workdir / "store.db")))  # fmt: skip
-        with Reader(workdir / "full.db") as reader:
-            search_ms = latencies(reader.search, QUERIES, rounds)
-            grep_ms = latencies(reader.grep, GREP_PATTERNS, rounds)
-            empty = sum(1 for q in QUERIES if not reader.search(q)["hits"])
-    return {"root": root, "directory": directory, "store": from_store, "changes": changes,
-            "search_ms": search_ms, "grep_ms": grep_ms, "empty": empty,
-            "load": (start_load, load())}  # fmt: skip
+        if parts & {"directory", "reader"}:
+            result["directory"] = full_export(lambda out: export_directory(root, out),
+                                              workdir / "full.db", workdir, repeat)  # fmt: skip
+        if "store" in parts:
+            result["store"], change = run_store(root, workdir, repeat)
+            result["changes"].append(change)
+        if "directory" in parts:
+            full_s = result["directory"]["export_s"]
+            result["changes"][:0] = [
+                (name, "export_directory", full_s,
+                 *reexport(root, workdir, name, via_directory, workdir / "full.db"))
+                for name in CHANGED_FILES
+            ]  # fmt: skip
+        if "reader" in parts:
+            with Reader(workdir / "full.db") as reader:
+                result["search_ms"] = latencies(reader.search, QUERIES, rounds)
+                result["grep_ms"] = latencies(reader.grep, GREP_PATTERNS, rounds)
+                result["empty"] = sum(1 for q in QUERIES if not reader.search(q)["hits"])
+    result["load"] = (result["load"][0], load())
+    return result
 
 
 def verdict(ok: bool) -> str:
@@ -274,28 +290,31 @@ def export_row(name: str, r: dict) -> str:
     )
 
 
-def table(r: dict) -> str:
+def reader_rows(r: dict) -> list[str]:
     s50, s95 = percentile(r["search_ms"], 50), percentile(r["search_ms"], 95)
     g50, g95 = percentile(r["grep_ms"], 50), percentile(r["grep_ms"], 95)
-    lines = [
-        "| measure | value | reference | target |",
-        "| --- | ---: | ---: | --- |",
-        export_row("export_directory", r["directory"]),
-        export_row("export_store", r["store"]),
-    ]
-    for name, how, full_s, seconds, re_rep in r["changes"]:
-        share = seconds / full_s
-        lines.append(
-            f"| re-export (`{how}`), `{name}` changed ({re_rep.reused:,} reused, "
-            f"{re_rep.sectioned} sectioned) | {seconds:.2f} s | {share:.1%} of its full export "
-            f"| <= 15%: {verdict(share <= 0.15)} |")  # fmt: skip
-    lines += [
+    return [
         f"| search p50 / p95 ({len(QUERIES)} queries, n = {len(r['search_ms']):,}) "
         f"| {s50:.2f} / {s95:.2f} ms | max {max(r['search_ms']):.1f} ms; "
         f"{r['empty']} queries without hits | p50 < 5 ms: {verdict(s50 < 5)}, "
         f"p95 < 25 ms: {verdict(s95 < 25)} |",
         f"| grep literal p50 / p95 ({len(GREP_PATTERNS)} patterns, n = {len(r['grep_ms']):,}) "
         f"| {g50:.1f} / {g95:.1f} ms | max {max(r['grep_ms']):.1f} ms | (none) |",
+    ]
+
+
+def table(r: dict) -> str:
+    lines = ["| measure | value | reference | target |", "| --- | ---: | ---: | --- |"]
+    lines += [export_row(f"export_{name}", r[name]) for name in ("directory", "store") if name in r]
+    for name, how, full_s, seconds, re_rep in r["changes"]:
+        share = seconds / full_s
+        lines.append(
+            f"| re-export (`{how}`), `{name}` changed ({re_rep.reused:,} reused, "
+            f"{re_rep.sectioned} sectioned) | {seconds:.2f} s | {share:.1%} of its full export "
+            f"| <= 15%: {verdict(share <= 0.15)} |")  # fmt: skip
+    if "search_ms" in r:
+        lines += reader_rows(r)
+    lines += [
         "",
         f"- {os.cpu_count()} cores, shared with other work: load average (1/5 min) "
         f"{r['load'][0]} at the start, {r['load'][1]} at the end.",
@@ -308,8 +327,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="timed passes over the queries")
     parser.add_argument("--repeat", type=int, default=1, help="full exports (best is kept)")
     parser.add_argument("--out", type=Path, default=Path("docs/benchmarks.md"))
+    parser.add_argument("--parts", default=",".join(PARTS),
+                        help=f"comma-separated subset of {', '.join(PARTS)} (default: all)")
     args = parser.parse_args()
-    result = run(args.rounds, args.repeat)
+    parts = set(args.parts.split(","))
+    if not parts or not parts <= set(PARTS):
+        parser.error(f"--parts takes a comma-separated subset of {', '.join(PARTS)}")
+    result = run(args.rounds, args.repeat, parts)
     body = table(result)
     print(body)
     title = (f"ContextPull export and reader ({result['root'].name} sdist; targets: export "

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from repoctx.contextpull.documents import SourceDocument
 from repoctx.contextpull.index_text import DEFAULT_INDEX_BUDGET
@@ -33,7 +33,7 @@ def iter_paths(
     """
     store = Path(store_dir) if store_dir is not None else Path(root) / STORE_DIRNAME
     for found in walk(Path(root), store_dir=store).files:
-        if PurePosixPath(found.path).name in IGNORE_FILES:
+        if found.path.rpartition("/")[2] in IGNORE_FILES:  # the name; no path object per file
             continue
         if max_bytes is None or found.size <= max_bytes:
             yield found.path
@@ -78,7 +78,8 @@ def export_directory(
 
     ``definitions_for(path, data)`` may supply code definitions per file (``None`` when
     it has none); it is asked only for documents sectioned afresh. Without it, code
-    files are sectioned by line groups.
+    files are sectioned by line groups. No document token counts are stored (nothing
+    here knows them, and the writer counts nothing: ``contextpull/records``).
     """
     root = Path(root)
     documents = iter_documents(root, store_dir=store_dir, max_bytes=max_bytes)

@@ -41,7 +41,8 @@ class SourceDocument:
     """One document to export: its POSIX relative path, its bytes, and caller knowledge.
 
     ``definitions`` (top-level, in any order) makes the document a code document;
-    ``language`` and ``tokens`` are recorded in the ``repoctx_documents`` side table;
+    ``language`` and ``tokens`` are recorded in the ``repoctx_documents`` side table
+    (``tokens`` only as given: the writer counts nothing, so a missing count is NULL);
     ``sha256`` (hex of ``data``, trusted) saves hashing the bytes again when the caller
     already did.
     """

@@ -5,14 +5,20 @@ budget: ``flat`` (one line per document, the same line format as ``index(prefix)
 ``compact`` (path and section count only) and ``hierarchical`` (one line per folder,
 as deep as the budget allows, cut with a closing count line if even that is too long).
 Every layout starts with the header line ``ContextPull index · …``.
+
+The counts behind the choice are remembered by text digest (:class:`TokenMemo`) and
+stored with the export, so a re-export whose candidate texts did not change counts
+nothing and, in a fresh process, never loads the tokenizer (loading it was ~30% of a
+one-file re-export from a store on Django).
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from repoctx.tokenizer import count_tokens
 
@@ -37,11 +43,34 @@ class IndexEntry:
 
 @dataclass(frozen=True)
 class IndexText:
-    """The chosen index text, its layout and its token count."""
+    """The chosen index text, its layout, its token count, and every count the choice
+    took (text digest -> tokens; see :class:`TokenMemo`)."""
 
     text: str
     mode: str
     tokens: int
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+class TokenMemo:
+    """``count_tokens`` that first looks a text up by its SHA-256 among ``known`` counts
+    (a previous build's) and remembers every count it gives in ``used``."""
+
+    def __init__(self, known: Mapping[str, int] | None = None) -> None:
+        self.known = dict(known or {})
+        self.used: dict[str, int] = {}
+
+    def __call__(self, text: str) -> int:
+        """The exact cl100k token count of ``text``."""
+        key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        tokens = self.known.get(key)
+        if tokens is None:
+            tokens = count_tokens(text)
+        self.used[key] = tokens
+        return tokens
+
+
+Count = Callable[[str], int]
 
 
 def header_line(scope: str, entries: Sequence[IndexEntry]) -> str:
@@ -98,8 +127,8 @@ def _folders(entries: Sequence[IndexEntry]) -> list[tuple[list[str], int, int]]:
     return [(folder.split("/") if folder else [], n, m) for folder, (n, m) in counts.items()]
 
 
-def tokens_within(text: str, budget: int) -> int | None:
-    """``count_tokens(text)`` when it is at most ``budget``, else ``None``.
+def tokens_within(text: str, budget: int, count: Count = count_tokens) -> int | None:
+    """``count(text)`` when it is at most ``budget``, else ``None``.
 
     A long text is first judged by a prefix cut at a safe line break: when the prefix
     alone is over budget, so is the text, and the (large) rest is never counted.
@@ -107,34 +136,39 @@ def tokens_within(text: str, budget: int) -> int | None:
     probe = budget * _PROBE_CHARS_PER_TOKEN
     if len(text) > probe:
         cut = _SAFE_CUT.search(text, probe)
-        if cut is not None and count_tokens(text[: cut.start() + 1]) > budget:
+        if cut is not None and count(text[: cut.start() + 1]) > budget:
             return None
-    tokens = count_tokens(text)
+    tokens = count(text)
     return tokens if tokens <= budget else None
 
 
-def _cut_to_budget(text: str, budget: int) -> str:
+def _cut_to_budget(text: str, budget: int, count: Count) -> str:
     """Drop trailing folder lines (counting them in a last line) until ``text`` fits."""
     lines = text.split("\n")
     keep, candidate = len(lines), text
-    while keep > 1 and tokens_within(candidate, budget) is None:
+    while keep > 1 and tokens_within(candidate, budget, count) is None:
         keep = max(1, keep * 3 // 4)
         candidate = "\n".join([*lines[:keep], f"… {len(lines) - keep} more folders"])
     return candidate
 
 
-def build_index(scope: str, entries: Sequence[IndexEntry], budget: int) -> IndexText:
-    """The first layout of flat / compact / hierarchical that fits ``budget`` tokens."""
+def build_index(
+    scope: str, entries: Sequence[IndexEntry], budget: int, known: Mapping[str, int] | None = None
+) -> IndexText:
+    """The first layout of flat / compact / hierarchical that fits ``budget`` tokens;
+    ``known`` are the ``counts`` of an earlier build (only texts not among them are
+    counted)."""
+    count = TokenMemo(known)
     layouts = (("flat", flat_text(scope, entries)), ("compact", compact_text(scope, entries)))
     for mode, text in layouts:
-        tokens = tokens_within(text, budget)
+        tokens = tokens_within(text, budget, count)
         if tokens is not None:
-            return IndexText(text, mode, tokens)
+            return IndexText(text, mode, tokens, count.used)
     depth = max((entry.path.count("/") for entry in entries), default=0)
     header, folders = header_line(scope, entries), _folders(entries)
     text = _hierarchical(header, folders, depth)
-    while depth > 1 and tokens_within(text, budget) is None:
+    while depth > 1 and tokens_within(text, budget, count) is None:
         depth -= 1
         text = _hierarchical(header, folders, depth)
-    text = _cut_to_budget(text, budget)
-    return IndexText(text, "hierarchical", count_tokens(text))
+    text = _cut_to_budget(text, budget, count)
+    return IndexText(text, "hierarchical", count(text), count.used)

@@ -1,13 +1,16 @@
 """`contextpull/pool` — prepare and encode an export's documents, over workers when worth it.
 
-Sectioning, summaries, document token counts and the insert tuples (``contextpull/encoded``)
-are pure per-document CPU work, so a big export hands them to forked workers, in chunks
+Sectioning, summaries and the insert tuples (``contextpull/encoded``) are pure
+per-document CPU work, so a big export hands them to forked workers, in chunks
 of documents, while the writer's process inserts the results in order; a small export
 (or a platform without ``fork``) does them in process. Workers inherit the documents
 and the ``definitions_for`` callable instead of receiving them, and only send results
 back. A ``definitions_for`` with a ``prefetch(paths)`` method (``StoreDefinitions``) is
 told every path it will be asked about first, then called in the workers; any other is
 called here, before the workers start, so its side effects stay in this process.
+``meanwhile`` is this process's own work that needs no results (the writer loads the
+tokenizer for the index): done in a thread started right after the fork, beside the
+inserts (SQLite releases the GIL), instead of after the last result.
 Default: one worker per CPU, the writer's process beside them (on 2 cores this beat 1
 worker and in-process work on Django, with other load on the machine; bench/). The
 pool costs ~10% more CPU in all (results are pickled), so it only pays with a free core.
@@ -26,7 +29,6 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 
-from repoctx.contextpull.counting import count_one
 from repoctx.contextpull.documents import Definition, SourceDocument
 from repoctx.contextpull.encoded import EncodedDocument, encode
 from repoctx.contextpull.records import DocumentRows, prepare
@@ -96,8 +98,6 @@ def _job(
 ) -> _Job:
     """The job, with definitions looked up here unless ``definitions_for`` prefetches."""
     fresh = [item for item in items if isinstance(item, SourceDocument)]
-    if any(document.tokens is None for document in fresh):
-        count_one("")  # load the tokenizer once, before the workers fork
     if definitions_for is None:
         return _Job(items, max_chars, now, None)
     prefetch = getattr(definitions_for, "prefetch", None)
@@ -118,9 +118,11 @@ def encode_all(
     definitions_for: DefinitionsFor | None = None,
     *,
     workers: int | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> Iterator[EncodedDocument]:
     """The encoded ``items``, in order; over ``workers`` processes (default: one per CPU)
-    when there are at least ``POOL_MIN_DOCUMENTS`` of them."""
+    when there are at least ``POOL_MIN_DOCUMENTS`` of them, running ``meanwhile()`` in a
+    thread once they are forked (in process: not at all; it is over when this ends)."""
     global _JOB
     job = _job(items, max_chars, now, definitions_for)
     workers = default_workers() if workers is None else workers
@@ -140,6 +142,7 @@ def encode_all(
         initializer=_die_with_parent,
         initargs=(os.getpid(),),
     )
+    side: threading.Thread | None = None
     try:
         with _FORK_LOCK:  # one job in the global while this export's workers fork
             _JOB = job
@@ -147,9 +150,14 @@ def encode_all(
                 results = pool.map(_encode_chunk, chunks)  # submits every chunk: forks now
             finally:
                 _JOB = None
+        if meanwhile is not None:  # after the fork: these workers never inherit it
+            side = threading.Thread(target=meanwhile, name="export-meanwhile", daemon=True)
+            side.start()
         for chunk in results:
             yield from chunk
     except BrokenProcessPool as exc:  # a worker was killed (OOM, signal): no rows for it
         raise ContextPullError(f"an export worker died: {exc}") from exc
     finally:
         pool.shutdown(wait=True, cancel_futures=True)  # on error, no work left running
+        if side is not None:
+            side.join()

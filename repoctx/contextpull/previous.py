@@ -5,11 +5,13 @@ previous file was written with the same major version and section size limit; ot
 the writer sections it afresh. A previous file that cannot be read is simply not used.
 A previous file is *patchable* (the writer may copy it and patch only what changed) when
 this writer made it: the same tables, created by the same statements, and FTS rows
-sharing their section's rowid (``repoctx_meta.fts_rowids``).
+sharing their section's rowid (``repoctx_meta.fts_rowids``). Such a file also lends the
+token counts behind its index text (``repoctx_meta.index_counts``; ``index_text``).
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from dataclasses import dataclass
 from functools import lru_cache
@@ -23,6 +25,7 @@ from repoctx.contextpull.records import DocumentRows, EmbeddingRow
 from repoctx.contextpull.schema import (
     FTS_ROWIDS_KEY,
     FTS_ROWIDS_VALUE,
+    INDEX_COUNTS_KEY,
     SUPPORTED_MAJOR,
     WRITER_KEY,
     WRITER_NAME,
@@ -63,6 +66,7 @@ class PreviousExport:
         self._documents: dict[str, tuple] = {}
         self.path: Path | None = None
         self.patchable = False
+        self.index_counts: dict[str, int] = {}  # text digest -> tokens (``TokenMemo``)
         if path is None or not Path(path).is_file():
             return
         try:
@@ -85,13 +89,18 @@ class PreviousExport:
             conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'repoctx_sections'").fetchone()
         )
         self.path = path
-        self.patchable = self._written_by_us(conn)
+        ours = self._ours(conn)
+        self.patchable = ours.get(WRITER_KEY) == WRITER_NAME and (
+            ours.get(FTS_ROWIDS_KEY) == FTS_ROWIDS_VALUE
+        )
+        if self.patchable:
+            self.index_counts = _index_counts(ours.get(INDEX_COUNTS_KEY))
 
-    def _written_by_us(self, conn: sqlite3.Connection) -> bool:
+    def _ours(self, conn: sqlite3.Connection) -> dict[str, str]:
+        """``repoctx_meta`` when the file has exactly this writer's tables, else empty."""
         if tuple(conn.execute(sql.TABLE_SQL).fetchall()) != expected_tables():
-            return False
-        ours = dict(conn.execute(sql.REPOCTX_META).fetchall())
-        return ours.get(WRITER_KEY) == WRITER_NAME and ours.get(FTS_ROWIDS_KEY) == FTS_ROWIDS_VALUE
+            return {}
+        return dict(conn.execute(sql.REPOCTX_META).fetchall())
 
     def stored(self, path: str) -> StoredDocument | None:
         """The previous ``documents`` row of ``path``, or ``None``."""
@@ -154,3 +163,15 @@ class PreviousExport:
         tb: TracebackType | None,
     ) -> None:  # fmt: skip
         self.close()
+
+
+def _index_counts(value: str | None) -> dict[str, int]:
+    """The stored index token counts; empty when missing or malformed (they only save
+    counting, so a malformed entry costs a recount, never an error)."""
+    try:
+        counts = json.loads(value or "{}")
+    except ValueError:
+        return {}
+    if not isinstance(counts, dict):
+        return {}
+    return {k: v for k, v in counts.items() if isinstance(k, str) and type(v) is int}

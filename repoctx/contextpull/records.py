@@ -1,13 +1,14 @@
 """`contextpull/records` — one document's rows, ready to insert into a store.
 
-Pure apart from token counting. :func:`prepare` turns a :class:`SourceDocument` into a
-:class:`DocumentRows` (sectioning, summary, document token count); the reuse path builds
-the same shape from a previous export, so the writer inserts both the same way. Only the
-whole document is counted, and only when the caller did not supply its count
-(``SourceDocument.tokens``, e.g. a file node's). Sections are not counted: a context
-bundle counts exactly what it sends, so nothing reads a stored section count, and
-counting every section was a quarter of a Django export. ``Section.tokens`` stays
-``None`` for fresh sections (a previous export's value is carried over on reuse).
+Pure; no I/O. :func:`prepare` turns a :class:`SourceDocument` into a
+:class:`DocumentRows` (sectioning, summary); the reuse path builds the same shape from a
+previous export, so the writer inserts both the same way. Nothing is counted here: a
+document's token count is the one its caller supplies (``SourceDocument.tokens``, a file
+node's count for exactly these bytes), else ``None``, so every stored count is exact and
+a missing one is NULL. Counting every document was over half of the workers' CPU on a
+Django export (bench/contextpull.py) and nothing reads the stored counts (a context
+bundle counts what it sends; the tools read file nodes). ``Section.tokens`` likewise
+stays ``None`` for fresh sections (a previous export's values are carried over on reuse).
 """
 
 from __future__ import annotations
@@ -15,8 +16,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from repoctx.contextpull.counting import count_one
-from repoctx.contextpull.documents import Section, SourceDocument, decode_text, language_for
+from repoctx.contextpull.documents import Section, SourceDocument, language_for
 from repoctx.contextpull.sectioning import section_document
 from repoctx.contextpull.summary import summarise
 
@@ -57,13 +57,8 @@ def sha256_hex(data: bytes) -> str:
 
 def prepare(document: SourceDocument, max_chars: int, ingested_at: str) -> DocumentRows:
     """Section and summarise ``document`` into rows."""
-    text = decode_text(document.data)  # once, for sectioning and counting
-    sectioned = section_document(document, max_chars, text)
+    sectioned = section_document(document, max_chars)
     summary, summary_src = summarise(sectioned)
-    sections = sectioned.sections
-    tokens = document.tokens
-    if tokens is None:
-        tokens = count_one(text)
     return DocumentRows(
         path=document.path,
         sha256=document.sha256 or sha256_hex(document.data),
@@ -73,7 +68,7 @@ def prepare(document: SourceDocument, max_chars: int, ingested_at: str) -> Docum
         summary_src=summary_src,
         kind=sectioned.kind,
         ingested_at=ingested_at,
-        sections=sections,
+        sections=sectioned.sections,
         language=document.language or language_for(document.path),
-        tokens=tokens,
+        tokens=document.tokens,
     )

@@ -10,9 +10,11 @@ SCHEMA_VERSION = "1.0"
 SUPPORTED_MAJOR = 1
 SECTION_MAX_CHARS = 2000
 FTS_TOKENIZE = "unicode61 remove_diacritics 2 tokenchars '-_.'"
-# repoctx_meta entries: who wrote the file, and that FTS rows share their section's rowid.
+# repoctx_meta entries: who wrote the file, that FTS rows share their section's rowid, and
+# the token counts behind meta.index_text (JSON, text digest -> tokens; ``index_text``).
 WRITER_KEY, WRITER_NAME = "writer", "repoctx"
 FTS_ROWIDS_KEY, FTS_ROWIDS_VALUE = "fts_rowids", "sections"
+INDEX_COUNTS_KEY = "index_counts"
 
 
 def schema_statements() -> list[str]:

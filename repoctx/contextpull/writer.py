@@ -11,15 +11,18 @@ Documents to section afresh are prepared and encoded by ``contextpull/pool`` (in
 processes for a big export) while this process inserts them in path order, all in one
 transaction. The temporary file is built without a journal and without syncs (a failed
 build is deleted, never used), then synced once and renamed. A full rewrite also uses
-16 KiB pages and holds FTS5's automerge off until its last statement.
+16 KiB pages and holds FTS5's automerge off until its last statement. ``meta.index_text``
+is chosen by ``contextpull/index_text`` with the token counts the previous export
+recorded (``repoctx_meta.index_counts``), so an unchanged index is not counted again.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,6 +40,7 @@ from repoctx.contextpull.records import sha256_hex
 from repoctx.contextpull.schema import (
     FTS_ROWIDS_KEY,
     FTS_ROWIDS_VALUE,
+    INDEX_COUNTS_KEY,
     SCHEMA_VERSION,
     SECTION_MAX_CHARS,
     WRITER_KEY,
@@ -46,7 +50,9 @@ from repoctx.contextpull.schema import (
 from repoctx.contextpull.sqlite_errors import translating_sqlite_errors
 from repoctx.contextpull.summary import SUMMARIZER
 from repoctx.errors import ContextPullError
+from repoctx.tokenizer import encoding
 
+# Our repoctx_meta entries, besides INDEX_COUNTS_KEY (the index's own, set by _meta).
 _OURS = {WRITER_KEY: WRITER_NAME, FTS_ROWIDS_KEY: FTS_ROWIDS_VALUE}
 # Build-time page cache (KiB, negative = size): FTS5 merges and the id indexes stay in
 # memory while one transaction writes the whole file.
@@ -130,6 +136,7 @@ class _Settings:
     max_chars: int
     now: str
     definitions_for: DefinitionsFor | None
+    index_counts: Mapping[str, int]  # the previous export's (``TokenMemo``)
 
 
 def _plan_work(
@@ -164,13 +171,15 @@ def _placed(
         yield doc_id, doc
 
 
-def _meta(work: _Work, settings: _Settings) -> dict[str, str]:
+def _meta(work: _Work, settings: _Settings) -> tuple[dict[str, str], dict[str, str]]:
+    """The ``meta`` rows and our ``repoctx_meta`` entries."""
     entries = [e for e in work.entries if e is not None]
     assert len(entries) == len(work.entries), "every document has its rows by now"
     scope = Path(settings.corpus_root).name or settings.corpus_root
-    index = build_index(scope, entries, settings.index_budget)
+    index = build_index(scope, entries, settings.index_budget, settings.index_counts)
     pairs = ((e.path, sha) for e, sha in zip(entries, work.shas, strict=True))
-    return {
+    ours = {**_OURS, INDEX_COUNTS_KEY: json.dumps(index.counts, sort_keys=True)}
+    meta = {
         "schema_version": SCHEMA_VERSION,
         "corpus_root": settings.corpus_root,
         "corpus_fingerprint": corpus_fingerprint(pairs),
@@ -181,6 +190,7 @@ def _meta(work: _Work, settings: _Settings) -> dict[str, str]:
         "section_max_chars": str(settings.max_chars),
         "ingested_at": settings.now,
     }
+    return meta, ours
 
 
 def _open_build(tmp: Path) -> sqlite3.Connection:
@@ -206,13 +216,16 @@ def _fill(
         # not as they accumulate: ~10% less FTS work on Django, and fewer segments left.
         conn.execute(sql.SET_FTS_AUTOMERGE, (0,))
     conn.execute("BEGIN")
-    encoded = encode_all(work.items, settings.max_chars, settings.now, settings.definitions_for)
+    # The pool loads the tokenizer beside the inserts: the index needs it at the end.
+    encoded = encode_all(
+        work.items, settings.max_chars, settings.now, settings.definitions_for, meanwhile=encoding
+    )
     if plan is not None:
         apply_patch(conn, plan, _placed(work, encoded))
     else:
         insert_documents(conn, _placed(work, encoded), 1)
-    meta = _meta(work, settings)
-    write_meta(conn, meta, _OURS)
+    meta, ours = _meta(work, settings)
+    write_meta(conn, meta, ours)
     if plan is None:  # later writers (a patch) get FTS5's usual merging
         conn.execute(sql.SET_FTS_AUTOMERGE, (sql.FTS_AUTOMERGE_DEFAULT,))
     conn.execute("COMMIT")
@@ -276,12 +289,13 @@ def write_export(
     an empty set after a patch: the hook finds what drifted itself).
     """
     out = Path(out)
-    settings = _Settings(corpus_root, index_budget, max_chars, _now(), definitions_for)
     docs = _ordered(documents)
     shas = [d.sha256 or sha256_hex(d.data) for d in docs]
     with PreviousExport(previous, max_chars) as old:
         plan = plan_patch(old, [d.path for d in docs], shas)
         work = _plan_work(docs, shas, old, plan)
+        settings = _Settings(corpus_root, index_budget, max_chars, _now(), definitions_for,
+                             old.index_counts)  # fmt: skip
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)

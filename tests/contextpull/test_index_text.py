@@ -37,3 +37,16 @@ def test_tokens_within_judges_long_texts_by_a_prefix() -> None:
     assert tokens_within(text, 10**6) == count_tokens(text)
     short = "ContextPull index · x · 1 documents · 1 sections"
     assert tokens_within(short, 1000) == count_tokens(short)
+
+
+def test_known_counts_are_not_recounted(monkeypatch) -> None:
+    from repoctx.contextpull import index_text
+
+    first = build_index("root", ENTRIES, 200)
+    assert first.counts and first.tokens in first.counts.values()
+
+    def no_count(text: str) -> int:
+        raise AssertionError("counted a text whose count was known")
+
+    monkeypatch.setattr(index_text, "count_tokens", no_count)
+    assert build_index("root", ENTRIES, 200, first.counts) == first

@@ -91,3 +91,19 @@ def test_falls_back_to_full_rewrite(tmp_path: Path) -> None:
     most = {f"n{i}.md": "Other." for i in range(int(len(BASE) * MAX_GONE_SHARE) + 1)}
     report = export(tmp_path / "c.db", most, previous=tmp_path / "b.db")
     assert not report.patched and report.reused == 0
+
+
+def test_an_unchanged_index_is_not_recounted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from repoctx.contextpull import index_text
+
+    first = export(tmp_path / "old.db", BASE)
+
+    def no_count(text: str) -> int:
+        raise AssertionError("the index text did not change: its count is stored")
+
+    monkeypatch.setattr(index_text, "count_tokens", no_count)
+    again = export(tmp_path / "new.db", BASE, previous=tmp_path / "old.db")
+    assert again.patched and again.index_tokens == first.index_tokens
+    assert dump(tmp_path / "new.db") == dump(tmp_path / "old.db")

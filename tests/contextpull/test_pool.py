@@ -104,3 +104,14 @@ class Dying(Prefetching):
 def test_a_dead_worker_is_a_contextpull_error() -> None:
     with pytest.raises(ContextPullError, match="worker died"):
         list(encode_all([*DOCS, SourceDocument("x.py", CODE)], 2000, "t", Dying(), workers=2))
+
+
+@pytest.mark.usefixtures("small_pool")
+def test_meanwhile_runs_beside_the_workers_and_is_over_at_the_end() -> None:
+    calls: list[str] = []
+    forked = encode_all(items(), 2000, "t", Prefetching(), workers=2,
+                        meanwhile=lambda: calls.append("forked"))  # fmt: skip
+    assert len(list(forked)) == len(items()) and calls == ["forked"]
+    alone = encode_all(items(), 2000, "t", Prefetching(), workers=0,
+                       meanwhile=lambda: calls.append("alone"))  # fmt: skip
+    assert len(list(alone)) == len(items()) and calls == ["forked"]  # in process: not needed

@@ -9,6 +9,7 @@ import pytest
 
 from repoctx.contextpull import Reader, export_store, store_export
 from repoctx.reconcile import PassOptions, reconcile_pass
+from repoctx.reconcile.fields import lww_value
 from repoctx.store import open_store
 from repoctx.tokenizer import count_tokens
 
@@ -85,14 +86,14 @@ def test_documents_sections_and_definitions(
         assert reader.search("os.getcwd")["hits"][0]["id"].startswith("pkg/app.py#")
 
 
-def test_changed_file_is_extracted_afresh_and_counted(repo: Path, tmp_path: Path) -> None:
+def test_changed_file_is_extracted_afresh_and_not_counted(repo: Path, tmp_path: Path) -> None:
     out = tmp_path / "cp.db"
     export(repo, out)
     changed = APP.replace("def main():", "def helper():\n    pass\n\n\ndef main():")
     (repo / "pkg/app.py").write_text(changed)  # the store has not seen this version
     report = export(repo, out, previous=out)
     assert report.patched and report.sectioned == 1
-    assert ("pkg/app.py", count_tokens(changed)) in rows(
+    assert ("pkg/app.py", None) in rows(  # the store has not counted these bytes yet
         out, "SELECT d.path, r.tokens FROM repoctx_documents r JOIN documents d USING(doc_id)"
     )
     assert ("helper",) in rows(out, "SELECT symbol FROM repoctx_sections")
@@ -109,10 +110,11 @@ def test_prefetch_then_definitions_without_the_snapshot(
 ) -> None:
     monkeypatch.setattr(store_export, "SCAN_SHARE", share)
     with open_store(repo, repo_id="demo") as store, store.snapshot() as snapshot:
-        nodes = store_export.file_nodes(store, snapshot)
-        known = {path: store_export._Known(node, True) for path, node in nodes.items()}
+        records = store_export.file_records(store, snapshot)
+        known = {path: store_export._Known(rec, lww_value(rec, "digest"))  # current
+                 for path, rec in records.items()}  # fmt: skip
         source = store_export.StoreDefinitions(store, snapshot, known)
-        source.prefetch(sorted(nodes))
+        source.prefetch(sorted(records))
         source._snapshot = None  # type: ignore[assignment] # as in a forked worker
         definitions = source("pkg/app.py", APP.encode())
     assert definitions is not None
