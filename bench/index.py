@@ -345,8 +345,9 @@ def measure_noop(root: Path, store_dir: Path, store: Store, paths: list[str], wa
     noop_s, report = noop(store, root, repeat)
     if "walk" in report.seconds:
         raise SystemExit("a repeated no-op pass walked: no pass saved its walk")
-    how = ("walked: the index saw directories changed within 2 s of its start, so it "
-           "saved no walk" if "walk" in first.seconds else "the index's walk rechecked by stat")
+    how = ("walked: its directories changed within 2 s of the index's start, so the saved "
+           "walk holds their ctimes as untrusted" if "walk" in first.seconds
+           else "the index's walk rechecked by stat")
     res.add(f"{label}stat floor (`os.stat` x {len(paths):,})", stat_s)
     res.add(f"{label}walk alone", walk_s, stat_s)
     res.add(f"{label}first no-op after the index ({how})", first_s, stat_s)
