@@ -187,10 +187,15 @@ def indexed_store(root: Path, workdir: Path) -> Store:
 
 
 def edited_copy(root: Path, workdir: Path, changed: str) -> tuple[Path, bytes]:
-    """The corpus copy with ``changed`` edited; returns the copy and the original bytes."""
-    copy = workdir / "corpus"
+    """The corpus copy with ``changed`` edited; returns the copy and the original bytes.
+
+    The copy keeps the corpus's name (the index header names it, so another name would
+    change every index text) and its files' mtimes (a re-export trusts unchanged stats).
+    """
+    copy = workdir / "corpus" / root.name
     if not copy.exists():
         shutil.copytree(root, copy, symlinks=True)
+        os.sync()  # its write-back is not the re-export's to pay (it slowed the first one)
     target = copy / changed
     original = target.read_bytes()
     note = b"\n# bench edit\n" if changed.endswith(".py") else b"\nA bench edit.\n"

@@ -44,7 +44,8 @@ class SourceDocument:
     ``language`` and ``tokens`` are recorded in the ``repoctx_documents`` side table
     (``tokens`` only as given: the writer counts nothing, so a missing count is NULL);
     ``sha256`` (hex of ``data``, trusted) saves hashing the bytes again when the caller
-    already did.
+    already did; ``mtime_ns`` is the file's mtime by a stat taken before ``data`` was read,
+    recorded beside ``language`` so a later export may trust it (``contextpull/files``).
     """
 
     path: str
@@ -53,6 +54,7 @@ class SourceDocument:
     language: str | None = None
     tokens: int | None = None
     sha256: str | None = None
+    mtime_ns: int | None = None
 
 
 @dataclass(frozen=True)

@@ -59,5 +59,6 @@ def encode(rows: DocumentRows) -> EncodedDocument:
     document = (path, rows.title, rows.summary, rows.summary_src, rows.sha256, rows.size,
                 rows.kind, n, rows.ingested_at)  # fmt: skip
     embeddings = [(e.section_id, e.model, e.dim, e.vec) for e in rows.embeddings]
-    return EncodedDocument(path, rows.title, rows.summary, document, (rows.language, rows.tokens),
+    side_document = (rows.language, rows.tokens, rows.mtime_ns)
+    return EncodedDocument(path, rows.title, rows.summary, document, side_document,
                            sections, fts, side, embeddings, rows.reused)  # fmt: skip

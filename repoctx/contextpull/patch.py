@@ -1,19 +1,23 @@
 """`contextpull/patch` — re-export by copying the previous file and patching what changed.
 
 A previous export made by this writer (``PreviousExport.patchable``) is copied to the
-temporary file; then, inside the writer's one transaction, the patch deletes the
-documents that were removed or whose bytes changed (sections, FTS rows by rowid, side
-tables, embeddings), moves the ids of kept documents when paths were added or removed
-(``doc_id`` stays 1..n in byte-wise path order) and inserts the new and changed
-documents; the writer then rewrites ``meta``. Unchanged
+temporary file and flushed to disk (:class:`CopyAhead`, in a thread started before the
+writer knows whether it will patch: the walk and the reads run meanwhile, and the
+writer's final sync is left only the patched pages). Then, inside the writer's one
+transaction, the patch deletes the documents that were removed or whose bytes changed
+(sections, FTS rows by rowid, side tables, embeddings), moves the ids of kept documents
+when paths were added or removed (``doc_id`` stays 1..n in byte-wise path order) and
+inserts the new and changed documents; the writer then rewrites ``meta``. Unchanged
 documents keep every row they had, embeddings and ``ingested_at`` included, exactly as
 the full rewrite's reuse would give them.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import sqlite3
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -74,6 +78,33 @@ def apply_patch(
     insert_documents(conn, fresh, last + 1)
 
 
-def copy_previous(plan: PatchPlan, tmp: Path) -> None:
-    """Copy the previous export to ``tmp`` (the file the patch is applied to)."""
-    shutil.copyfile(plan.source, tmp)
+def sync_file(path: Path) -> None:
+    """Flush ``path``'s data to disk (before it is renamed into place)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class CopyAhead:
+    """``source`` copied to ``tmp`` and synced, in a thread (both calls release the GIL)."""
+
+    def __init__(self, source: Path, tmp: Path) -> None:
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(
+            target=self._copy, args=(source, tmp), name="export-copy", daemon=True
+        )
+        self._thread.start()
+
+    def _copy(self, source: Path, tmp: Path) -> None:
+        try:
+            shutil.copyfile(source, tmp)
+            sync_file(tmp)
+        except BaseException as exc:  # noqa: BLE001 — handed to whoever waits
+            self._error = exc
+
+    def wait(self) -> BaseException | None:
+        """Wait for the copy; returns what it raised, if anything."""
+        self._thread.join()
+        return self._error

@@ -6,7 +6,8 @@ the writer sections it afresh. A previous file that cannot be read is simply not
 A previous file is *patchable* (the writer may copy it and patch only what changed) when
 this writer made it: the same tables, created by the same statements, and FTS rows
 sharing their section's rowid (``repoctx_meta.fts_rowids``). Such a file also lends the
-token counts behind its index text (``repoctx_meta.index_counts``; ``index_text``).
+token counts behind its index text (``repoctx_meta.index_counts``; ``index_text``) and
+the stats its documents were read under, to vouch for unchanged files (``contextpull/files``).
 """
 
 from __future__ import annotations
@@ -21,11 +22,13 @@ from types import TracebackType
 from repoctx.contextpull import sql
 from repoctx.contextpull.connection import connect_read_only
 from repoctx.contextpull.documents import Section
+from repoctx.contextpull.files import RACY_NS, UnreadFile
 from repoctx.contextpull.records import DocumentRows, EmbeddingRow
 from repoctx.contextpull.schema import (
     FTS_ROWIDS_KEY,
     FTS_ROWIDS_VALUE,
     INDEX_COUNTS_KEY,
+    STATS_SINCE_KEY,
     SUPPORTED_MAJOR,
     WRITER_KEY,
     WRITER_NAME,
@@ -67,6 +70,8 @@ class PreviousExport:
         self.path: Path | None = None
         self.patchable = False
         self.index_counts: dict[str, int] = {}  # text digest -> tokens (``TokenMemo``)
+        self._stats: dict[str, tuple[int, int]] = {}  # path -> recorded (bytes, mtime_ns)
+        self._trusted_before = 0  # recorded mtimes below this are trusted
         if path is None or not Path(path).is_file():
             return
         try:
@@ -95,12 +100,31 @@ class PreviousExport:
         )
         if self.patchable:
             self.index_counts = _index_counts(ours.get(INDEX_COUNTS_KEY))
+            since = ours.get(STATS_SINCE_KEY, "")
+            if since.isdigit():  # an older writer's file has none: nothing is vouched for
+                self._trusted_before = int(since) - RACY_NS
+                self._stats = {p: (b, m) for p, b, m in conn.execute(sql.PREVIOUS_STATS)}
 
     def _ours(self, conn: sqlite3.Connection) -> dict[str, str]:
         """``repoctx_meta`` when the file has exactly this writer's tables, else empty."""
         if tuple(conn.execute(sql.TABLE_SQL).fetchall()) != expected_tables():
             return {}
         return dict(conn.execute(sql.REPOCTX_META).fetchall())
+
+    def vouch(self, file: UnreadFile) -> str | None:
+        """The stored SHA-256 of ``file`` when its stat is the one recorded and that is
+        old enough to trust, else ``None`` (the file must be read)."""
+        recorded = self._stats.get(file.path)
+        if recorded is None or recorded != (file.size, file.mtime_ns):
+            return None
+        if file.mtime_ns >= self._trusted_before:
+            return None  # racy: written too close to when it was read
+        return self._documents[file.path][5]
+
+    def recorded_mtime(self, path: str) -> int | None:
+        """The mtime recorded for ``path`` (``None`` when none is, or none is trusted)."""
+        recorded = self._stats.get(path)
+        return None if recorded is None else recorded[1]
 
     def stored(self, path: str) -> StoredDocument | None:
         """The previous ``documents`` row of ``path``, or ``None``."""

@@ -48,6 +48,7 @@ class DocumentRows:
     tokens: int | None = None
     embeddings: tuple[EmbeddingRow, ...] = ()
     reused: bool = False
+    mtime_ns: int | None = None
 
 
 def sha256_hex(data: bytes) -> str:
@@ -71,4 +72,5 @@ def prepare(document: SourceDocument, max_chars: int, ingested_at: str) -> Docum
         sections=sectioned.sections,
         language=document.language or language_for(document.path),
         tokens=document.tokens,
+        mtime_ns=document.mtime_ns,
     )

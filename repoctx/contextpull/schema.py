@@ -15,6 +15,9 @@ FTS_TOKENIZE = "unicode61 remove_diacritics 2 tokenchars '-_.'"
 WRITER_KEY, WRITER_NAME = "writer", "repoctx"
 FTS_ROWIDS_KEY, FTS_ROWIDS_VALUE = "fts_rowids", "sections"
 INDEX_COUNTS_KEY = "index_counts"
+# When the stats behind ``repoctx_documents.mtime_ns`` began to be taken (ns since the
+# epoch; ``contextpull/files``). Without it no recorded stat is trusted.
+STATS_SINCE_KEY = "stats_since_ns"
 
 
 def schema_statements() -> list[str]:
@@ -40,7 +43,8 @@ def schema_statements() -> list[str]:
         # repoctx side tables: what ContextPull's schema cannot say.
         "CREATE TABLE repoctx_meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
         "CREATE TABLE repoctx_documents(doc_id INTEGER PRIMARY KEY"
-        " REFERENCES documents(doc_id) ON DELETE CASCADE, language TEXT, tokens INTEGER)",
+        " REFERENCES documents(doc_id) ON DELETE CASCADE, language TEXT, tokens INTEGER,"
+        " mtime_ns INTEGER)",
         "CREATE TABLE repoctx_sections(id TEXT PRIMARY KEY"
         " REFERENCES sections(id) ON DELETE CASCADE, start_line INTEGER,"
         " end_line INTEGER, tokens INTEGER, symbol TEXT)",

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 INSERT_META = "INSERT INTO meta(key, value) VALUES (?, ?)"
 INSERT_REPOCTX_META = "INSERT OR REPLACE INTO repoctx_meta(key, value) VALUES (?, ?)"
 DELETE_META = "DELETE FROM meta"
+DELETE_REPOCTX_META = "DELETE FROM repoctx_meta WHERE key = ?"
 # Insert statements put ``doc_id`` and the rowid last: the rest of each row is built once,
 # possibly in a worker (``contextpull/encoded``), and the writer only appends them.
 INSERT_DOCUMENT = (
@@ -26,7 +27,9 @@ INSERT_SECTION = (
 )
 INSERT_FTS = "INSERT INTO sections_fts(id, heading_path, text, rowid) VALUES (?, ?, ?, ?)"
 INSERT_EMBEDDING = "INSERT INTO embeddings(section_id, model, dim, vec) VALUES (?, ?, ?, ?)"
-INSERT_REPOCTX_DOCUMENT = "INSERT INTO repoctx_documents(language, tokens, doc_id) VALUES (?, ?, ?)"
+INSERT_REPOCTX_DOCUMENT = (
+    "INSERT INTO repoctx_documents(language, tokens, mtime_ns, doc_id) VALUES (?, ?, ?, ?)"
+)
 INSERT_REPOCTX_SECTION = (
     "INSERT INTO repoctx_sections(id, start_line, end_line, tokens, symbol) VALUES (?, ?, ?, ?, ?)"
 )
@@ -34,6 +37,9 @@ INSERT_REPOCTX_SECTION = (
 SET_FTS_AUTOMERGE = "INSERT INTO sections_fts(sections_fts, rank) VALUES ('automerge', ?)"
 FTS_AUTOMERGE_DEFAULT = 4
 
+# A kept document read again (its stat had changed, or was too recent to trust) gets the
+# stat it was read under.
+UPDATE_MTIME = "UPDATE repoctx_documents SET mtime_ns = ? WHERE doc_id = ?"
 MAX_SECTION_ROWID = "SELECT coalesce(max(rowid), 0) FROM sections"
 
 # -- patch (re-export by copy-and-patch) -------------------------------------------------
@@ -77,6 +83,11 @@ TABLE_SQL = (
     " AND name NOT LIKE 'repoctx\\_search\\_%' ESCAPE '\\' ORDER BY name"
 )
 REPOCTX_META = "SELECT key, value FROM repoctx_meta"
+# Recorded stats of a patchable previous export: bytes and mtime per path.
+PREVIOUS_STATS = (
+    "SELECT d.path, d.bytes, r.mtime_ns FROM documents d JOIN repoctx_documents r USING(doc_id)"
+    " WHERE r.mtime_ns IS NOT NULL"
+)
 PREVIOUS_SECTIONS = (
     "SELECT ordinal, heading_path, level, kind, text FROM sections"
     " WHERE doc_id = ? ORDER BY ordinal"

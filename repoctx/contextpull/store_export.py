@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from repoctx.contextpull.definitions import SymbolSpan, definitions_from_spans, spans_of
-from repoctx.contextpull.directory import DEFAULT_MAX_BYTES, read_document
+from repoctx.contextpull.directory import DEFAULT_MAX_BYTES
 from repoctx.contextpull.documents import Definition, SourceDocument, decode_text, language_for
+from repoctx.contextpull.files import read_document
 from repoctx.contextpull.index_text import DEFAULT_INDEX_BUDGET
 from repoctx.contextpull.writer import ExportReport, Finalize, write_export
 from repoctx.crdt import record

@@ -10,10 +10,12 @@ result is in rollback-journal mode, so read-only opens create no side files.
 Documents to section afresh are prepared and encoded by ``contextpull/pool`` (in worker
 processes for a big export) while this process inserts them in path order, all in one
 transaction. The temporary file is built without a journal and without syncs (a failed
-build is deleted, never used), then synced once and renamed. A full rewrite also uses
+build is deleted, never used), then synced and renamed. A full rewrite also uses
 16 KiB pages and holds FTS5's automerge off until its last statement. ``meta.index_text``
 is chosen by ``contextpull/index_text`` with the token counts the previous export
 recorded (``repoctx_meta.index_counts``), so an unchanged index is not counted again.
+Files given unread (``contextpull/files``) are read only when the previous export, patched,
+cannot vouch for them by their stat; each document's stat is recorded for the next export.
 """
 
 from __future__ import annotations
@@ -31,9 +33,10 @@ from repoctx.contextpull import sql
 from repoctx.contextpull.connection import connect_new
 from repoctx.contextpull.documents import SourceDocument
 from repoctx.contextpull.encoded import EncodedDocument
+from repoctx.contextpull.files import UnreadFile, Vouched, resolve
 from repoctx.contextpull.index_text import DEFAULT_INDEX_BUDGET, IndexEntry, build_index
 from repoctx.contextpull.inserts import insert_documents, write_meta
-from repoctx.contextpull.patch import PatchPlan, apply_patch, copy_previous, plan_patch
+from repoctx.contextpull.patch import CopyAhead, PatchPlan, apply_patch, plan_patch, sync_file
 from repoctx.contextpull.pool import DefinitionsFor, Item, encode_all
 from repoctx.contextpull.previous import PreviousExport
 from repoctx.contextpull.records import sha256_hex
@@ -43,6 +46,7 @@ from repoctx.contextpull.schema import (
     INDEX_COUNTS_KEY,
     SCHEMA_VERSION,
     SECTION_MAX_CHARS,
+    STATS_SINCE_KEY,
     WRITER_KEY,
     WRITER_NAME,
     schema_statements,
@@ -102,11 +106,15 @@ def _now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _with_path(document: SourceDocument, path: str) -> SourceDocument:
+Given = SourceDocument | UnreadFile
+Resolved = SourceDocument | Vouched
+
+
+def _with_path(document: Given, path: str) -> Given:
     return document if document.path == path else replace(document, path=path)
 
 
-def _ordered(documents: Iterable[SourceDocument]) -> list[SourceDocument]:
+def _ordered(documents: Iterable[Given]) -> list[Given]:
     docs = [_with_path(d, normalise_path(d.path)) for d in documents]
     docs.sort(key=lambda d: d.path.encode("utf-8"))
     for first, second in zip(docs, docs[1:], strict=False):
@@ -118,13 +126,15 @@ def _ordered(documents: Iterable[SourceDocument]) -> list[SourceDocument]:
 @dataclass
 class _Work:
     """The documents of an export in path order: index entries (``None`` until the
-    document's rows exist) and what to insert, ``items[i]`` as ``doc_ids[i]``."""
+    document's rows exist) and what to insert, ``items[i]`` as ``doc_ids[i]``; ``restat``
+    holds ``(mtime_ns, doc_id)`` of kept documents read under another stat than recorded."""
 
     entries: list[IndexEntry | None]
     shas: list[str]
     doc_ids: list[int]
     items: list[Item]
     reused: int
+    restat: list[tuple[int | None, int]]
 
 
 @dataclass(frozen=True)
@@ -137,25 +147,38 @@ class _Settings:
     now: str
     definitions_for: DefinitionsFor | None
     index_counts: Mapping[str, int]  # the previous export's (``TokenMemo``)
+    stats_since_ns: int | None
+
+
+def _resolved(
+    given: Sequence[Given], vouch: Callable[[UnreadFile], str | None] | None
+) -> tuple[list[Resolved], list[str]]:
+    """The documents with unread files vouched for or read, and their SHA-256s."""
+    docs = resolve(given, vouch)
+    return docs, [d.sha256 or sha256_hex(d.data) for d in docs]
 
 
 def _plan_work(
-    docs: Sequence[SourceDocument], shas: Sequence[str], old: PreviousExport,
-    plan: PatchPlan | None,
+    docs: Sequence[Resolved], shas: Sequence[str], old: PreviousExport, plan: PatchPlan | None,
 ) -> _Work:  # fmt: skip
     """What to insert: every document, or only the changed ones under ``plan``."""
-    work = _Work([], list(shas), [], [], 0)
+    work = _Work([], list(shas), [], [], 0, [])
     for doc_id, (document, sha) in enumerate(zip(docs, shas, strict=True), start=1):
         kept = plan.kept.get(document.path) if plan is not None else None
         if kept is not None:
             work.entries.append(IndexEntry(kept.path, kept.title, kept.summary, kept.n_sections))
             work.reused += 1
+            if isinstance(document, SourceDocument) and (
+                document.mtime_ns != old.recorded_mtime(document.path)
+            ):
+                work.restat.append((document.mtime_ns, doc_id))
             continue
+        assert isinstance(document, SourceDocument), "a patch keeps every vouched file"
         rows = None if plan is not None else old.reusable(document.path, sha)
         work.entries.append(None)
         work.doc_ids.append(doc_id)
         if rows is not None:
-            work.items.append(replace(rows, size=len(document.data)))
+            work.items.append(replace(rows, size=len(document.data), mtime_ns=document.mtime_ns))
             work.reused += 1
         else:
             work.items.append(document)
@@ -179,6 +202,8 @@ def _meta(work: _Work, settings: _Settings) -> tuple[dict[str, str], dict[str, s
     index = build_index(scope, entries, settings.index_budget, settings.index_counts)
     pairs = ((e.path, sha) for e, sha in zip(entries, work.shas, strict=True))
     ours = {**_OURS, INDEX_COUNTS_KEY: json.dumps(index.counts, sort_keys=True)}
+    if settings.stats_since_ns is not None:
+        ours[STATS_SINCE_KEY] = str(settings.stats_since_ns)
     meta = {
         "schema_version": SCHEMA_VERSION,
         "corpus_root": settings.corpus_root,
@@ -222,23 +247,17 @@ def _fill(
     )
     if plan is not None:
         apply_patch(conn, plan, _placed(work, encoded))
+        conn.executemany(sql.UPDATE_MTIME, work.restat)
     else:
         insert_documents(conn, _placed(work, encoded), 1)
     meta, ours = _meta(work, settings)
     write_meta(conn, meta, ours)
+    if settings.stats_since_ns is None:  # a patched file's stats start is not this one's
+        conn.execute(sql.DELETE_REPOCTX_META, (STATS_SINCE_KEY,))
     if plan is None:  # later writers (a patch) get FTS5's usual merging
         conn.execute(sql.SET_FTS_AUTOMERGE, (sql.FTS_AUTOMERGE_DEFAULT,))
     conn.execute("COMMIT")
     return meta
-
-
-def _sync(path: Path) -> None:
-    """Flush ``path`` to disk once, before it is renamed into place."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 Finalize = Callable[[sqlite3.Connection, "set[int] | None"], None]
@@ -246,11 +265,15 @@ Finalize = Callable[[sqlite3.Connection, "set[int] | None"], None]
 
 def _write_file(
     tmp: Path, work: _Work, plan: PatchPlan | None, settings: _Settings,
-    finalize: Finalize | None,
+    finalize: Finalize | None, ahead: CopyAhead | None,
 ) -> dict[str, str]:
-    """Build the export in ``tmp``; returns its ``meta``."""
-    if plan is not None:
-        copy_previous(plan, tmp)
+    """Build the export in ``tmp`` (a patch on the copy ``ahead`` made); returns its ``meta``."""
+    if ahead is not None:  # there is one whenever there is a plan: the previous is patchable
+        error = ahead.wait()
+        if plan is None:
+            tmp.unlink(missing_ok=True)  # copied in vain: a full rewrite starts empty
+        elif error is not None:
+            raise error
     conn = _open_build(tmp)
     try:
         with translating_sqlite_errors(f"writing {tmp}"):
@@ -261,13 +284,13 @@ def _write_file(
             conn.execute("PRAGMA journal_mode = DELETE")  # what readers find (DESIGN §5)
     finally:
         conn.close()
-    _sync(tmp)
+    sync_file(tmp)
     return meta
 
 
 def write_export(
     out: Path,
-    documents: Iterable[SourceDocument],
+    documents: Iterable[SourceDocument | UnreadFile],
     *,
     corpus_root: str,
     previous: Path | None = None,
@@ -275,6 +298,7 @@ def write_export(
     max_chars: int = SECTION_MAX_CHARS,
     definitions_for: DefinitionsFor | None = None,
     finalize: Finalize | None = None,
+    stats_since_ns: int | None = None,
 ) -> ExportReport:
     """Write ``documents`` as a ContextPull store at ``out`` (atomically replaced).
 
@@ -287,22 +311,32 @@ def write_export(
     this process. ``finalize(conn, changed)`` runs on the finished file before it is
     renamed into place, to add extra tables (``changed`` is None after a full rewrite,
     an empty set after a patch: the hook finds what drifted itself).
+    ``documents`` may hold files not read yet (``contextpull/files``); ``stats_since_ns``
+    (``time.time_ns()`` before any of their stats was taken) lets the next export trust
+    the stats recorded (``UnreadFile.mtime_ns``, ``SourceDocument.mtime_ns``).
     """
     out = Path(out)
-    docs = _ordered(documents)
-    shas = [d.sha256 or sha256_hex(d.data) for d in docs]
-    with PreviousExport(previous, max_chars) as old:
-        plan = plan_patch(old, [d.path for d in docs], shas)
-        work = _plan_work(docs, shas, old, plan)
-        settings = _Settings(corpus_root, index_budget, max_chars, _now(), definitions_for,
-                             old.index_counts)  # fmt: skip
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
+    ahead: CopyAhead | None = None
     try:
-        meta = _write_file(tmp, work, plan, settings, finalize)
+        with PreviousExport(previous, max_chars) as old:
+            if old.patchable and old.path is not None:  # copy while the documents are read
+                ahead = CopyAhead(old.path, tmp)
+            given = _ordered(documents)
+            docs, shas = _resolved(given, old.vouch)
+            plan = plan_patch(old, [d.path for d in docs], shas)
+            if plan is None and any(isinstance(d, Vouched) for d in docs):
+                docs, shas = _resolved(given, None)  # only a patch keeps vouched files as stored
+            work = _plan_work(docs, shas, old, plan)
+            settings = _Settings(corpus_root, index_budget, max_chars, _now(), definitions_for,
+                                 old.index_counts, stats_since_ns)  # fmt: skip
+        meta = _write_file(tmp, work, plan, settings, finalize, ahead)
         os.replace(tmp, out)
     finally:
+        if ahead is not None:
+            ahead.wait()  # never leave the copy writing a file about to be deleted
         tmp.unlink(missing_ok=True)
     sections = sum(e.n_sections for e in work.entries if e is not None)
     return ExportReport(

@@ -15,7 +15,7 @@ ROWS = DocumentRows("a.md", "0" * 64, 9, "A", "Sum.", "extractive", "markdown", 
 def test_rows_follow_insert_column_order_without_ids() -> None:
     doc = encode(ROWS)
     assert doc.document == ("a.md", "A", "Sum.", "extractive", "0" * 64, 9, "markdown", 2, "t")
-    assert doc.side_document == ("python", 12) and doc.n_sections == 2
+    assert doc.side_document == ("python", 12, None) and doc.n_sections == 2
     text = SECTIONS[0].text
     digest = hashlib.sha256(text.encode()).hexdigest()
     assert doc.sections[0] == (
