@@ -10,13 +10,13 @@ re-parsing. A pass that finds nothing to change writes nothing.
 
 from __future__ import annotations
 
-import gc
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from repoctx.collector import collector_paused
 from repoctx.crdt.record import Record
 from repoctx.extract import extractor_for, language_of
 from repoctx.store import Store
@@ -69,15 +69,10 @@ class _Work:
     backfill: bool
 
 
+@collector_paused
 def reconcile_pass(store: Store, root: Path, options: PassOptions = PassOptions(),
                    progress: Callable[[int, int], Progress] | None = None) -> PassReport:
     """Bring the store's records for ``root`` in line with the files on disk."""
-    with _collector_paused():
-        return _pass(store, root, options, progress)
-
-
-def _pass(store: Store, root: Path, options: PassOptions,
-          progress: Callable[[int, int], Progress] | None) -> PassReport:
     report = PassReport(store.repo_id)
     started = time.perf_counter()
     with writer_lock(store.path, wait=options.wait):
@@ -111,26 +106,6 @@ def _pass(store: Store, root: Path, options: PassOptions,
                                       "lastError": f"{type(exc).__name__}: {exc}"})
             raise
         return _finished(store, report, started)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector for the pass, then restore it.
-
-    A pass allocates millions of short-lived containers over a heap holding every file
-    node, so the collector kept scanning that heap in full: about a third of the
-    writer's CPU on Django. Reference counting still frees everything a pass builds
-    (none of it is cyclic); forked workers inherit the pause and end with the pass.
-    The collector comes back after the pass's frame is gone, so its first collection
-    does not scan what the pass held.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _finished(store: Store, report: PassReport, started: float) -> PassReport:
