@@ -27,7 +27,7 @@ from . import walk_cache, xref_journal
 from .analyse import Analysis, Job
 from .content_record import MAX_READ_BYTES
 from .lock import writer_lock
-from .pool import analyse_all, default_workers, worker_pool
+from .pool import POOL_THRESHOLD, analyse_all, default_workers, worker_pool
 from .project import Counts, Projector
 from .report import PassReport
 from .root_node import root_delta
@@ -253,7 +253,8 @@ def _write(store: Store, root: Path, options: PassOptions, report: PassReport, p
         ("remove", n) for n in plan.removed]
     advance = progress(len(steps), 0) if progress else None
     writes_before = store.trees.writes
-    with worker_pool(options.workers or default_workers()) as pool:
+    big = len(plan.work) >= POOL_THRESHOLD  # else a pool costs more than it saves
+    with worker_pool(options.workers or default_workers() if big else 1) as pool:
         analyses = analyse_all(str(root), [w.job for w in plan.work], pool)
         with _timed(report, "project"):
             for start in range(0, len(steps), options.batch_files):
