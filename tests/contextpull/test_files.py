@@ -15,6 +15,7 @@ from repoctx.contextpull import files as files_module
 from repoctx.contextpull.files import RACY_NS, UnreadFile, Vouched, resolve
 
 from .test_patch import TABLES
+from .test_patch import dump as dump_tables
 
 OLD_NS = time.time_ns() - 10 * RACY_NS  # an mtime long before any export here starts
 # The full side table, and our meta less the stats start (each export has its own).
@@ -26,11 +27,7 @@ COMPARED = {
 
 
 def dump(path: Path) -> dict[str, list[tuple]]:
-    conn = sqlite3.connect(path)
-    try:
-        return {name: conn.execute(query).fetchall() for name, query in COMPARED.items()}
-    finally:
-        conn.close()
+    return dump_tables(path, COMPARED)
 
 
 def write(root: Path, rel: str, text: str, mtime_ns: int | None = OLD_NS) -> None:

@@ -34,10 +34,10 @@ TABLES = {
 }
 
 
-def dump(path: Path) -> dict[str, list[tuple]]:
+def dump(path: Path, queries: dict[str, str] = TABLES) -> dict[str, list[tuple]]:
     conn = sqlite3.connect(path)
     try:
-        return {name: conn.execute(query).fetchall() for name, query in TABLES.items()}
+        return {name: conn.execute(query).fetchall() for name, query in queries.items()}
     finally:
         conn.close()
 
