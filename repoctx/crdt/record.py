@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from types import ModuleType
 from typing import Any
 
@@ -125,39 +126,31 @@ def _merge_field(raw_a: bytes, raw_b: bytes) -> bytes:
         # Two types under one name only happens after a schema change gone wrong;
         # a fixed byte order keeps the merge deterministic instead of raising.
         return max(raw_a, raw_b)
-    merge_encoded = _MERGE_ENCODED.get(raw_a[0])
-    if merge_encoded is None:
-        merge_encoded = _MERGE_ENCODED[raw_a[0]] = _hook(raw_a[0], "merge_encoded")
-    return merge_encoded(raw_a, raw_b)
+    return _merge_encoded(raw_a[0])(raw_a, raw_b)
 
 
 def is_tombstone(rec: Record) -> bool:
     """True when every non-meta field holds its type's empty value."""
     for name, raw in rec.fields.items():
-        if name[:1] != "$":
-            holds_empty = _HOLDS_EMPTY.get(raw[0])
-            if holds_empty is None:
-                holds_empty = _HOLDS_EMPTY[raw[0]] = _hook(raw[0], "holds_empty")
-            if not holds_empty(raw):
-                return False
+        if name[:1] != "$" and not _holds_empty(raw[0])(raw):
+            return False
     return True
 
 
-def _hook(tag: int, name: str) -> Callable[..., Any]:
-    """A type's cheaper path on its encoding (``merge_encoded``, ``holds_empty``), or the
-    same answer through its states for a type without one."""
+# A type's cheaper paths on its encoding, looked up once per type tag (they ran once per
+# field of every record read); a type without one answers through its states.
+@cache
+def _merge_encoded(tag: int) -> Callable[[bytes, bytes], bytes]:
     module = module_for_tag(tag)
-    hook = getattr(module, name, None)
-    if hook is not None:
-        return hook
-    if name == "merge_encoded":
-        return lambda a, b: module.encode(module.merge(module.decode(a), module.decode(b)))
-    return lambda raw: module.value(module.decode(raw)) == module.value(module.empty())
+    return getattr(module, "merge_encoded", None) or (
+        lambda a, b: module.encode(module.merge(module.decode(a), module.decode(b))))
 
 
-# Per type tag, filled on first use: the lookups ran once per field of every record.
-_MERGE_ENCODED: dict[int, Callable[[bytes, bytes], bytes]] = {}
-_HOLDS_EMPTY: dict[int, Callable[[bytes], bool]] = {}
+@cache
+def _holds_empty(tag: int) -> Callable[[bytes], bool]:
+    module = module_for_tag(tag)
+    return getattr(module, "holds_empty", None) or (
+        lambda raw: module.value(module.decode(raw)) == module.value(module.empty()))
 
 
 def tick(rec: Record) -> int:

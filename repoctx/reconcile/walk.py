@@ -257,8 +257,7 @@ class _Walker:
                 info = os.stat(base + name, follow_symlinks=False)
                 if info.st_ctime_ns != ctime or not stat.S_ISREG(info.st_mode):
                     return None
-                with open(base + name, "rb") as handle:
-                    lines += handle.read().decode("utf-8", "replace").splitlines()
+                lines += _ignore_lines(base + name)
             for name in known.files:
                 info = os.stat(base + name, follow_symlinks=False)
                 if not stat.S_ISREG(info.st_mode):
@@ -365,11 +364,16 @@ class _Walker:
         prefix = directory.rel_path + "/" if directory.rel_path else ""
         try:
             self.ctimes.append((prefix + entry.name, entry.stat(follow_symlinks=False).st_ctime_ns))
-            with open(entry.path, "rb") as handle:
-                return handle.read().decode("utf-8", "replace").splitlines()
+            return _ignore_lines(entry.path)
         except OSError:
             self.skipped.append(Skipped(prefix + entry.name, UNREADABLE_IGNORE_FILE))
             return []
+
+
+def _ignore_lines(path: str) -> list[str]:
+    """The lines of an ignore file (undecodable bytes replaced); raises ``OSError``."""
+    with open(path, "rb") as handle:
+        return handle.read().decode("utf-8", "replace").splitlines()
 
 
 def _decodable(name: str) -> bool:

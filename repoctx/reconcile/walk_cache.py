@@ -50,6 +50,7 @@ _STABLE_SKIPS = frozenset({SPECIAL_FILE, UNDECODABLE_NAME, BROKEN_SYMLINK})
 """Skip reasons that a saved walk can repeat: each needs a directory change to change."""
 
 STRUCTURAL = BY_FAMILY["file"].name
+"""The tree of file nodes, whose generation a saved walk is checked against."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,9 +147,9 @@ def load(store: Store, root: Path, scope: tuple) -> Saved | None:
     return Saved(saved, saved["generation"] == store.trees.generation(STRUCTURAL))
 
 
-def recheck(saved: Saved | None) -> Settled | None:
+def recheck(saved: Saved) -> Settled | None:
     """The saved walk if it is current and every stat still matches, else None."""
-    if saved is None or not saved.current:
+    if not saved.current:
         return None
     value = saved.value
     real = value["root"]

@@ -48,10 +48,9 @@ TREES: tuple[TreeSpec, ...] = (
 )
 
 LOCAL_TREE = "repo-context-local"
-GENERATIONS = "tree-generations"
-"""Store-local map: tree name -> record-writing batches that touched it (never reset).
-"""
 """Store-local state (replica id, clock, checkpoints): never replicated, never exported."""
+GENERATIONS = "tree-generations"
+"""Store-local map: tree name -> record-writing batches that touched it (never reset)."""
 
 BY_NAME: dict[str, TreeSpec] = {t.name: t for t in TREES}
 BY_FAMILY: dict[str, TreeSpec] = {f: t for t in TREES for f in t.families}
