@@ -254,7 +254,8 @@ def run(rounds: int, repeat: int, parts: set[str]) -> dict:
     """Measure ``parts`` (``directory``, ``store``, ``reader``; the reader reads the
     directory export, so it runs that export too)."""
     root = django_source()
-    result: dict = {"root": root, "changes": [], "load": (load(), "")}
+    start_load = load()
+    result: dict = {"root": root, "changes": []}
     with tempfile.TemporaryDirectory(prefix="bench-contextpull-") as tmp:
         workdir = Path(tmp)
         if parts & {"directory", "reader"}:
@@ -275,7 +276,7 @@ def run(rounds: int, repeat: int, parts: set[str]) -> dict:
                 result["search_ms"] = latencies(reader.search, QUERIES, rounds)
                 result["grep_ms"] = latencies(reader.grep, GREP_PATTERNS, rounds)
                 result["empty"] = sum(1 for q in QUERIES if not reader.search(q)["hits"])
-    result["load"] = (result["load"][0], load())
+    result["load"] = (start_load, load())
     return result
 
 

@@ -15,8 +15,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from repoctx.contextpull.documents import SourceDocument
-from repoctx.contextpull.files import UnreadFile, read_document
+from repoctx.contextpull.files import UnreadFile
 from repoctx.contextpull.index_text import DEFAULT_INDEX_BUDGET
 from repoctx.contextpull.writer import DefinitionsFor, ExportReport, Finalize, write_export
 from repoctx.reconcile.walk import IGNORE_FILES, WalkedFile, is_binary, walk
@@ -24,10 +23,7 @@ from repoctx.reconcile.walk import IGNORE_FILES, WalkedFile, is_binary, walk
 DEFAULT_MAX_BYTES = 4 * 1024 * 1024
 STORE_DIRNAME = ".repoctx"
 
-__all__ = [
-    "DEFAULT_MAX_BYTES", "export_directory", "is_binary", "iter_documents", "iter_files",
-    "iter_paths", "read_document",
-]  # fmt: skip
+__all__ = ["DEFAULT_MAX_BYTES", "export_directory", "is_binary", "iter_files", "iter_paths"]
 
 
 def _walked(root: Path, store_dir: Path | None, max_bytes: int | None) -> Iterator[WalkedFile]:
@@ -58,16 +54,6 @@ def iter_files(
     for found in _walked(root, store_dir, max_bytes):
         location = os.path.join(base, found.path)
         yield UnreadFile(found.path, found.size, found.mtime_ns, location, max_bytes)
-
-
-def iter_documents(
-    root: Path, *, store_dir: Path | None = None, max_bytes: int = DEFAULT_MAX_BYTES
-) -> Iterator[SourceDocument]:
-    """The exportable text documents under ``root``, in path order."""
-    for file in iter_files(root, store_dir=store_dir, max_bytes=max_bytes):
-        document = file.read()
-        if document is not None:
-            yield document
 
 
 def export_directory(

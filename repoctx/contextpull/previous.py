@@ -114,8 +114,7 @@ class PreviousExport:
     def vouch(self, file: UnreadFile) -> str | None:
         """The stored SHA-256 of ``file`` when its stat is the one recorded and that is
         old enough to trust, else ``None`` (the file must be read)."""
-        recorded = self._stats.get(file.path)
-        if recorded is None or recorded != (file.size, file.mtime_ns):
+        if self._stats.get(file.path) != (file.size, file.mtime_ns):
             return None
         if file.mtime_ns >= self._trusted_before:
             return None  # racy: written too close to when it was read

@@ -14,13 +14,10 @@ from repoctx.contextpull.markdown import section_markdown, section_plain_text
 from repoctx.contextpull.othertext import section_other_text
 
 
-def section_document(
-    document: SourceDocument, max_chars: int, text: str | None = None
-) -> Sectioned:
-    """Section one document under the rules of its kind; ``text`` is its decoded text when
-    the caller has it already."""
+def section_document(document: SourceDocument, max_chars: int) -> Sectioned:
+    """Section one document under the rules of its kind."""
     kind = document_kind(document)
-    text = decode_text(document.data) if text is None else text
+    text = decode_text(document.data)
     if kind == "code":
         return section_code(document.path, text, document.definitions or (), max_chars)
     if kind == "markdown":

@@ -33,7 +33,7 @@ from repoctx.contextpull import sql
 from repoctx.contextpull.connection import connect_new
 from repoctx.contextpull.documents import SourceDocument
 from repoctx.contextpull.encoded import EncodedDocument
-from repoctx.contextpull.files import UnreadFile, Vouched, resolve
+from repoctx.contextpull.files import UnreadFile, Vouch, Vouched, resolve
 from repoctx.contextpull.index_text import DEFAULT_INDEX_BUDGET, IndexEntry, build_index
 from repoctx.contextpull.inserts import insert_documents, write_meta
 from repoctx.contextpull.patch import CopyAhead, PatchPlan, apply_patch, plan_patch, sync_file
@@ -150,12 +150,22 @@ class _Settings:
     stats_since_ns: int | None
 
 
-def _resolved(
-    given: Sequence[Given], vouch: Callable[[UnreadFile], str | None] | None
-) -> tuple[list[Resolved], list[str]]:
+def _resolved(given: Sequence[Given], vouch: Vouch | None) -> tuple[list[Resolved], list[str]]:
     """The documents with unread files vouched for or read, and their SHA-256s."""
     docs = resolve(given, vouch)
     return docs, [d.sha256 or sha256_hex(d.data) for d in docs]
+
+
+def _read_vouched(
+    given: Sequence[Given], docs: Sequence[Resolved], shas: Sequence[str]
+) -> tuple[list[Resolved], list[str]]:
+    """``docs`` with the vouched files read after all; files already read (or left out)
+    are not read again."""
+    done = {d.path: d if isinstance(d, Vouched) else replace(d, sha256=sha)
+            for d, sha in zip(docs, shas, strict=True)}  # fmt: skip
+    again = [g if isinstance(done[g.path], Vouched) else done[g.path]
+             for g in given if g.path in done]  # fmt: skip
+    return _resolved(again, None)
 
 
 def _plan_work(
@@ -328,7 +338,7 @@ def write_export(
             docs, shas = _resolved(given, old.vouch)
             plan = plan_patch(old, [d.path for d in docs], shas)
             if plan is None and any(isinstance(d, Vouched) for d in docs):
-                docs, shas = _resolved(given, None)  # only a patch keeps vouched files as stored
+                docs, shas = _read_vouched(given, docs, shas)  # only a patch keeps them
             work = _plan_work(docs, shas, old, plan)
             settings = _Settings(corpus_root, index_budget, max_chars, _now(), definitions_for,
                                  old.index_counts, stats_since_ns)  # fmt: skip

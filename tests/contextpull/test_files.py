@@ -178,6 +178,18 @@ def test_vouched_files_are_read_when_no_patch_keeps_them(
     assert_fresh(tree, tmp_path / "s2.db", tmp_path)
 
 
+def test_a_full_rewrite_reads_no_file_twice(tree: Path, tmp_path: Path, reads: list[str]) -> None:
+    export_directory(tree, tmp_path / "s.db")
+    for i in range(5):  # a full rewrite again, and one of the files left has changed
+        (tree / f"docs/d{i}.md").unlink()
+    write(tree, "docs/d6.md", "# Doc 6\n\nA changed body, long enough to be a section.\n")
+    reads.clear()
+    again = export_directory(tree, tmp_path / "s2.db", previous=tmp_path / "s.db")
+    assert not again.patched and again.reused == 3 and again.sectioned == 1
+    assert read_names(reads, tree) == ["docs/d5.md", "docs/d6.md", "docs/d7.md", "mod.py"]
+    assert_fresh(tree, tmp_path / "s2.db", tmp_path)
+
+
 def test_resolve(tmp_path: Path) -> None:
     (tmp_path / "a.md").write_text("# A\n\ntext")
     (tmp_path / "b.bin").write_bytes(b"a\0b")

@@ -21,8 +21,3 @@ def test_invalid_json_is_sectioned_as_text() -> None:
     doc = section_document(SourceDocument("bad.json", b"Not Json\n\n{oops"), 2000)
     assert doc.kind == "text"
     assert doc.sections[0].heading_path == "Not Json"
-
-
-def test_decoded_text_given_by_the_caller_is_used() -> None:
-    doc = section_document(SourceDocument("a.md", b"unused"), 2000, "# Given\n\nbody text here.")
-    assert doc.title == "Given"
