@@ -266,14 +266,9 @@ def _write(store: Store, root: Path, options: PassOptions, report: PassReport, p
                             _apply(projector, item, next(analyses), options, report, live,
                                    binary)
                         elif kind == "seed":
-                            projector.seed_xref(item.symbols)
-                            live[item.path] = replace(item, markers=(*item.markers, fn.XREF))
-                            projector.node(live[item.path])
-                            report.backfilled["xref"] += 1
+                            _seed(projector, item, report, live)
                         else:
-                            projector.retire(item)
-                            live.pop(item.path, None)
-                            report.removed += 1
+                            _remove(projector, item, report, live)
                     projector.close()
                     if start + options.batch_files >= len(steps):  # the last batch
                         if binary != before:
@@ -291,6 +286,23 @@ def _write(store: Store, root: Path, options: PassOptions, report: PassReport, p
     report.records_written = store.trees.writes - writes_before
     plan.binary, plan.unsettled = binary, bool(counts.warnings)
     return structural
+
+
+def _seed(projector: Projector, node: fn.FileNode, report: PassReport,
+          live: dict[str, fn.FileNode | Record]) -> None:
+    """Back-fill the cross-references of a file whose symbols are stored."""
+    projector.seed_xref(node.symbols)
+    live[node.path] = replace(node, markers=(*node.markers, fn.XREF))
+    projector.node(live[node.path])
+    report.backfilled["xref"] += 1
+
+
+def _remove(projector: Projector, node: fn.FileNode, report: PassReport,
+            live: dict[str, fn.FileNode | Record]) -> None:
+    """Retire a file that is gone, with everything projected from it."""
+    projector.retire(node)
+    live.pop(node.path, None)
+    report.removed += 1
 
 
 def _apply(projector: Projector, item: _Work, a: Analysis, options: PassOptions,
