@@ -6,8 +6,9 @@ in the same run the same way: inserting the very same section texts (read back f
 export) into a bare FTS5 table in one transaction in a fresh SQLite file. CPU seconds of
 this process and of its export workers are shown too, as the machine may be shared.
 Re-export: one file of a copy of the corpus changed, re-exported with ``previous=`` the
-full export, as a share of the full export (``export_directory``; and ``export_store``
-over the copy before the store has seen the change).
+full export (best of ``--repeat`` runs), as a share of the full export
+(``export_directory``; and ``export_store`` over the copy before the store has seen the
+change).
 Reader: ``search`` latency over 200 developer queries and literal ``grep`` over 30 patterns.
 Targets: export <= 2x floor; re-export <= 15% of full; search p50 < 5 ms, p95 < 25 ms.
 
@@ -205,15 +206,21 @@ def edited_copy(root: Path, workdir: Path, changed: str) -> tuple[Path, bytes]:
 
 def reexport(
     root: Path, workdir: Path, changed: str, export: Callable[[Path, Path, Path], ExportReport],
-    previous: Path,
+    previous: Path, repeat: int,
 ) -> tuple[float, ExportReport]:  # fmt: skip
-    """Re-export a copy of the corpus with ``changed`` edited, reusing ``previous``."""
+    """Re-export a copy of the corpus with ``changed`` edited, reusing ``previous``: the
+    best of ``repeat`` runs, as for full exports, each after ``os.sync()`` (the write-back
+    of the earlier exports is not its to pay; one run once took 0.64 s instead of 0.35)."""
     copy, original = edited_copy(root, workdir, changed)
     out = workdir / f"re-{Path(changed).name}.db"
     try:
-        start = time.perf_counter()
-        report = export(copy, out, previous)
-        return time.perf_counter() - start, report
+        runs = []
+        for _ in range(repeat):
+            os.sync()
+            start = time.perf_counter()
+            report = export(copy, out, previous)
+            runs.append((time.perf_counter() - start, report))
+        return min(runs, key=lambda run: run[0])
     finally:
         (copy / changed).write_bytes(original)  # each change is measured alone
 
@@ -246,7 +253,8 @@ def run_store(root: Path, workdir: Path, repeat: int) -> tuple[dict, tuple]:
         def via_store(copy: Path, out: Path, previous: Path) -> ExportReport:
             return export_store(store, copy, out, previous=previous)
 
-        change = reexport(root, workdir, CHANGED_FILES[0], via_store, workdir / "store.db")
+        change = reexport(root, workdir, CHANGED_FILES[0], via_store, workdir / "store.db",
+                          repeat)
     return full, (CHANGED_FILES[0], "export_store", full["export_s"], *change)
 
 
@@ -268,7 +276,7 @@ def run(rounds: int, repeat: int, parts: set[str]) -> dict:
             full_s = result["directory"]["export_s"]
             result["changes"][:0] = [
                 (name, "export_directory", full_s,
-                 *reexport(root, workdir, name, via_directory, workdir / "full.db"))
+                 *reexport(root, workdir, name, via_directory, workdir / "full.db", repeat))
                 for name in CHANGED_FILES
             ]  # fmt: skip
         if "reader" in parts:
