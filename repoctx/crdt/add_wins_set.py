@@ -13,8 +13,9 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from itertools import pairwise
 from operator import itemgetter
+
+import msgspec
 
 from repoctx.errors import PreconditionError
 
@@ -62,7 +63,12 @@ EMPTY = AddWinsSet()
 _first = itemgetter(0)
 _STR, _TUPLE = {str}, {tuple}
 _HEADER = bytes((ADD_WINS_SET, FORMAT_VERSION))
-_BODY = b"\x92"  # msgpack fixarray of two: the body is ``[entries, context]``
+# A body ``[entries, context]`` with each entry left encoded, and an entry's element.
+_WIRE_DOTS = tuple[tuple[str, int], ...]
+_ENCODED_ENTRIES = msgspec.msgpack.Decoder(
+    tuple[tuple[msgspec.Raw, ...], tuple[_WIRE_DOTS, _WIRE_DOTS]])
+_ENCODED_ENTRY = msgspec.msgpack.Decoder(tuple[str, msgspec.Raw])
+_RAW_ENCODER = msgspec.msgpack.Encoder()  # writes a ``Raw`` as its bytes, unchanged
 
 
 def empty() -> AddWinsSet:
@@ -142,80 +148,39 @@ def merge_encoded(a: bytes, b: bytes) -> bytes:
 
 def _splice(data: bytes, other: bytes) -> bytes | None:
     """The merge of ``data`` and ``other`` when ``other`` only brings new elements under
-    dots ``data`` never observed (then it is a plain union), else None. Only the contexts
-    are checked in full: a malformed entry makes this return None (``decode`` then says
-    what is wrong) or is carried along unchanged, still refused by the next ``decode``.
+    dots ``data`` never observed (then it is a plain union), else None.
+
+    The entries stay encoded, one ``Raw`` each (``msgspec`` finds where each ends without
+    building it); only the elements a binary search visits are decoded, and the merged
+    entries are written back byte for byte. Only the contexts are checked in full: a
+    malformed entry makes this return None (``decode`` then says what is wrong) or is
+    carried along unchanged, still refused by the next ``decode``.
     """
     if data[:2] != _HEADER or other[:2] != _HEADER:
         return None  # ``decode`` says what is wrong
-    if type(data) is not bytes:
-        data = bytes(data)  # a buffer from LMDB: ``_insert`` works on bytes
-    body, added = codec.unpack(data[2:]), codec.unpack(other[2:])
     try:
-        (entries, ctx_body), (new_entries, new_ctx_body) = body, added
-        if type(entries) is not tuple or type(new_entries) is not tuple or not new_entries:
+        entries, ctx_body = _ENCODED_ENTRIES.decode(data[2:])
+        new_entries, new_ctx_body = _ENCODED_ENTRIES.decode(other[2:])
+        if not new_entries:
             return None
         context = join_encoded(ctx_body, new_ctx_body)
         if context is None:
             return None  # a dot on both sides (a remove, a re-add): the full merge
-        at = bisect_left(entries, new_entries[0][:1])  # (element,) sorts just before it
-        # One gap: all new elements (ascending, as encoded) sort between the same two
-        # stored ones. Then the stored entries are copied around them, not packed again.
-        if ((at == len(entries) or new_entries[-1][0] < entries[at][0])
-                and (len(new_entries) == 1 or _ascending(new_entries))):
-            spliced = _insert(data, entries, ctx_body, at, new_entries, context)
-            if spliced is not None:
-                return spliced
         merged = list(entries)
         for entry in new_entries:
-            at = bisect_left(merged, entry[:1])
-            if at < len(merged) and merged[at][0] == entry[0]:
+            element = _element_of(entry)
+            at = bisect_left(merged, element, key=_element_of)
+            if at < len(merged) and _element_of(merged[at]) == element:
                 return None  # on both sides: its dots need a union
             merged.insert(at, entry)
-    except (TypeError, ValueError, IndexError):
+    except (msgspec.DecodeError, TypeError, ValueError):
         return None
-    return codec.frame(ADD_WINS_SET, (merged, context))
+    return _HEADER + _RAW_ENCODER.encode((merged, context))
 
 
-def _ascending(entries: tuple) -> bool:
-    """Whether the entries' elements strictly ascend (canonical order, no repeats)."""
-    return all(x[0] < y[0] for x, y in pairwise(entries))
-
-
-def _insert(data: bytes, entries: tuple, ctx_body: tuple, at: int, new_entries: tuple,
-            context: tuple) -> bytes | None:
-    """``data`` with ``new_entries`` packed in before its entry ``at`` and ``context`` for
-    its own, the stored entries copied rather than packed again; None when ``data`` is
-    not the canonical packing of ``entries`` and ``ctx_body``.
-
-    The byte offset of the gap comes from packing the shorter side of it, so an add at
-    either end packs no stored entry. This relies on ``data`` being canonical, as every
-    encoding written here is (``encode`` and this splice write the same bytes for the
-    same state): what is packed is compared with the stored bytes, the rest is not.
-    """
-    n, m = len(entries), len(new_entries)
-    start = 3 + codec.array_header_size(n)  # tag, version, [entries, context], [entry...]
-    stored_ctx = codec.pack(ctx_body)
-    end = len(data) - len(stored_ctx)
-    if data[2:start] != _BODY + codec.array_header(n) or not data.endswith(stored_ctx):
-        return None
-    if at == n:
-        offset = end
-    elif at == 0:
-        offset = start
-    elif at <= n - at:
-        side = codec.pack(entries[:at])[codec.array_header_size(at):]
-        offset = start + len(side)
-        if data[start:offset] != side:
-            return None
-    else:
-        side = codec.pack(entries[at:])[codec.array_header_size(n - at):]
-        offset = end - len(side)
-        if offset < start or data[offset:end] != side:
-            return None
-    return b"".join((_HEADER, _BODY, codec.array_header(n + m), data[start:offset],
-                     codec.pack(new_entries)[codec.array_header_size(m):], data[offset:end],
-                     codec.pack(context)))
+def _element_of(entry: msgspec.Raw) -> str:
+    """The element of one encoded entry ``[element, dots]``."""
+    return _ENCODED_ENTRY.decode(entry)[0]
 
 
 def encode(state: AddWinsSet) -> bytes:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgpack
+import msgspec
 
 from repoctx.errors import InvalidEncodingError, UnsupportedVersionError
 
@@ -45,6 +46,29 @@ def unpack(data: bytes) -> Any:
     except (ValueError, TypeError, msgpack.ExtraData, msgpack.FormatError,
             msgpack.StackError) as exc:
         raise InvalidEncodingError(f"not msgpack: {exc}") from exc
+
+
+# A record's map (field name -> encoded field, and in an envelope its ``[family, version]``
+# stamp) has one fixed shape: ``msgspec`` decodes and checks it for a third of what
+# ``unpack`` costs, and writes the same bytes as ``pack`` (str keys, bin values, ints).
+_FIELDS = msgspec.msgpack.Decoder(dict[str, bytes])
+_STAMPED_FIELDS = msgspec.msgpack.Decoder(dict[str, bytes | tuple[int, int]])
+_FIELDS_ENCODER = msgspec.msgpack.Encoder()
+
+
+def pack_fields(fields: dict[str, Any]) -> bytes:
+    """``pack`` of a record's map: str keys, bytes values (and an int pair stamp)."""
+    return _FIELDS_ENCODER.encode(fields)
+
+
+def unpack_fields(data: bytes, *, stamped: bool = False) -> dict[str, Any]:
+    """A record's map: field names to bytes (``stamped``: an ``[int, int]`` allowed too);
+    raises ``InvalidEncodingError`` naming what is wrong."""
+    try:
+        return (_STAMPED_FIELDS if stamped else _FIELDS).decode(data)
+    except msgspec.DecodeError as exc:
+        raise InvalidEncodingError(
+            f"a record is a map of field names to encoded CRDTs: {exc}") from exc
 
 
 def frame(tag: int, body: Any) -> bytes:

@@ -138,24 +138,19 @@ def join_encoded(a: tuple, b: tuple) -> tuple | None:
     """``encode_context(join(a, b))`` of two wire contexts when they share no dot, else None.
 
     For the splice of an add into a stored set (``add_wins_set.merge_encoded``), which
-    should not build contexts: there ``a`` is a non-empty plain vector and ``b`` only the
-    cloud of the add's few dots past it, the one shape worked on the wire tuples here.
-    Any other shape goes through ``decode_context``/``disjoint``/``join``. Raises
-    ``ValueError``/``TypeError`` when either side is malformed, as ``decode_context`` does.
+    should not build contexts, and whose decoder has already checked that every dot is
+    ``(str, int)``. There ``a`` is a non-empty plain vector and ``b`` only the cloud of
+    the add's few dots past it, the one shape worked on the wire tuples here; any other
+    shape goes through ``decode_context``/``disjoint``/``join``.
     """
     (a_vv, a_cloud), (b_vv, b_cloud) = a, b
     if not a_vv or a_cloud or b_vv or not b_cloud:
         ctx_a, ctx_b = decode_context(a), decode_context(b)
         return encode_context(join(ctx_a, ctx_b)) if disjoint(ctx_a, ctx_b) else None
     vv = dict(a_vv)
-    for replica, counter in a_vv:  # a vector of one or two replicas: a loop is cheapest
-        if type(replica) is not str or type(counter) is not int:
-            raise ValueError("a dot is (replica: str, counter: int)")
     rest = []
     # Ascending per replica, so one pass folds a run; an add is usually a single dot.
     for replica, counter in b_cloud if len(b_cloud) == 1 else sorted(set(b_cloud)):
-        if type(replica) is not str or type(counter) is not int:
-            raise ValueError("a dot is (replica: str, counter: int)")
         top = vv.get(replica, 0)
         if counter <= top:
             return None  # ``a`` observed it

@@ -170,15 +170,12 @@ def full_key(rec: Record) -> str | None:
 
 def encode(rec: Record) -> bytes:
     """Canonical msgpack map of the encoded fields (already in name order)."""
-    return codec.pack(rec.fields)
+    return codec.pack_fields(rec.fields)
 
 
 def decode(data: bytes) -> Record:
-    """Inverse of ``encode``. Checks the map shape; a bad field surfaces when decoded."""
-    body = codec.unpack(data)
-    if type(body) is not dict:
-        raise InvalidEncodingError("a record is a map of field names to encoded CRDTs")
-    return Record(body)
+    """Inverse of ``encode``. Checks the map's shape; a bad field surfaces when decoded."""
+    return Record(codec.unpack_fields(data))
 
 
 def validate(rec: Record) -> None:

@@ -36,23 +36,23 @@ def wrap(rec: Record, family: int, version: int) -> bytes:
     stamp = (family, version)
     # Fields are in name order, so ``$schema`` usually just goes first: no sort then.
     if not fields or next(iter(fields)) > SCHEMA:
-        return codec.pack({SCHEMA: stamp, **fields})
-    return codec.pack(dict(sorted({**fields, SCHEMA: stamp}.items())))
+        return codec.pack_fields({SCHEMA: stamp, **fields})
+    return codec.pack_fields(dict(sorted({**fields, SCHEMA: stamp}.items())))
 
 
 def unwrap(data: bytes, family: int, version: int) -> Record:
     """Decode an enveloped record, upcasting it to ``version``."""
-    body = codec.unpack(data)
-    if type(body) is not dict:
-        raise InvalidEncodingError("an enveloped record is a map")
+    body = codec.unpack_fields(data, stamped=True)  # str keys, bytes or int-pair values
     stamp = body.pop(SCHEMA, None)
-    upcast = stamp != (family, version)  # arrays unpack as tuples: the current one matches
-    if upcast:
+    if stamp != (family, version):  # arrays decode as tuples: the current one matches
         body = _upcast(body, stamp, family, version)
-    # Type checks that build no set: this runs on every read of the store.
-    if not (_STR.issuperset(map(type, body)) and _BYTES.issuperset(map(type, body.values()))):
+        if not _STR.issuperset(map(type, body)):  # an upcaster returns any map
+            raise InvalidEncodingError("a record is a map of field names to encoded CRDTs")
+        body = dict(sorted(body.items()))  # records keep name order
+    # Only the stamp may be an int pair. No set built: this runs on every read of the store.
+    if not _BYTES.issuperset(map(type, body.values())):
         raise InvalidEncodingError("a record is a map of field names to encoded CRDTs")
-    return Record(dict(sorted(body.items())) if upcast else body)  # records keep name order
+    return Record(body)
 
 
 def _upcast(body: dict, stamp: object, family: int, version: int) -> dict:

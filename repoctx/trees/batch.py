@@ -47,6 +47,9 @@ class Batch:
         half a transaction's (no keyword parsing per call), and every record needs both."""
         self.written: dict[str, int] = {}
         """Records written per tree by this batch."""
+        self.reapable: dict[str, int] = {}
+        """Of those, per tree with a compaction trigger, the tombstones and expiring records
+        written: what compaction may reap one day, and all that brings it closer."""
         self.repaired: list[CorruptRecordError] = []
         """Corrupt stored values this batch replaced instead of merging."""
         self.changes = Changes()
@@ -123,6 +126,7 @@ class Batch:
             self._abort()
             grow(self._trees.env)
             self.written.clear()
+            self.reapable.clear()
             self.repaired.clear()
             self.changes.reset()
             try:
@@ -175,6 +179,9 @@ class Batch:
             self.changes.note(spec.name, lkey, raw, new)
         written = self.written
         written[spec.name] = written.get(spec.name, 0) + 1
+        if spec.compaction_trigger is not None and (
+                record.EXPIRES in merged.fields or record.is_tombstone(merged)):
+            self.reapable[spec.name] = self.reapable.get(spec.name, 0) + 1
         return merged
 
     def _apply_local(self, txn: lmdb.Transaction, kind: str, name: str, value: Any) -> None:

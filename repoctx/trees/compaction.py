@@ -50,8 +50,8 @@ def _doomed(trees: Trees, spec: TreeSpec, now: int, grace: int) -> list[bytes]:
     """The LMDB keys of the reapable records of ``spec``'s tree, corrupt ones skipped.
 
     A plain cursor over one read transaction rather than ``Snapshot.scan_tree``: this
-    runs over the whole tree every ``compaction_trigger`` writes, inside the batch that
-    crossed it, and needs neither the full key of a record nor its visibility.
+    runs over the whole tree every ``compaction_trigger`` reapable writes, after the batch
+    that crossed it, and needs neither the full key of a record nor its visibility.
     """
     doomed = []
     with lmdb_errors(), trees.env.begin() as txn:

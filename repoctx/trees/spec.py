@@ -25,7 +25,8 @@ class TreeSpec:
     grace_ms: int | None = DAY_MS
     """How long a tombstone or expired record is kept before compaction reaps it."""
     compaction_trigger: int | None = 50_000
-    """Writes to the tree after which compaction runs on its own."""
+    """Tombstones and expiring records written to the tree after which compaction runs on
+    its own. Other writes leave nothing to reap, so they never make a big tree rescan."""
     envelope: tuple[int, int] | None = None
     """``(schema family, version)`` when values carry a ``$schema`` envelope."""
     replicated: bool = True
@@ -49,6 +50,9 @@ TREES: tuple[TreeSpec, ...] = (
 
 LOCAL_TREE = "repo-context-local"
 """Store-local state (replica id, clock, checkpoints): never replicated, never exported."""
+REAPABLE_WRITES = "writes-since-compaction"  # (the name of when every write counted)
+"""Store-local map: tree name -> tombstones and expiring records written since it was
+last compacted (``compaction_trigger``)."""
 GENERATIONS = "tree-generations"
 """Store-local map: tree name -> record-writing batches that touched it (never reset)."""
 

@@ -26,7 +26,7 @@ from .batch import Batch
 from .compaction import compact
 from .keys import lmdb_key, route, tree_of
 from .lmdb_env import DEFAULT_MAP_SIZE, lmdb_errors, open_env
-from .spec import BY_NAME, GENERATIONS, LOCAL_TREE, TREES, TreeSpec
+from .spec import BY_NAME, GENERATIONS, LOCAL_TREE, REAPABLE_WRITES, TREES, TreeSpec
 from .visibility import visible
 
 OnCorrupt = Callable[[CorruptRecordError], None]
@@ -185,16 +185,17 @@ class Trees:
 
     @staticmethod
     def _count_writes(batch: Batch) -> list[str]:
-        """Count the batch's writes per tree (in the same transaction); name trees now due."""
-        counts = batch.get_local("writes-since-compaction", {})
+        """Count the batch's reapable writes per tree (in the same transaction); name the
+        trees now due for compaction, and bump the generation of every tree written."""
+        counts = batch.get_local(REAPABLE_WRITES, {})
         due = []
-        for name, n in batch.written.items():
+        for name, n in batch.reapable.items():
             counts[name] = counts.get(name, 0) + n
-            trigger = BY_NAME[name].compaction_trigger
-            if trigger is not None and counts[name] >= trigger:
+            if counts[name] >= BY_NAME[name].compaction_trigger:
                 due.append(name)
                 counts[name] = 0
-        batch.put_local("writes-since-compaction", counts)
+        if batch.reapable:
+            batch.put_local(REAPABLE_WRITES, counts)
         generations = batch.get_local(GENERATIONS, {})
         for name in batch.written:
             generations[name] = generations.get(name, 0) + 1

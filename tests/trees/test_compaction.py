@@ -1,8 +1,11 @@
 """trees/compaction: tombstones and expired records are reaped after their tree's grace."""
 
+from dataclasses import replace
+
 from repoctx.crdt import max_register, or_flag, record
 from repoctx.trees import compact, lmdb_key
-from repoctx.trees.spec import DAY_MS
+from repoctx.trees import trees as trees_module
+from repoctx.trees.spec import BY_FAMILY, BY_NAME, DAY_MS, REAPABLE_WRITES
 from tests.conftest import lww_record
 
 
@@ -68,3 +71,19 @@ def test_reaping_looks_past_an_empty_first_field_and_skips_corrupt_bytes(store):
     for name, tree in ((name, symbol if "symbol" in name else structural) for name in keys):
         with store.trees.env.begin(db=store.trees.dbs[tree]) as txn:
             assert (txn.get(lmdb_key(keys[name])) is None) == name.endswith("dead"), name
+
+
+def test_only_tombstones_and_expiring_writes_bring_compaction_on(store, monkeypatch):
+    spec = replace(BY_NAME["repo-context-memory"], compaction_trigger=3)
+    monkeypatch.setitem(BY_NAME, spec.name, spec)
+    monkeypatch.setitem(BY_FAMILY, "mem", spec)
+    runs = []
+    monkeypatch.setattr(trees_module, "compact", lambda trees, names: runs.append(names))
+    for i in range(10):  # live records leave nothing to reap: a tree that grows never rescans
+        store.trees.merge(store.key("mem", f"live/{i}"), lww_record(store, body=str(i)))
+    assert runs == []
+    tombstone_and_expired(store)  # one tombstone, one expiring record
+    assert runs == []
+    store.trees.merge(store.key("mem", "gone"), lww_record(store, body=None))
+    assert runs == [["repo-context-memory"]]
+    assert store.trees.get_local(REAPABLE_WRITES) == {"repo-context-memory": 0}
