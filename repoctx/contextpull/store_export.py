@@ -29,12 +29,13 @@ from repoctx.contextpull.index_text import DEFAULT_INDEX_BUDGET
 from repoctx.contextpull.writer import ExportReport, Finalize, write_export
 from repoctx.crdt import record
 from repoctx.crdt.record import Record
+from repoctx.errors import CorruptRecordError
 from repoctx.extract import extract
 from repoctx.reconcile import file_node, symbol_record
 from repoctx.reconcile.fields import lww_value
 from repoctx.reconcile.walk import IGNORE_FILES
 from repoctx.store import Store
-from repoctx.trees import tree_of
+from repoctx.trees import decode_stored, tree_of
 
 if TYPE_CHECKING:
     from repoctx.trees import Snapshot
@@ -86,14 +87,17 @@ class StoreDefinitions:
     """``definitions_for`` of the writer: Python definitions from symbol records.
 
     The writer calls :meth:`prefetch` with the paths it will section afresh before
-    asking for any; that reads their symbol records in one go, after which calls touch
-    neither the snapshot nor LMDB, so they may run in forked workers (which also decode
-    the declarations, off the writer's process).
+    asking for any; that copies their symbol records' stored bytes in one go (one scan,
+    nothing decoded), after which calls touch neither the snapshot nor LMDB, so they may
+    run in forked workers, which decode the records off the writer's process. A symbol
+    record that does not decode costs its file nothing: the file's symbols are then
+    extracted afresh, as for a file the store has not seen.
     """
 
     def __init__(self, store: Store, snapshot: Snapshot, known: dict[str, _Known]) -> None:
-        self._store, self._snapshot, self._known = store, snapshot, known
-        self._records: dict[str, Record] = {}  # fully-qualified name -> live symbol record
+        self._snapshot, self._known, self._now_ms = snapshot, known, snapshot.now_ms
+        self._prefix = store.key("symbol", "x")[:-1]
+        self._encoded: dict[str, bytes] = {}  # fully-qualified name -> its stored record
         self._fetched: set[str] = set()  # paths whose symbols' records were read
 
     def _stored(self, path: str) -> tuple[str, ...] | None:
@@ -105,7 +109,7 @@ class StoreDefinitions:
         """Read the symbol records of ``paths`` (those with current stored symbols)."""
         wanted = [p for p in paths if self._stored(p) is not None]
         names = {name for p in wanted for name in self._stored(p) or ()}
-        self._records.update(self._read(names - self._records.keys()))
+        self._encoded.update(self._read(names - self._encoded.keys()))
         self._fetched.update(wanted)
 
     @cached_property
@@ -113,40 +117,43 @@ class StoreDefinitions:
         """How many symbols the exported files declare, by their file nodes."""
         return sum(len(s) for p in self._known if (s := self._stored(p)) is not None)
 
-    def _read(self, names: set[str]) -> Iterator[tuple[str, Record]]:
-        """The live symbol records of ``names``: one scan of the symbol tree when they
-        are a good share of it, else one lookup each."""
+    def _read(self, names: set[str]) -> Iterator[tuple[str, bytes]]:
+        """The stored records of ``names`` (hidden ones too: ``_declaration`` judges): one
+        scan of the symbol tree when they are a good share of it, else one lookup each."""
         if not names:
             return
         if len(names) * SCAN_SHARE < self._stored_symbols:
             for fq_name in sorted(names):
-                rec = self._snapshot.get(self._store.key("symbol", fq_name))
-                if rec is not None:
-                    yield fq_name, rec
+                raw = self._snapshot.get_encoded(self._prefix + fq_name)
+                if raw is not None:
+                    yield fq_name, raw
             return
-        prefix = self._store.key("symbol", "x")[:-1]
-        now_ms = self._snapshot.now_ms
-        # Hidden records too: a tombstone declares nothing (``declarations`` is empty), so
-        # of ``visible`` only the expiry check is left, and each record is decoded once.
-        tree = tree_of(prefix + "x")
-        for key, rec in self._snapshot.scan_tree(tree, prefix, include_hidden=True):
-            fq_name = key[len(prefix) :]
-            if fq_name in names and not _expired(rec, now_ms):
-                yield fq_name, rec
+        start = len(self._prefix)
+        for key, raw in self._snapshot.scan_encoded(tree_of(self._prefix + "x"), self._prefix):
+            if key[start:] in names:
+                yield key[start:], raw
+
+    def _declaration(self, fq_name: str, path: str) -> symbol_record.Declaration | None:
+        """What ``path`` declares as ``fq_name`` (a tombstone or expired record: nothing);
+        raises ``CorruptRecordError``."""
+        raw = self._encoded.get(fq_name)
+        if raw is None:
+            return None
+        rec = decode_stored(self._prefix + fq_name, raw)
+        return None if _expired(rec, self._now_ms) else symbol_record.declaration_at(rec, path)
 
     def spans(self, path: str, text: str) -> list[SymbolSpan]:
         """The declarations of ``path``: stored when current, else extracted afresh."""
         names = self._stored(path)
+        if names is not None and path not in self._fetched:
+            self.prefetch([path])  # not announced: read it now (in this process)
+        try:
+            found = [] if names is None else [(n, self._declaration(n, path)) for n in names]
+        except CorruptRecordError:
+            names = None  # a symbol record is unreadable: the file itself is not
         if names is None:
             return spans_of(extract(path, text))
-        if path not in self._fetched:
-            self.prefetch([path])  # not announced: read it now (in this process)
-        spans = []
-        for fq_name in names:
-            decl = symbol_record.declarations(self._records.get(fq_name)).get(path)
-            if decl is not None:
-                spans.append(SymbolSpan(fq_name, decl.kind, decl.start_line, decl.end_line))
-        return spans
+        return [SymbolSpan(name, d.kind, d.start_line, d.end_line) for name, d in found if d]
 
     def __call__(self, path: str, data: bytes) -> tuple[Definition, ...] | None:
         """Definitions of a Python document; ``None`` for other languages."""

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from repoctx.errors import PreconditionError
 
 from . import codec
@@ -31,7 +33,7 @@ from .dots import (
 )
 from .tags import OR_MAP
 
-__all__ = ["OrMap", "decode", "empty", "encode", "merge", "put", "remove", "value"]
+__all__ = ["OrMap", "decode", "empty", "encode", "merge", "put", "remove", "value", "value_of"]
 
 Puts = dict[Dot, tuple[int, Any]]
 
@@ -57,7 +59,34 @@ def value(state: OrMap) -> dict[str, Any]:
     return {key: _latest(puts) for key, puts in state.entries.items()}
 
 
+def value_of(data: bytes, key: str) -> Any:
+    """``value(decode(data)).get(key)``, decoding only that key's value.
+
+    For a reader that wants one key of a big map (an export reads one file's declaration
+    from each symbol record): the other rows stay undecoded, and the context unchecked.
+    """
+    codec.check_header(OR_MAP, data, minimum=3)
+    try:
+        rows, _ = _ROWS_ENCODED.decode(data[2:])
+    except msgspec.DecodeError as exc:
+        raise codec.shape_error("OrMap", str(exc)) from exc
+    for row_key, puts in rows:
+        if row_key == key:
+            # As ``_latest``: the largest (tick, replica, encoded value); encodings are canonical.
+            put = puts[0] if len(puts) == 1 else max(puts, key=lambda p: (p[2], p[0], bytes(p[3])))
+            return codec.unpack(put[3])
+    return None
+
+
+# A body ``[rows, context]`` whose puts ``[replica, counter, tick, value]`` keep the
+# value encoded, and whose context is left as it is.
+_ROWS_ENCODED = msgspec.msgpack.Decoder(tuple[
+    tuple[tuple[str, tuple[tuple[str, int, int, msgspec.Raw], ...]], ...], msgspec.Raw])
+
+
 def _latest(puts: Puts) -> Any:
+    if len(puts) == 1:  # the usual key: one put, nothing to order (nor to pack)
+        return next(iter(puts.values()))[1]
     dot, (_, val) = max(puts.items(), key=lambda p: (p[1][0], p[0][0], codec.pack(p[1][1])))
     del dot
     return val

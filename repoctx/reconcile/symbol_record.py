@@ -58,8 +58,19 @@ def declarations_of(path: str, symbols: Iterable[Symbol]) -> dict[str, Declarati
 def declarations(rec: Record | None) -> dict[str, Declaration]:
     """Declaring file -> declaration (empty for a missing or retired symbol)."""
     state = record.field_state(rec, DECL, or_map)
-    return {path: Declaration(*value[:5], tuple(value[5]), bool(value[6]))
-            for path, value in or_map.value(state).items()}
+    return {path: _declaration(value) for path, value in or_map.value(state).items()}
+
+
+def declaration_at(rec: Record | None, path: str) -> Declaration | None:
+    """``declarations(rec).get(path)``, decoding only what ``path`` declares."""
+    raw = None if rec is None else rec.fields.get(DECL)
+    value = None if raw is None else or_map.value_of(raw, path)
+    return None if value is None else _declaration(value)
+
+
+def _declaration(value: tuple) -> Declaration:
+    """A declaration from its stored value (``Declaration.wire``)."""
+    return Declaration(*value[:5], tuple(value[5]), bool(value[6]))
 
 
 def primary(decls: dict[str, Declaration]) -> tuple[str, Declaration] | None:

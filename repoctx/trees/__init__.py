@@ -19,7 +19,7 @@ from .keys import (
 )
 from .lmdb_env import DEFAULT_MAP_SIZE, error_for, lmdb_errors
 from .spec import BY_FAMILY, BY_NAME, LOCAL_TREE, ROOT_FAMILY, TREES, TreeSpec
-from .trees import Snapshot, Trees, TreeStats
+from .trees import Snapshot, Trees, TreeStats, decode_stored
 from .visibility import reapable, visible
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "changelog",
     "check_repo_id",
     "compact",
+    "decode_stored",
     "error_for",
     "family_prefix",
     "lmdb_errors",

@@ -24,7 +24,7 @@ from repoctx.errors import CorruptRecordError
 from . import codec
 from .batch import Batch
 from .compaction import compact
-from .keys import lmdb_key, route, tree_of
+from .keys import MAX_KEY_BYTES, lmdb_key, route, tree_of
 from .lmdb_env import DEFAULT_MAP_SIZE, lmdb_errors, open_env
 from .spec import BY_NAME, GENERATIONS, LOCAL_TREE, REAPABLE_WRITES, TREES, TreeSpec
 from .visibility import visible
@@ -88,6 +88,30 @@ class Snapshot:
                     continue
                 if include_hidden or visible(rec, self.now_ms):
                     yield record.full_key(rec) or key, rec
+
+    def get_encoded(self, key: str) -> bytes | None:
+        """The stored bytes at ``key`` (hidden or not), undecoded: see ``decode_stored``."""
+        raw = self._txn.get(lmdb_key(key), db=self._trees.dbs[tree_of(key).name])
+        return None if raw is None else bytes(raw)
+
+    def scan_encoded(self, spec: TreeSpec, prefix: str = "") -> Iterator[tuple[str, bytes]]:
+        """Every record of ``spec``'s tree under ``prefix`` as ``(key, stored bytes)``, in
+        key order, hidden ones included and none decoded: for a caller that decodes only
+        some of them, or elsewhere (``decode_stored``; bytes, unlike records, are cheap to
+        hand to another process)."""
+        if prefix:
+            route(prefix, spec)
+        start = prefix.encode()
+        with self._txn.cursor(db=self._trees.dbs[spec.name]) as cursor:
+            if not cursor.set_range(start):
+                return
+            for raw_key, raw in cursor:
+                if not raw_key.startswith(start):
+                    return
+                key = raw_key.decode(errors="replace")
+                if len(raw_key) >= _MAYBE_HASHED:  # a hashed key: the record holds the key
+                    key = _full_key(spec, key, raw)
+                yield key, raw
 
     def get_local(self, name: str, default: Any = None) -> Any:
         """A store-local value, or ``default``."""
@@ -233,6 +257,24 @@ class Trees:
     def close(self) -> None:
         """Close the environment."""
         self.env.close()
+
+
+def decode_stored(key: str, raw: bytes) -> Record:
+    """The record of stored bytes read at ``key`` (``Snapshot.scan_encoded``), hidden or
+    not; raises ``CorruptRecordError`` naming the tree and key."""
+    return codec.decode(tree_of(key), key, raw)
+
+
+# An LMDB key this long may be a hashed one (``keys.lmdb_key``: a shortened prefix,
+# possibly a few bytes shorter than the limit after cutting a UTF-8 character, and a hash).
+_MAYBE_HASHED = MAX_KEY_BYTES - 3
+
+
+def _full_key(spec: TreeSpec, key: str, raw: bytes) -> str:
+    try:
+        return record.full_key(codec.decode(spec, key, raw)) or key
+    except CorruptRecordError:
+        return key  # the caller's decode reports it
 
 
 BY_LOCAL = TreeSpec(LOCAL_TREE, (), grace_ms=None, compaction_trigger=None, replicated=False)

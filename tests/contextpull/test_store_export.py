@@ -12,6 +12,7 @@ from repoctx.reconcile import PassOptions, reconcile_pass
 from repoctx.reconcile.fields import lww_value
 from repoctx.store import open_store
 from repoctx.tokenizer import count_tokens
+from repoctx.trees import lmdb_key
 
 APP = '''"""The app."""
 
@@ -121,3 +122,25 @@ def test_prefetch_then_definitions_without_the_snapshot(
     assert [(d.name, d.start_line, [c.name for c in d.children]) for d in definitions] == [
         ("Model", 6, ["save", "name"]), ("main", 17, [])]  # fmt: skip
     assert source("docs/guide.md", b"# Guide") is None
+
+
+def test_a_corrupt_symbol_record_costs_its_file_nothing(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with open_store(repo, repo_id="demo") as store:
+        trees = store.trees
+        with trees.env.begin(write=True, db=trees.dbs["repo-context-symbol"]) as txn:
+            txn.put(lmdb_key(store.key("symbol", "pkg.app.Model")), b"\xc1garbage")
+    extracted = []
+
+    def extract(path: str, text: str):
+        extracted.append(path)
+        return real_extract(path, text)
+
+    real_extract = store_export.extract
+    monkeypatch.setattr(store_export, "extract", extract)
+    out = tmp_path / "cp.db"
+    export(repo, out)
+    assert extracted == ["pkg/app.py"]  # read from the file itself, as one the store lacks
+    assert rows(out, "SELECT r.symbol, r.start_line FROM repoctx_sections r"
+                " WHERE r.id LIKE 'pkg/app.py#%'") == [("Model", 1), ("main", 17)]  # fmt: skip

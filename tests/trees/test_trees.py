@@ -7,7 +7,7 @@ import pytest
 
 from repoctx.crdt import record
 from repoctx.errors import CorruptRecordError, WrongTreeError
-from repoctx.trees import TREES, Trees
+from repoctx.trees import TREES, Trees, decode_stored
 from tests.conftest import lww_record
 
 
@@ -53,6 +53,23 @@ def test_a_corrupt_value_names_key_and_tree_and_scans_can_go_on(store):
     store.trees.merge(store.key("file", "b.py"), lww_record(store, size=9))  # repaired
     assert record.value(store.get(store.key("file", "b.py")))["size"] == 9
 
+
+
+def test_encoded_reads_hand_back_stored_bytes_hidden_records_and_full_keys(store):
+    long_key = store.key("symbol", "pkg." + "x" * 600)  # stored under a hashed LMDB key
+    gone = store.key("symbol", "pkg.gone")
+    store.trees.merge(long_key, lww_record(store, kind="class"))
+    store.trees.merge(gone, lww_record(store, kind=None))  # a tombstone: scan hides it
+    with store.trees.snapshot() as snap:
+        encoded = dict(snap.scan_encoded(TREES[1], "repo/demo/symbol/"))
+        assert sorted(encoded) == sorted([long_key, gone])
+        assert all(type(raw) is bytes for raw in encoded.values())
+        assert snap.get_encoded(long_key) == encoded[long_key]
+        assert snap.get_encoded(store.key("symbol", "pkg.none")) is None
+    assert decode_stored(long_key, encoded[long_key]) == store.get(long_key)
+    assert record.is_tombstone(decode_stored(gone, encoded[gone]))
+    with pytest.raises(CorruptRecordError, match="pkg.gone"):
+        decode_stored(gone, b"\xc1garbage")
 
 def _reader(path: str, queue) -> None:
     trees = Trees(Path(path), readonly=True)
