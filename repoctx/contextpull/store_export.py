@@ -9,14 +9,18 @@ otherwise its symbols are extracted afresh and its token count is left NULL (not
 counted here: the store has not seen these bytes yet; the next index and export fill it
 in). Definitions are only looked up for documents the writer sections afresh, all at
 once before sectioning starts (one scan of the symbol tree for a full export, a lookup
-per symbol for a few changed files).
+per symbol for a few changed files). Files are handed to the writer unread, with their
+stat: a re-export reads only those whose stat the previous export cannot vouch for.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import stat
+import time
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,7 +28,7 @@ from typing import TYPE_CHECKING
 from repoctx.contextpull.definitions import SymbolSpan, definitions_from_spans, spans_of
 from repoctx.contextpull.directory import DEFAULT_MAX_BYTES
 from repoctx.contextpull.documents import Definition, SourceDocument, decode_text, language_for
-from repoctx.contextpull.files import read_document
+from repoctx.contextpull.files import UnreadFile
 from repoctx.contextpull.index_text import DEFAULT_INDEX_BUDGET
 from repoctx.contextpull.writer import ExportReport, Finalize, write_export
 from repoctx.crdt import record
@@ -41,8 +45,8 @@ if TYPE_CHECKING:
     from repoctx.trees import Snapshot
 
 PYTHON = "python"
-# Scan the whole symbol tree when the symbols wanted are at least 1/SCAN_SHARE of those
-# the exported files declare (a scan decodes every record, a lookup only the wanted).
+# Scan the symbol tree when the symbols wanted are at least 1/SCAN_SHARE of its records
+# (a scan copies every record under the repository's prefix, a lookup only the wanted).
 SCAN_SHARE = 3
 
 
@@ -112,24 +116,20 @@ class StoreDefinitions:
         self._encoded.update(self._read(names - self._encoded.keys()))
         self._fetched.update(wanted)
 
-    @cached_property
-    def _stored_symbols(self) -> int:
-        """How many symbols the exported files declare, by their file nodes."""
-        return sum(len(s) for p in self._known if (s := self._stored(p)) is not None)
-
     def _read(self, names: set[str]) -> Iterator[tuple[str, bytes]]:
         """The stored records of ``names`` (hidden ones too: ``_declaration`` judges): one
         scan of the symbol tree when they are a good share of it, else one lookup each."""
         if not names:
             return
-        if len(names) * SCAN_SHARE < self._stored_symbols:
+        tree = tree_of(self._prefix + "x")
+        if len(names) * SCAN_SHARE < self._snapshot.records(tree):
             for fq_name in sorted(names):
                 raw = self._snapshot.get_encoded(self._prefix + fq_name)
                 if raw is not None:
                     yield fq_name, raw
             return
         start = len(self._prefix)
-        for key, raw in self._snapshot.scan_encoded(tree_of(self._prefix + "x"), self._prefix):
+        for key, raw in self._snapshot.scan_encoded(tree, self._prefix):
             if key[start:] in names:
                 yield key[start:], raw
 
@@ -170,20 +170,42 @@ def _expired(rec: Record, now_ms: int) -> bool:
     return expires is not None and expires <= now_ms
 
 
+@dataclass(frozen=True, slots=True)
+class _NodeFile(UnreadFile):
+    """An unread file with a live file node. Read, it becomes a document carrying what the
+    node says of these bytes (its language; its token count when its digest is theirs),
+    and ``known`` learns the node's view of it for ``StoreDefinitions``."""
+
+    node: Record
+    known: dict[str, _Known]
+
+    def read(self) -> SourceDocument | None:
+        """The document, or ``None`` when the file is no longer an exportable text file."""
+        document = UnreadFile.read(self)
+        if document is None:
+            return None
+        sha = hashlib.sha256(document.data).hexdigest()
+        stored = self.known[self.path] = _Known(self.node, sha)
+        language = language_for(self.path) or stored.language
+        return replace(document, language=language, tokens=stored.tokens, sha256=sha)
+
+
 def _documents(
     root: Path, records: dict[str, Record], max_bytes: int, known: dict[str, _Known]
-) -> Iterator[SourceDocument]:
+) -> Iterator[_NodeFile]:
+    """The files of ``records`` to export, unread, with the stat they have now."""
     base = str(root)
     for path in sorted(records):
         if path.rpartition("/")[2] in IGNORE_FILES:
             continue
-        data = read_document(os.path.join(base, path), max_bytes)
-        if data is None:
-            continue
-        sha = hashlib.sha256(data).hexdigest()
-        stored = known[path] = _Known(records[path], sha)
-        language = language_for(path) or stored.language
-        yield SourceDocument(path, data, language=language, tokens=stored.tokens, sha256=sha)
+        location = os.path.join(base, path)
+        try:
+            found = os.stat(location)
+        except OSError:
+            continue  # gone since the index: it simply is not exported
+        if stat.S_ISREG(found.st_mode) and found.st_size <= max_bytes:
+            yield _NodeFile(path, found.st_size, found.st_mtime_ns, location, max_bytes,
+                            records[path], known)  # fmt: skip
 
 
 def export_store(
@@ -198,15 +220,17 @@ def export_store(
 ) -> ExportReport:
     """Export the files ``store`` knows under ``root`` into the ContextPull store ``out``.
 
-    ``previous`` (often ``out`` itself) lends unchanged documents, as in ``write_export``.
+    ``previous`` (often ``out`` itself) lends unchanged documents, as in ``write_export``;
+    each file's stat is recorded, so the next export reads only files whose stat changed.
     """
     root = Path(root)
     with store.snapshot() as snapshot:
         records = file_records(store, snapshot)
         known: dict[str, _Known] = {}
+        started_ns = time.time_ns()  # before any stat is taken (``contextpull/files``)
         documents = list(_documents(root, records, max_bytes, known))
         return write_export(
             out, documents, corpus_root=str(root.resolve()), previous=previous,
             index_budget=index_budget, definitions_for=StoreDefinitions(store, snapshot, known),
-            finalize=finalize,
+            finalize=finalize, stats_since_ns=started_ns,
         )  # fmt: skip

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
 
 from repoctx.contextpull import Reader, export_store, store_export
+from repoctx.contextpull import files as files_module
+from repoctx.contextpull.files import RACY_NS
 from repoctx.reconcile import PassOptions, reconcile_pass
 from repoctx.reconcile.fields import lww_value
 from repoctx.store import open_store
 from repoctx.tokenizer import count_tokens
 from repoctx.trees import lmdb_key
+
+from .test_files import dump
 
 APP = '''"""The app."""
 
@@ -144,3 +150,24 @@ def test_a_corrupt_symbol_record_costs_its_file_nothing(
     assert extracted == ["pkg/app.py"]  # read from the file itself, as one the store lacks
     assert rows(out, "SELECT r.symbol, r.start_line FROM repoctx_sections r"
                 " WHERE r.id LIKE 'pkg/app.py#%'") == [("Model", 1), ("main", 17)]  # fmt: skip
+
+
+def test_a_re_export_reads_only_files_whose_stat_changed(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = time.time_ns() - 10 * RACY_NS  # stats the first export may trust
+    for path in repo.rglob("*"):
+        if path.is_file():
+            os.utime(path, ns=(old, old))
+    first = tmp_path / "cp.db"
+    export(repo, first)
+    reads: list[str] = []
+    real = files_module.read_document
+    monkeypatch.setattr(files_module, "read_document",
+                        lambda path, limit: reads.append(path) or real(path, limit))  # fmt: skip
+    (repo / "docs/guide.md").write_text("# Guide\n\nRead this changed guide first.\n")
+    report = export(repo, tmp_path / "again.db", previous=first)
+    assert reads == [str(repo / "docs/guide.md")]
+    assert report.patched and report.sectioned == 1
+    export(repo, tmp_path / "fresh.db")
+    assert dump(tmp_path / "again.db") == dump(tmp_path / "fresh.db")
