@@ -69,6 +69,20 @@ class Snapshot:
     def scan_tree(self, spec: TreeSpec, prefix: str = "", *, on_corrupt: OnCorrupt | None = None,
                   include_hidden: bool = False) -> Iterator[tuple[str, Record]]:
         """Like ``scan`` over a named tree; ``include_hidden`` also yields tombstones."""
+        for raw_key, raw in self._stored(spec, prefix):
+            key = raw_key.decode(errors="replace")
+            try:
+                rec = codec.decode(spec, key, raw)
+            except CorruptRecordError as exc:
+                if on_corrupt is None:
+                    raise
+                on_corrupt(exc)
+                continue
+            if include_hidden or visible(rec, self.now_ms):
+                yield record.full_key(rec) or key, rec
+
+    def _stored(self, spec: TreeSpec, prefix: str) -> Iterator[tuple[bytes, bytes]]:
+        """``(LMDB key, stored bytes)`` of every record of ``spec``'s tree under ``prefix``."""
         if prefix:
             route(prefix, spec)
         start = prefix.encode()
@@ -78,16 +92,7 @@ class Snapshot:
             for raw_key, raw in cursor:
                 if not raw_key.startswith(start):
                     return
-                key = raw_key.decode(errors="replace")
-                try:
-                    rec = codec.decode(spec, key, raw)
-                except CorruptRecordError as exc:
-                    if on_corrupt is None:
-                        raise
-                    on_corrupt(exc)
-                    continue
-                if include_hidden or visible(rec, self.now_ms):
-                    yield record.full_key(rec) or key, rec
+                yield raw_key, raw
 
     def records(self, spec: TreeSpec) -> int:
         """Stored records of ``spec``'s tree: every repository's, hidden ones included."""
@@ -103,19 +108,11 @@ class Snapshot:
         key order, hidden ones included and none decoded: for a caller that decodes only
         some of them, or elsewhere (``decode_stored``; bytes, unlike records, are cheap to
         hand to another process)."""
-        if prefix:
-            route(prefix, spec)
-        start = prefix.encode()
-        with self._txn.cursor(db=self._trees.dbs[spec.name]) as cursor:
-            if not cursor.set_range(start):
-                return
-            for raw_key, raw in cursor:
-                if not raw_key.startswith(start):
-                    return
-                key = raw_key.decode(errors="replace")
-                if len(raw_key) >= _MAYBE_HASHED:  # a hashed key: the record holds the key
-                    key = _full_key(spec, key, raw)
-                yield key, raw
+        for raw_key, raw in self._stored(spec, prefix):
+            key = raw_key.decode(errors="replace")
+            if len(raw_key) >= _MAYBE_HASHED:  # a hashed key: the record holds the key
+                key = _full_key(spec, key, raw)
+            yield key, raw
 
     def get_local(self, name: str, default: Any = None) -> Any:
         """A store-local value, or ``default``."""
