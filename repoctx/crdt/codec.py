@@ -25,20 +25,6 @@ def pack(body: Any) -> bytes:
     return _PACKER.pack(body)
 
 
-def array_header(length: int) -> bytes:
-    """The msgpack header ``pack`` writes before an array of ``length`` items."""
-    return _FIXARRAYS[length] if length < 16 else _PACKER.pack_array_header(length)
-
-
-def array_header_size(length: int) -> int:
-    """``len(array_header(length))``: fixarray, array 16 or array 32."""
-    return 1 if length < 16 else 3 if length < 0x10000 else 5
-
-
-# The one-byte headers, so splicing code does not call into the packer for them.
-_FIXARRAYS = tuple(bytes((0x90 | n,)) for n in range(16))
-
-
 def unpack(data: bytes) -> Any:
     """Decode msgpack written by ``pack``, arrays as tuples; raises ``InvalidEncodingError``."""
     try:

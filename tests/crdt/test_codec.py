@@ -2,6 +2,8 @@
 
 import msgpack
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from repoctx.crdt import codec
 from repoctx.crdt.tags import FORMAT_VERSION
@@ -45,8 +47,20 @@ def test_shape_error_names_the_type():
     assert str(err) == "malformed OrMap: entries is not a map"
 
 
-@pytest.mark.parametrize("length", [0, 1, 15, 16, 0xFFFF, 0x10000])
-def test_array_header_is_what_pack_writes_before_the_items(length):
-    header = codec.array_header(length)
-    assert len(header) == codec.array_header_size(length)
-    assert codec.pack([None] * length)[:len(header)] == header
+field_maps = st.dictionaries(st.text(max_size=40), st.binary(max_size=300), max_size=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(field_maps, st.one_of(st.none(), st.tuples(st.integers(0, 2**32), st.integers(0, 2**32))))
+def test_record_maps_pack_as_pack_does_and_unpack_back(fields, stamp):
+    body = fields if stamp is None else {"$schema": stamp, **fields}
+    data = codec.pack_fields(body)
+    assert data == codec.pack(body)  # stores written by either encoder stay byte-identical
+    assert codec.unpack_fields(data, stamped=stamp is not None) == body
+
+
+@pytest.mark.parametrize("data", [codec.pack({"a": "text"}), codec.pack({1: b"x"}),
+                                  codec.pack([b"x"]), b"\xc1"])  # fmt: skip
+def test_a_record_map_of_another_shape_is_refused(data):
+    with pytest.raises(InvalidEncodingError, match="a record is a map"):
+        codec.unpack_fields(data)
