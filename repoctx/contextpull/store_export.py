@@ -36,7 +36,6 @@ from repoctx.crdt.record import Record
 from repoctx.errors import CorruptRecordError
 from repoctx.extract import extract
 from repoctx.reconcile import file_node, symbol_record
-from repoctx.reconcile.fields import lww_value
 from repoctx.reconcile.walk import IGNORE_FILES
 from repoctx.store import Store
 from repoctx.trees import decode_stored, tree_of
@@ -50,12 +49,6 @@ PYTHON = "python"
 SCAN_SHARE = 3
 
 
-def file_records(store: Store, snapshot: Snapshot) -> dict[str, Record]:
-    """The live file node records of the store's repository, undecoded, by path."""
-    prefix = f"{store.key()}/file/"
-    return {key[len(prefix) :]: rec for key, rec in snapshot.scan(prefix)}
-
-
 class _Known:
     """What the store says of one exported file, checked against its current bytes.
 
@@ -67,22 +60,23 @@ class _Known:
 
     def __init__(self, rec: Record, sha256: str) -> None:
         self.rec = rec
-        self.current = lww_value(rec, "digest") == sha256  # the bytes still hash to it
+        self.current = file_node.field_of(rec, "digest") == sha256  # the bytes still hash to it
 
     @cached_property
     def language(self) -> str | None:
         """The node's language."""
-        return lww_value(self.rec, "language")
+        return file_node.field_of(self.rec, "language")
 
     @cached_property
     def tokens(self) -> int | None:
         """The node's token count when it counts these bytes, else None."""
-        return lww_value(self.rec, "tokens") if self.current else None
+        return file_node.field_of(self.rec, "tokens") if self.current else None
 
     @cached_property
     def symbols(self) -> tuple[str, ...] | None:
         """The names the node declares when they are current, else None."""
-        if not self.current or file_node.SYMBOLS not in (lww_value(self.rec, "markers") or ()):
+        markers = file_node.field_of(self.rec, "markers") or ()
+        if not self.current or file_node.SYMBOLS not in markers:
             return None
         return file_node.symbols_of(self.rec)
 
@@ -225,7 +219,7 @@ def export_store(
     """
     root = Path(root)
     with store.snapshot() as snapshot:
-        records = file_records(store, snapshot)
+        records = file_node.records_in(store, snapshot)
         known: dict[str, _Known] = {}
         started_ns = time.time_ns()  # before any stat is taken (``contextpull/files``)
         documents = list(_documents(root, records, max_bytes, known))

@@ -10,11 +10,15 @@ Retiring a file writes None everywhere, which makes the node a tombstone.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from repoctx.crdt.record import Record
 from repoctx.store import Store
 
 from .fields import lww_delta, lww_value
+
+if TYPE_CHECKING:
+    from repoctx.trees import Snapshot
 
 CONTENT, SYMBOLS, XREF = "content", "symbols", "xref"
 MARKERS = (CONTENT, SYMBOLS, XREF)
@@ -67,9 +71,19 @@ def load_all(store: Store) -> dict[str, FileNode]:
 
 def load_records(store: Store) -> dict[str, Record]:
     """Every live file node record, undecoded, by path (one scan)."""
-    prefix = store.key("file", "x")[:-1]
     with store.snapshot() as snap:
-        return {key[len(prefix):]: rec for key, rec in snap.scan(prefix)}
+        return records_in(store, snap)
+
+
+def records_in(store: Store, snapshot: Snapshot) -> dict[str, Record]:
+    """``load_records`` as ``snapshot`` sees them."""
+    prefix = store.key("file", "x")[:-1]
+    return {key[len(prefix):]: rec for key, rec in snapshot.scan(prefix)}
+
+
+def field_of(rec: Record, name: str) -> Any:
+    """One field (of ``FIELDS``) of a node record, decoding only that field."""
+    return lww_value(rec, name)
 
 
 def symbols_of(rec: Record) -> tuple[str, ...]:

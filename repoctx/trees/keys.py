@@ -97,3 +97,10 @@ def lmdb_key(key: str) -> bytes:
     prefix = raw[: MAX_KEY_BYTES - _HASH_SUFFIX].decode(errors="ignore").encode()
     return prefix + b"~" + digest.encode()
 
+
+def may_be_hashed(lkey: bytes) -> bool:
+    """Whether an LMDB key may be ``lmdb_key``'s hashed form of a longer key (whose record
+    then holds the full key): as long as the limit, less a cut UTF-8 character, with the
+    hash suffix's ``~`` in place. A key of that shape may also be a plain one."""
+    return len(lkey) >= MAX_KEY_BYTES - 3 and lkey[-_HASH_SUFFIX] == ord("~")
+

@@ -24,7 +24,7 @@ from repoctx.errors import CorruptRecordError
 from . import codec
 from .batch import Batch
 from .compaction import compact
-from .keys import MAX_KEY_BYTES, lmdb_key, route, tree_of
+from .keys import lmdb_key, may_be_hashed, route, tree_of
 from .lmdb_env import DEFAULT_MAP_SIZE, lmdb_errors, open_env
 from .spec import BY_NAME, GENERATIONS, LOCAL_TREE, REAPABLE_WRITES, TREES, TreeSpec
 from .visibility import visible
@@ -110,7 +110,7 @@ class Snapshot:
         hand to another process)."""
         for raw_key, raw in self._stored(spec, prefix):
             key = raw_key.decode(errors="replace")
-            if len(raw_key) >= _MAYBE_HASHED:  # a hashed key: the record holds the key
+            if may_be_hashed(raw_key):
                 key = _full_key(spec, key, raw)
             yield key, raw
 
@@ -266,12 +266,8 @@ def decode_stored(key: str, raw: bytes) -> Record:
     return codec.decode(tree_of(key), key, raw)
 
 
-# An LMDB key this long may be a hashed one (``keys.lmdb_key``: a shortened prefix,
-# possibly a few bytes shorter than the limit after cutting a UTF-8 character, and a hash).
-_MAYBE_HASHED = MAX_KEY_BYTES - 3
-
-
 def _full_key(spec: TreeSpec, key: str, raw: bytes) -> str:
+    """The full key a record stored under a (maybe) hashed LMDB key holds, else ``key``."""
     try:
         return record.full_key(codec.decode(spec, key, raw)) or key
     except CorruptRecordError:

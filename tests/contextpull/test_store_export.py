@@ -12,8 +12,7 @@ import pytest
 from repoctx.contextpull import Reader, export_store, store_export
 from repoctx.contextpull import files as files_module
 from repoctx.contextpull.files import RACY_NS
-from repoctx.reconcile import PassOptions, reconcile_pass
-from repoctx.reconcile.fields import lww_value
+from repoctx.reconcile import PassOptions, file_node, reconcile_pass
 from repoctx.store import open_store
 from repoctx.tokenizer import count_tokens
 from repoctx.trees import lmdb_key
@@ -117,8 +116,8 @@ def test_prefetch_then_definitions_without_the_snapshot(
 ) -> None:
     monkeypatch.setattr(store_export, "SCAN_SHARE", share)
     with open_store(repo, repo_id="demo") as store, store.snapshot() as snapshot:
-        records = store_export.file_records(store, snapshot)
-        known = {path: store_export._Known(rec, lww_value(rec, "digest"))  # current
+        records = file_node.records_in(store, snapshot)
+        known = {path: store_export._Known(rec, file_node.field_of(rec, "digest"))  # current
                  for path, rec in records.items()}  # fmt: skip
         source = store_export.StoreDefinitions(store, snapshot, known)
         source.prefetch(sorted(records))
