@@ -50,6 +50,7 @@ from repoctx.extract import extract, extractor_for, language_of  # noqa: E402
 from repoctx.reconcile import PassOptions, PassReport, reconcile_pass, walk  # noqa: E402
 from repoctx.reconcile.content_record import MAX_READ_BYTES  # noqa: E402
 from repoctx.reconcile.walk import is_binary  # noqa: E402
+from repoctx.reconcile.walk_cache import RACY_NS  # noqa: E402
 from repoctx.store import Store  # noqa: E402
 from repoctx.tokenizer import count_tokens, encoding  # noqa: E402
 
@@ -345,8 +346,9 @@ def measure_noop(root: Path, store_dir: Path, store: Store, paths: list[str], wa
     noop_s, report = noop(store, root, repeat)
     if "walk" in report.seconds:
         raise SystemExit("a repeated no-op pass walked: no pass saved its walk")
-    how = ("walked: its directories changed within 2 s of the index's start, so the saved "
-           "walk holds their ctimes as untrusted" if "walk" in first.seconds
+    how = ("walked: the saved walk was not reusable (a directory changed within "
+           f"{RACY_NS / 1e9:g} s of the index's start holds an untrusted ctime)"
+           if "walk" in first.seconds
            else "the index's walk rechecked by stat")
     res.add(f"{label}stat floor (`os.stat` x {len(paths):,})", stat_s)
     res.add(f"{label}walk alone", walk_s, stat_s)

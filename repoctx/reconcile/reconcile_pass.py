@@ -32,7 +32,7 @@ from .project import Counts, Projector
 from .report import PassReport
 from .root_node import root_delta
 from .status import write_status
-from .walk import Walk, walk
+from .walk import Walk, WalkedFile, walk
 
 Progress = Callable[[int], None]
 
@@ -171,7 +171,7 @@ def _classify(store: Store, found: Walk, options: PassOptions, report: PassRepor
             continue
         symbols = _wants_symbols(f.path, options)
         if rec is None:
-            if plan.binary.get(f.path) == [f.size, f.mtime_ns]:
+            if _known_binary(plan, f):
                 report.skip(f.path, "binary")  # known binary, unchanged: not read again
             else:
                 plan.work.append(_Work(Job(f.path, options.content, symbols), None, False))
@@ -194,6 +194,11 @@ def _classify(store: Store, found: Walk, options: PassOptions, report: PassRepor
     plan.removed = [fn.file_node(p, rec) for p, rec in plan.live.items()
                     if p not in walked and found.covers(p)]
     return plan
+
+
+def _known_binary(plan: _Plan, f: WalkedFile) -> bool:
+    """True if ``f`` is a binary file held with the stat it still has (not read again)."""
+    return plan.binary.get(f.path) == [f.size, f.mtime_ns]
 
 
 def _wants_symbols(path: str, options: PassOptions) -> bool:
@@ -224,7 +229,7 @@ def _settled(found: Walk, plan: _Plan, options: PassOptions) -> list[str] | None
     for f in found.files:
         node = plan.live.get(f.path)
         if node is None:
-            if plan.binary.get(f.path) != [f.size, f.mtime_ns]:
+            if not _known_binary(plan, f):
                 return None  # unreadable (or changed) before it was ever indexed
             binary.append(f.path)
         elif f.path in written and not _complete(node, f.size, f.mtime_ns, options):

@@ -172,6 +172,11 @@ class _Dir:
     """False once an ignore file above changed since the earlier walk: its listings
     were filtered by other rules."""
 
+    @property
+    def prefix(self) -> str:
+        """What the relative paths of its entries start with (``''`` at the root)."""
+        return self.rel_path + "/" if self.rel_path else ""
+
 
 @dataclass
 class _Walker:
@@ -228,7 +233,7 @@ class _Walker:
             return []
         mark = len(self.ctimes)
         rules = self._rules(directory, entries)
-        prefix = directory.rel_path + "/" if directory.rel_path else ""
+        prefix = directory.prefix
         if known is None or self.ctimes[mark:] != [
                 (prefix + name, ctime) for name, ctime in known.ignore_files]:
             directory = replace(directory, reusable=False)  # for the subdirectories
@@ -248,8 +253,7 @@ class _Walker:
     def _reuse(self, directory: _Dir, known: Listing) -> list[_Dir] | None:
         """List an unchanged directory from ``known``, stat'ing only its files; None if an
         ignore file or a file changed under it (the caller lists it afresh)."""
-        base = directory.abs_path + "/"
-        prefix = directory.rel_path + "/" if directory.rel_path else ""
+        base, prefix = directory.abs_path + "/", directory.prefix
         lines: list[str] = []
         files = []
         try:
@@ -357,16 +361,15 @@ class _Walker:
         spec = pathspec.GitIgnoreSpec.from_lines(lines)
         if not spec.patterns:
             return directory.rules
-        base = directory.rel_path + "/" if directory.rel_path else ""
-        return (*directory.rules, _Rules(base, spec, _any_match(spec)))
+        return (*directory.rules, _Rules(directory.prefix, spec, _any_match(spec)))
 
     def _read_lines(self, directory: _Dir, entry: os.DirEntry[str]) -> list[str]:
-        prefix = directory.rel_path + "/" if directory.rel_path else ""
+        path = directory.prefix + entry.name
         try:
-            self.ctimes.append((prefix + entry.name, entry.stat(follow_symlinks=False).st_ctime_ns))
+            self.ctimes.append((path, entry.stat(follow_symlinks=False).st_ctime_ns))
             return _ignore_lines(entry.path)
         except OSError:
-            self.skipped.append(Skipped(prefix + entry.name, UNREADABLE_IGNORE_FILE))
+            self.skipped.append(Skipped(path, UNREADABLE_IGNORE_FILE))
             return []
 
 

@@ -12,7 +12,7 @@ left.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from concurrent.futures import Executor
 from functools import partial
 
@@ -53,14 +53,23 @@ def fold(changes: Changes, ops: Iterable[EdgeOp]) -> None:
         signs[symbol] = sign
 
 
-def pending(store: Store) -> tuple[set[str], Changes]:
-    """The journal's keys and its entries folded in journal order."""
-    changes: Changes = {}
+def pending(store: Store, into: Changes | None = None, skip: Collection[str] = frozenset(),
+            ) -> tuple[set[str], Changes]:
+    """The journal's keys, and its entries (less those under ``skip``) folded in journal
+    order into ``into`` (a new map unless given)."""
+    changes: Changes = {} if into is None else into
     with store.snapshot() as snap:
         keys = list(snap.local_names(journal_prefix(store.repo_id)))
         for key in keys:
-            fold(changes, snap.get_local(key))
+            if key not in skip:
+                fold(changes, snap.get_local(key))
     return set(keys), changes
+
+
+POOL_NAMES = 1000
+"""Fewer names than this are not worth shipping to a pool."""
+
+_Job = tuple[Record | None, dict[str, dict[str, int]], int]  # current, signs by relation, tick
 
 
 def apply_pending(store: Store, changes: Changes | None = None, known: set[str] = frozenset(),
@@ -72,12 +81,7 @@ def apply_pending(store: Store, changes: Changes | None = None, known: set[str] 
     keys are read back and folded after them. With a ``pool``, a large journal's deltas
     are computed there while this process writes.
     """
-    changes = {} if changes is None else changes
-    with store.snapshot() as snap:
-        keys = list(snap.local_names(journal_prefix(store.repo_id)))
-        for key in keys:
-            if key not in known:
-                fold(changes, snap.get_local(key))
+    keys, changes = pending(store, changes, known)
     if not keys:
         return 0
     if len(changes) < POOL_NAMES:
@@ -97,12 +101,6 @@ def apply_pending(store: Store, changes: Changes | None = None, known: set[str] 
         for key in keys:
             batch.delete_local(key)
     return changed
-
-
-POOL_NAMES = 1000
-"""Fewer names than this are not worth shipping to a pool."""
-
-_Job = tuple[Record | None, dict[str, dict[str, int]], int]  # current, signs by relation, tick
 
 
 def _deltas(jobs: list[_Job], replica: str, pool: Executor | None,

@@ -268,13 +268,17 @@ def test_generated_repo_indexes_with_a_pool(tmp_path):
 @pytest.mark.parametrize("enabled", [True, False])
 def test_a_pass_pauses_the_cyclic_collector_and_restores_it(repo, enabled):
     seen = []
-    gc.callbacks.append(seen.append)
+
+    def note(phase: str, info: dict) -> None:  # the collector calls back with two arguments
+        seen.append(phase)
+
+    gc.callbacks.append(note)
     (gc.enable if enabled else gc.disable)()
     try:
         with open_store(repo, repo_id="demo") as store:
             reconcile_pass(store, repo, PassOptions(workers=1))
         assert gc.isenabled() is enabled
     finally:
-        gc.callbacks.remove(seen.append)
+        gc.callbacks.remove(note)
         gc.enable()
     assert seen == []  # no collection ran during the pass

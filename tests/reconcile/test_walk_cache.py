@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from repoctx import open_store
-from repoctx.crdt import lww_register, record
 from repoctx.reconcile import PassOptions, reconcile_pass, walk, walk_cache
 from repoctx.reconcile.report import PassReport
+from tests.conftest import lww_record
 
 from .helpers import write
 
@@ -46,10 +46,6 @@ def settle(root: Path) -> PassReport:
     return report
 
 
-def lww(store, value: object) -> lww_register.LwwRegister:
-    return lww_register.set_value(lww_register.empty(), value, store.tick(), store.replica_id)
-
-
 def rechecked(report: PassReport) -> bool:
     return "walk" not in report.seconds
 
@@ -76,8 +72,7 @@ def test_a_writer_between_the_pass_and_its_save_invalidates_it(repo, monkeypatch
     save = walk_cache.save
 
     def interrupted(store, *args):
-        store.trees.merge(store.key("file", "app.py"), record.write({"language": lww(
-            store, "text")}, store.tick()))
+        store.trees.merge(store.key("file", "app.py"), lww_record(store, language="text"))
         save(store, *args)
 
     monkeypatch.setattr(walk_cache, "save", interrupted)
@@ -113,8 +108,7 @@ def test_a_chmod_of_an_ignore_file_is_seen(repo):
 def test_a_write_to_the_structural_tree_by_anyone_else_invalidates(repo):
     settle(repo)
     with open_store(repo, repo_id="demo") as store:
-        store.trees.merge(store.key("file", "app.py"), record.write({"language": lww(
-            store, "text")}, store.tick()))
+        store.trees.merge(store.key("file", "app.py"), lww_record(store, language="text"))
     assert not rechecked(run(repo))
 
 
@@ -122,7 +116,7 @@ def test_writes_to_other_trees_keep_it(repo):
     settle(repo)
     with open_store(repo, repo_id="demo") as store:
         key = store.key("mem", "note")
-        store.trees.merge(key, record.write({"body": lww(store, "hi")}, store.tick()))
+        store.trees.merge(key, lww_record(store, body="hi"))
     assert rechecked(run(repo))
 
 

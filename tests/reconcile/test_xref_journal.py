@@ -64,12 +64,16 @@ def test_this_passes_changes_come_from_memory_and_other_entries_fold_after_them(
     assert members(store, "Bar") == {"b"} and pending(store) == [] and concurrent
 
 
-def test_a_pool_computes_the_same_records(store, tmp_path):
+def test_a_pool_computes_the_same_records(store, monkeypatch):
     ops = [(DEPENDENTS, f"N{i}", f"s.{j}", 1) for i in range(xref_journal.POOL_NAMES)
            for j in range(3)]
     journal(store, ops, [(DEPENDENTS, "N7", "s.1", -1)])
     with worker_pool(2) as pool:
+        mapped = []
+        real_map = pool.map
+        monkeypatch.setattr(pool, "map", lambda *a, **k: mapped.append(1) or real_map(*a, **k))
         assert xref_journal.apply_pending(store, pool=pool) == len(ops) - 1
+    assert mapped  # the deltas were computed in the pool
     assert members(store, "N7") == {"s.0", "s.2"} and members(store, "N900") == {
         "s.0", "s.1", "s.2"}
     assert pending(store) == []
