@@ -96,7 +96,9 @@ def renumber_documents(conn: sqlite3.Connection, moves: Iterable[tuple[int, int]
 
 
 def write_meta(conn: sqlite3.Connection, meta: dict[str, str], ours: dict[str, str]) -> None:
-    """Replace every ``meta`` row with ``meta``; set the ``repoctx_meta`` entries ``ours``."""
+    """Replace every ``meta`` row with ``meta`` and every ``repoctx_meta`` row with ``ours``
+    (a patched file keeps nothing of the previous writer's: its stats start is not ours)."""
     conn.execute(sql.DELETE_META)
     conn.executemany(sql.INSERT_META, sorted(meta.items()))
+    conn.execute(sql.DELETE_REPOCTX_META)
     conn.executemany(sql.INSERT_REPOCTX_META, sorted(ours.items()))

@@ -97,12 +97,12 @@ def _job(
     items: Sequence[Item], max_chars: int, now: str, definitions_for: DefinitionsFor | None
 ) -> _Job:
     """The job, with definitions looked up here unless ``definitions_for`` prefetches."""
-    fresh = [item for item in items if isinstance(item, SourceDocument)]
     if definitions_for is None:
         return _Job(items, max_chars, now, None)
     prefetch = getattr(definitions_for, "prefetch", None)
     if prefetch is not None:
-        prefetch([document.path for document in fresh if document.definitions is None])
+        prefetch([item.path for item in items
+                  if isinstance(item, SourceDocument) and item.definitions is None])
         return _Job(items, max_chars, now, definitions_for)
     items = [
         _with_definitions(item, definitions_for) if isinstance(item, SourceDocument) else item

@@ -36,6 +36,8 @@ from repoctx.contextpull.schema import (
 )
 from repoctx.errors import ContextPullError
 
+_SHA256 = 5  # where ``sql.PREVIOUS_DOCUMENTS`` puts a row's sha256
+
 
 @dataclass(frozen=True)
 class StoredDocument:
@@ -118,7 +120,7 @@ class PreviousExport:
             return None
         if file.mtime_ns >= self._trusted_before:
             return None  # racy: written too close to when it was read
-        return self._documents[file.path][5]
+        return self._documents[file.path][_SHA256]
 
     def recorded_mtime(self, path: str) -> int | None:
         """The mtime recorded for ``path`` (``None`` when none is, or none is trusted)."""
@@ -141,7 +143,7 @@ class PreviousExport:
     def reusable(self, path: str, sha256: str) -> DocumentRows | None:
         """The previous rows of ``path`` when its content is unchanged, else ``None``."""
         row = self._documents.get(path)
-        if row is None or row[5] != sha256 or self._conn is None:
+        if row is None or row[_SHA256] != sha256 or self._conn is None:
             return None
         try:
             return self._rows(row)

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 
 # -- write -------------------------------------------------------------------------------
 INSERT_META = "INSERT INTO meta(key, value) VALUES (?, ?)"
-INSERT_REPOCTX_META = "INSERT OR REPLACE INTO repoctx_meta(key, value) VALUES (?, ?)"
+INSERT_REPOCTX_META = "INSERT INTO repoctx_meta(key, value) VALUES (?, ?)"
 DELETE_META = "DELETE FROM meta"
-DELETE_REPOCTX_META = "DELETE FROM repoctx_meta WHERE key = ?"
+DELETE_REPOCTX_META = "DELETE FROM repoctx_meta"
 # Insert statements put ``doc_id`` and the rowid last: the rest of each row is built once,
 # possibly in a worker (``contextpull/encoded``), and the writer only appends them.
 INSERT_DOCUMENT = (

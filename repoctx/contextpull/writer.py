@@ -161,10 +161,9 @@ def _read_vouched(
 ) -> tuple[list[Resolved], list[str]]:
     """``docs`` with the vouched files read after all; files already read (or left out)
     are not read again."""
-    done = {d.path: d if isinstance(d, Vouched) else replace(d, sha256=sha)
-            for d, sha in zip(docs, shas, strict=True)}  # fmt: skip
-    again = [g if isinstance(done[g.path], Vouched) else done[g.path]
-             for g in given if g.path in done]  # fmt: skip
+    unread = {g.path: g for g in given}
+    again = [unread[d.path] if isinstance(d, Vouched) else replace(d, sha256=sha)
+             for d, sha in zip(docs, shas, strict=True)]  # fmt: skip
     return _resolved(again, None)
 
 
@@ -262,8 +261,6 @@ def _fill(
         insert_documents(conn, _placed(work, encoded), 1)
     meta, ours = _meta(work, settings)
     write_meta(conn, meta, ours)
-    if settings.stats_since_ns is None:  # a patched file's stats start is not this one's
-        conn.execute(sql.DELETE_REPOCTX_META, (STATS_SINCE_KEY,))
     if plan is None:  # later writers (a patch) get FTS5's usual merging
         conn.execute(sql.SET_FTS_AUTOMERGE, (sql.FTS_AUTOMERGE_DEFAULT,))
     conn.execute("COMMIT")

@@ -24,7 +24,7 @@ from typing import Any
 
 from .receipts import FILE
 from .units import Source, Unit, outline_unit, path_unit, slice_units
-from .wire import counted, seal, tokens_of
+from .wire import Counted, counted, seal, tokens_of
 
 SLICES, OUTLINE, PATHS, AUTO = "slices", "outline", "paths", "auto"
 DETAILS = (AUTO, PATHS, OUTLINE, SLICES)
@@ -77,12 +77,9 @@ class Pick:
     delivered: list[Unit]
     reused: list[Unit]
     refs: list[dict[str, str]]
-    shell: dict[str, Any] | None = None
-    """What stands for ``entry`` in the response's shell (``wire.Counted.stand``)."""
-    added: int = 0
-    """The tokens ``entry`` adds over ``shell``."""
-    tokens: int = 0
-    """``entry``'s exact count."""
+    counted: Counted = Counted({}, 0, 0)
+    """How ``entry`` is counted (its stand-in in the response's shell, what it adds over
+    that, its exact count); nothing without an entry."""
 
 
 @dataclass
@@ -104,7 +101,8 @@ def response_of(plan: Plan, picks: list[Pick], omitted: int, budget: int,
                 extra: dict[str, Any] | None = None, *, shell: bool = False) -> dict[str, Any]:
     """The response for a set of picks (``responseTokens`` still to be sealed), or with
     ``shell`` its shell (the entries' shells in place of the entries)."""
-    return {"entries": [p.shell if shell else p.entry for p in picks if p.entry is not None],
+    return {"entries": [p.counted.stand if shell else p.entry for p in picks
+                        if p.entry is not None],
             "reused": [r for p in picks for r in p.refs], "omitted": omitted,
             **plan.fields, "responseBudgetTokens": budget, "responseTokens": 0,
             **(extra or {})}
@@ -139,7 +137,7 @@ def _seal_within(plan: Plan, picks: list[Pick], omitted: int, budget: int,
     while True:
         response = response_of(plan, picks, omitted, budget, extra)
         shell = response_of(plan, picks, omitted, budget, extra, shell=True)
-        text = seal(response, shell, sum(p.added for p in picks))
+        text = seal(response, shell, sum(p.counted.added for p in picks))
         if response["responseTokens"] <= budget or not picks:
             return Packed(picks, omitted, response, text)
         picks = picks[:-1]
@@ -186,7 +184,7 @@ def _outline_cannot_fit(plan: Plan, src: Source, room: int) -> bool:
 def _fits(pick: Pick, room: int) -> tuple[Pick | None, int]:
     cost = sum(tokens_of(ref) + _SLACK for ref in pick.refs)
     if pick.entry is not None:
-        cost += pick.tokens + _SLACK
+        cost += pick.counted.tokens + _SLACK
     return (pick, cost) if cost <= room else (None, 0)
 
 
@@ -199,7 +197,7 @@ def _pick(src: Source, level: str, new: list[Unit], old: list[Unit],
     holed = counted({**head, "units": [u.counted.stand for u in new]})
     bodies = sum(u.counted.added for u in new)
     return Pick({**head, "units": [u.body for u in new]}, new, old, refs,
-                holed.stand, holed.added + bodies, holed.tokens + bodies)
+                Counted(holed.stand, holed.added + bodies, holed.tokens + bodies))
 
 
 def _head(src: Source, level: str, stale: bool) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from .related import related
 from .search import search
 from .status import health, index_status
 from .tool_spec import Tool, integer, schema, string, strings
-from .wire import dumps
+from .wire import RESPONSE_TOKENS, dumps
 from .workspace import Workspace
 
 READ_TOOLS: tuple[Tool, ...] = (
@@ -166,8 +166,14 @@ def call(ws: Workspace, name: str, arguments: dict[str, Any] | None) -> dict[str
         raise ToolError(f"repoId: this server serves {ws.store.repo_id!r}, not {wanted!r}")
     checked = check_arguments(name, _without_repo(tool.input_schema), args)
     result = tool.handler(ws, checked)
-    ws.stats.note(count_tokens(serialize(result)), _replaced(ws, result))
+    ws.stats.note(_response_tokens(result), _replaced(ws, result))
     return result
+
+
+def _response_tokens(result: dict[str, Any]) -> int:
+    """The tokens of ``result`` as sent: a sealed response (``wire.seal``) states them."""
+    sealed = result.get(RESPONSE_TOKENS)
+    return sealed if type(sealed) is int else count_tokens(serialize(result))
 
 
 def _without_repo(input_schema: dict[str, Any]) -> dict[str, Any]:

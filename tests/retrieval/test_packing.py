@@ -67,9 +67,14 @@ def test_first_entry_stops_early(ws):
 
 @pytest.mark.parametrize("detail", ["auto", "outline"])
 def test_the_outline_floor_skips_only_outlines_that_could_not_fit(ws, monkeypatch, detail):
+    built = []
+    real = packing.outline_unit
+    monkeypatch.setattr(packing, "outline_unit", lambda src: built.append(src) or real(src))
     floored = [pack(plan(ws, detail), budget).response for budget in range(20, 900, 40)]
+    with_floor = len(built)
     monkeypatch.setattr(packing, "OUTLINE_FLOOR", 0)
     assert [pack(plan(ws, detail), budget).response for budget in range(20, 900, 40)] == floored
+    assert with_floor < len(built) - with_floor  # outlines that could not fit were not built
 
 
 def test_no_text_encoded_while_packing_holds_two_bodies(ws, monkeypatch):

@@ -37,7 +37,7 @@ def test_short_words_match_only_at_word_starts():
     assert [o for o, _ in match_positions("tem a_tem -tem", term_pattern(["tem"]))] == [0, 11]
 
 
-def test_the_longest_form_wins_where_several_start_and_every_one_opens_with_a_letter():
+def test_longer_forms_are_tried_first_a_word_start_counting_as_two_letters_each_a_letter_first():
     pattern = term_pattern(["url", "urls", "urlconf"])
     assert [w for _, w in match_positions("urlconf urls url", pattern)] == ["urlconf", "url",
                                                                                "url"]
