@@ -27,7 +27,7 @@ from _report import write_section
 from repoctx import open_store
 from repoctx.crdt import add_wins_set, lww_register, record
 from repoctx.store import Store
-from repoctx.trees import lmdb_key, tree_of
+from repoctx.trees import lmdb_key
 
 BATCH = 1000
 
@@ -89,13 +89,7 @@ def timed_merges(store: Store, items: list[tuple[str, record.Record]]) -> float:
 def stored(store: Store, keys: list[str]) -> list[tuple[bytes, bytes | None]]:
     """The LMDB keys and stored bytes of ``keys`` (None where absent), exactly as written."""
     with store.snapshot() as snap:
-        tx = snap._txn
-        return [(lmdb_key(k), _bytes(tx.get(lmdb_key(k), db=store.trees.dbs[tree_of(k).name])))
-                for k in keys]
-
-
-def _bytes(raw: bytes | None) -> bytes | None:
-    return None if raw is None else bytes(raw)
+        return [(lmdb_key(k), snap.get_encoded(k)) for k in keys]
 
 
 def raw_put_rate(pairs: list[tuple[bytes, bytes | None]], workdir: Path,
