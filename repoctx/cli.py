@@ -1,65 +1,62 @@
 """cli — the ``repoctx`` command.
 
-Every command prints human text by default and JSON with ``--json``; errors are one
-line on stderr, never a traceback (``REPOCTX_DEBUG=1`` shows one for a bug).
-Exit codes: 0 success, 1 an error repoctx names, 2 bad usage, 75 the store is busy
-(try again later).
+Every command prints human text by default and JSON with ``--json`` (camelCase keys);
+errors are one line on stderr, never a traceback (``REPOCTX_DEBUG=1`` shows one for a
+bug). Exit codes: 0 success, 1 an error repoctx names, 2 bad usage (a missing
+repository or store included: nothing is created), 75 the store is busy (try again
+later). Only ``repoctx index`` creates a store. Heavy modules are imported inside the
+commands that use them, so ``repoctx --version`` and a single tool call start fast.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from tqdm import tqdm
 
-from repoctx import vectors
-from repoctx.cli_common import EXIT_ERROR, emit, fails_cleanly, json_option, store_location
-from repoctx.cli_memory import memory
-from repoctx.cli_sync import COMMANDS as SYNC_COMMANDS
-from repoctx.contextpull import Reader, call_tool, export_directory, export_store
-from repoctx.errors import RepoctxError
-from repoctx.reconcile import PassOptions, reconcile_pass
-from repoctx.retrieval import (
-    EXPORT_NAME,
-    build_search_index,
-    export_extras,
-    open_workspace,
-    refresh_export,
-    tools,
+from repoctx.cli_common import (
+    EXIT_ERROR,
+    Cli,
+    emit,
+    existing_dir,
+    fails_cleanly,
+    json_option,
+    repo_options,
 )
-from repoctx.server import serve as run_server
-from repoctx.store import Store, open_store
+from repoctx.cli_memory import memory
+from repoctx.cli_progress import Phases, process_seconds
+from repoctx.cli_sync import COMMANDS as SYNC_COMMANDS
+from repoctx.errors import RepoctxError
+
+if TYPE_CHECKING:
+    from repoctx.store import Store
 
 
-def store_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """The options every store command takes: the repository path, --store, --repo-id."""
-    return click.argument("path", type=click.Path(path_type=Path, file_okay=False),
-                          default=".")(store_location(command))
+def open_for(path: Path, store_dir: Path | None, repo_id: str | None, *,
+             create: bool = False, readonly: bool = False) -> Store:
+    """Open the store a command works on (only ``repoctx index`` creates one)."""
+    from repoctx.store import open_store
+
+    return open_store(path, repo_id=repo_id, store_dir=store_dir, create=create,
+                      readonly=readonly)
 
 
-def open_for(path: Path, store_dir: Path | None, repo_id: str | None) -> Store:
-    """Open the store a command works on."""
-    return open_store(path, repo_id=repo_id, store_dir=store_dir)
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Cli, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="repoctx")
 def main() -> None:
     """repoctx: a repository-context store for coding agents."""
 
 
 @main.command()
-@store_options
+@repo_options()
 @json_option
 @fails_cleanly
 def stats(path: Path, store_dir: Path | None, repo_id: str | None, as_json: bool) -> None:
-    """Create or open the store of PATH and print its trees, records and bytes."""
-    with open_for(path, store_dir, repo_id) as store:
+    """Print the store's trees, records and bytes."""
+    with open_for(path, store_dir, repo_id, readonly=True) as store:
         rows = [{"tree": t.name, "records": t.records, "bytes": t.bytes} for t in store.stats()]
         payload = {"store": str(store.path), "repoId": store.repo_id,
                    "replicaId": store.replica_id, "trees": rows}
@@ -74,34 +71,67 @@ def _stats_text(p: dict) -> str:
 
 
 @main.command()
-@store_options
+@repo_options(new_store=True)
 @click.option("--full", is_flag=True, help="Re-read and re-project every file.")
 @click.option("--no-wait", is_flag=True, help="Fail at once if another index is running.")
 @click.option("--no-export", is_flag=True, help="Do not refresh the ContextPull export.")
-@click.option("--embedder", type=click.Choice(vectors.CHOICES), default=None,
-              help="Embed files, symbols and memory for semantic search (kept for later "
-                   "runs; default: the one chosen before, else none).")
+@click.option("--embedder", default=None, metavar="NAME",
+              help="Embed files, symbols and memory for semantic search: none or minilm "
+                   "(kept for later runs; default: the one chosen before, else none).")
 @json_option
 @fails_cleanly
 def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, no_wait: bool,
           no_export: bool, embedder: str | None, as_json: bool) -> None:
-    """Index PATH into its store: files, packages, symbols, content, cross-references."""
-    options = PassOptions(full=full, wait=not no_wait)
-    with open_for(path, store_dir, repo_id) as store:
-        report = reconcile_pass(store, path, options, progress=None if as_json else progress_bar)
-        payload = report.as_json()
-        chosen = vectors.choose(store, embedder)
-        if not vectors.is_none(chosen):
-            embedded = vectors.backfill(store, chosen)  # never fails the structural pass
-            payload["vectors"] = embedded.as_json()
-            report.warnings += [f"vectors: {embedded.error}"] if embedded.error else []
-        if not no_export:
-            out = store.path / EXPORT_NAME
-            exported = refresh_export(store, path, out, report.warnings)
-            payload["export"] = {"path": str(out), "unchanged": exported is None} | ({
-                "documents": exported.documents, "sections": exported.sections}
-                if exported is not None else {})
-    emit(payload, as_json, lambda p: report.text() + _export_line(p.get("export")))
+    """Index PATH into its store: files, packages, symbols, content, cross-references.
+
+    Creates the store (PATH/.repoctx) on the first run. On a terminal a progress bar
+    follows the phases of a run longer than a second; --json reports each phase's
+    seconds and the wall time of the whole command.
+    """
+    from repoctx.reconcile import PassOptions, reconcile_pass
+
+    phases = Phases(show=not as_json)
+    try:
+        with open_for(path, store_dir, repo_id, create=True) as store:
+            with phases.phase("pass"):
+                report = reconcile_pass(store, path, PassOptions(full=full, wait=not no_wait),
+                                        progress=phases.files)
+            payload = report.as_json()
+            payload["vectors"] = _embed(store, embedder, phases, report.warnings)
+            payload["export"] = None if no_export else _export(store, path, phases,
+                                                               report.warnings)
+    finally:
+        phases.close()
+    payload["seconds"] |= {k: round(v, 4) for k, v in phases.seconds.items() if k != "pass"}
+    payload["seconds"]["wall"] = round(process_seconds(), 4)
+    payload["warnings"] = report.warnings
+    emit(payload, as_json, lambda p: report.text() + _export_line(p["export"]) +
+         f"\n  {p['seconds']['wall']:.2f}s in all")
+
+
+def _embed(store: Store, embedder: str | None, phases: Phases,
+           warnings: list[str]) -> dict[str, Any] | None:
+    from repoctx import vectors
+
+    chosen = vectors.choose(store, embedder)
+    if vectors.is_none(chosen):
+        return None
+    with phases.phase("embed"):
+        embedded = vectors.backfill(store, chosen)  # never fails the structural pass
+    warnings += [f"vectors: {embedded.error}"] if embedded.error else []
+    return embedded.as_json()
+
+
+def _export(store: Store, path: Path, phases: Phases, warnings: list[str]) -> dict[str, Any]:
+    from repoctx.retrieval import EXPORT_NAME, refresh_export
+
+    out = store.path / EXPORT_NAME
+    with phases.phase("export"):
+        exported = refresh_export(store, path, out, warnings)
+    if exported is None:
+        return {"path": str(out), "unchanged": True}
+    return {"path": str(out), "unchanged": False, "documents": exported.documents,
+            "sections": exported.sections}
 
 
 def _export_line(export: dict | None) -> str:
@@ -113,27 +143,10 @@ def _export_line(export: dict | None) -> str:
             f"{export['path']}")
 
 
-def progress_bar(total: int, done: int) -> Callable[[int], None] | None:
-    """A tqdm bar on stderr when it is a terminal (nothing otherwise)."""
-    if not sys.stderr.isatty() or total < 200:
-        return None
-    bar = tqdm(total=total, initial=done, unit="file", desc="indexing", leave=False)
-
-    def advance(n: int) -> None:
-        bar.update(n)
-        if bar.n >= bar.total:
-            bar.close()
-
-    return advance
-
-
 @main.command()
-@click.argument("path", type=click.Path(path_type=Path, file_okay=False), default=".")
+@repo_options()
 @click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="Export file (default: the store's contextpull.sqlite).")
-@click.option("--store", "store_dir", type=click.Path(path_type=Path), default=None,
-              help="Store directory (default: PATH/.repoctx).")
-@click.option("--repo-id", default=None, help="Repository id (default: derived).")
 @json_option
 @fails_cleanly
 def export(path: Path, out: Path | None, store_dir: Path | None, repo_id: str | None,
@@ -143,9 +156,14 @@ def export(path: Path, out: Path | None, store_dir: Path | None, repo_id: str | 
     From PATH's repoctx store when it has one (run `repoctx index` first), else
     straight from the directory's documents, as ContextPull's own ingest does.
     """
-    has_store = (store_dir or path / ".repoctx").joinpath("lmdb").is_dir()
-    if has_store:
-        with open_for(path, store_dir, repo_id) as store:
+    from repoctx.contextpull import export_directory, export_store
+    from repoctx.retrieval import EXPORT_NAME, build_search_index, export_extras
+    from repoctx.store import has_store, store_path
+
+    if out is not None:
+        existing_dir(out.parent if str(out.parent) else Path("."), "output directory")
+    if has_store(store_path(path.resolve(), store_dir)):
+        with open_for(path, store_dir, repo_id, readonly=True) as store:
             out = out or store.path / EXPORT_NAME
             report = export_store(store, path, out, previous=out if out.exists() else None,
                                   finalize=export_extras(store))
@@ -160,55 +178,113 @@ def export(path: Path, out: Path | None, store_dir: Path | None, repo_id: str | 
          f"sections ({p['reused']} documents reused) to {p['path']}")
 
 
-@main.command(context_settings={"ignore_unknown_options": False})
+class _ToolsHelp(click.Command):
+    """``repoctx call --help`` ends with the list of tools."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Tools"):
+            formatter.write_dl(_tool_lines())
+
+
+def _tool_lines() -> list[tuple[str, str]]:
+    from repoctx.retrieval.tools import tools
+
+    return [(t.name, _first_sentence(t.description)) for t in tools().values()]
+
+
+def _first_sentence(text: str, width: int = 96) -> str:
+    head = text.split(". ")[0].split(" — ")[0].strip().rstrip(".")
+    return head if len(head) <= width else head[:width].rsplit(" ", 1)[0] + " …"
+
+
+@main.command(cls=_ToolsHelp)
 @click.argument("tool")
 @click.argument("arguments", default="{}")
 @click.option("--db", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="A ContextPull file to read (ContextPull tools only; no store needed).")
-@click.option("--path", "path", type=click.Path(path_type=Path, file_okay=False), default=".",
-              help="The indexed repository (default: the current directory).")
-@click.option("--store", "store_dir", type=click.Path(path_type=Path), default=None,
-              help="Store directory (default: PATH/.repoctx).")
-@click.option("--repo-id", default=None, help="Repository id (default: derived).")
+@repo_options(positional=False)
 def call(tool: str, arguments: str, db: Path | None, path: Path, store_dir: Path | None,
          repo_id: str | None) -> None:
-    """Run one tool with JSON ARGUMENTS and print its JSON answer.
+    """Run one TOOL with the JSON object ARGUMENTS and print its JSON answer.
 
-    Exit 1 with {"error": {"message": ...}} on a tool error.
+    Exit 1 with {"error": {"message": ...}} on stdout on a tool error (an unknown tool,
+    bad arguments, a repository that was never indexed).
     """
+    if db is not None and not db.is_file():
+        raise click.UsageError(f"ContextPull file {db} does not exist")
     try:
-        args = json.loads(arguments)
-        if db is not None:
-            with Reader(db) as reader:
-                result = call_tool(reader, tool, args)
-        else:
-            with open_workspace(path, store_dir=store_dir, repo_id=repo_id) as ws:
-                result = tools.call(ws, tool, args)
-    except (RepoctxError, ValueError) as exc:
-        message = f"arguments are not JSON: {exc}" if isinstance(exc, ValueError) else str(exc)
-        click.echo(json.dumps({"error": {"message": message}}))
-        sys.exit(EXIT_ERROR)
+        args = _json_object(arguments)
+        result = _call(tool, args, db, path, store_dir, repo_id)
+    except RepoctxError as exc:
+        _tool_error(str(exc))
     except Exception as exc:  # a bug still answers in the tool-error shape, not a traceback
-        click.echo(json.dumps({"error": {"message": f"internal error: {exc!r}"}}))
-        sys.exit(EXIT_ERROR)
-    click.echo(tools.serialize(result))
+        _tool_error(f"internal error: {type(exc).__name__}: {exc}")
+    from repoctx.retrieval.tools import serialize
+
+    click.echo(serialize(result))
+
+
+def _call(tool: str, args: dict[str, Any], db: Path | None, path: Path,
+          store_dir: Path | None, repo_id: str | None) -> dict[str, Any]:
+    if db is not None:
+        from repoctx.contextpull import Reader, call_tool
+
+        with Reader(db) as reader:
+            return call_tool(reader, tool, args)
+    from repoctx.retrieval import open_workspace
+    from repoctx.retrieval.tools import call as run_tool
+    from repoctx.retrieval.tools import find_tool
+
+    writes = not find_tool(tool).read_only  # a reader opens the store read-only
+    with open_workspace(path, store_dir=store_dir, repo_id=repo_id,
+                        writable=None if writes else False) as ws:
+        return run_tool(ws, tool, args)
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    from repoctx.errors import ToolError
+
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise ToolError(f"arguments are not JSON ({exc}); give a JSON object, e.g. "
+                        "'{\"query\": \"...\"}'") from None
+    if not isinstance(value, dict):
+        kind = {list: "an array", str: "a string", type(None): "null", bool: "a boolean"}.get(
+            type(value), "a number")
+        raise ToolError(f"arguments must be a JSON object, not {kind}; e.g. "
+                        "'{\"query\": \"...\"}'")
+    return value
+
+
+def _tool_error(message: str) -> None:
+    click.echo(json.dumps({"error": {"message": message}}))
+    sys.exit(EXIT_ERROR)
+
+
+@main.command("tools")
+@json_option
+def tools_command(as_json: bool) -> None:
+    """List every tool with one line on what it answers."""
+    lines = _tool_lines()
+    emit([{"name": n, "summary": s} for n, s in lines], as_json,
+         lambda rows: "\n".join(f"{r['name']:<28} {r['summary']}" for r in rows))
 
 
 @main.command()
-@click.option("--repo", "path", type=click.Path(path_type=Path, file_okay=False), default=".",
-              help="The indexed repository (default: the current directory).")
-@click.option("--store", "store_dir", type=click.Path(path_type=Path), default=None,
-              help="Store directory (default: REPO/.repoctx).")
-@click.option("--repo-id", default=None, help="Repository id (default: derived).")
+@repo_options(positional=False)
 @fails_cleanly
 def serve(path: Path, store_dir: Path | None, repo_id: str | None) -> None:
     """Serve the repocontext_* and ContextPull tools over MCP on stdio."""
+    from repoctx.retrieval import open_workspace
+    from repoctx.server import serve as run_server
+
     with open_workspace(path, store_dir=store_dir, repo_id=repo_id) as ws:
         run_server(ws)
 
 
 @main.command()
-@store_options
+@repo_options()
 @json_option
 @fails_cleanly
 def gc(path: Path, store_dir: Path | None, repo_id: str | None, as_json: bool) -> None:
@@ -221,13 +297,13 @@ def gc(path: Path, store_dir: Path | None, repo_id: str | None, as_json: bool) -
 
 @main.command()
 @click.argument("dest", type=click.Path(path_type=Path))
-@store_options
+@repo_options()
 @fails_cleanly
 def backup(dest: Path, path: Path, store_dir: Path | None, repo_id: str | None) -> None:
     """Write a compact copy of the store to DEST (open it with --store DEST)."""
     if dest.exists():
         raise click.UsageError(f"{dest} exists; backup writes a new directory")
-    with open_for(path, store_dir, repo_id) as store:
+    with open_for(path, store_dir, repo_id, readonly=True) as store:
         store.backup(dest)
     click.echo(f"backed up {store.path} to {dest}")
 

@@ -44,13 +44,73 @@ def fails_cleanly(command: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def store_location(command: Callable[..., Any], default_note: str = "PATH/.repoctx",
-                   ) -> Callable[..., Any]:
-    """The ``--store DIR`` and ``--repo-id ID`` options."""
-    command = click.option("--repo-id", default=None, help="Repository id (default: derived).")(
-        command)
-    return click.option("--store", "store_dir", type=click.Path(path_type=Path), default=None,
-                        help=f"Store directory (default: {default_note}).")(command)
+class Cli(click.Group):
+    """The ``repoctx`` group: a usage error is one line on stderr and exit status 2."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:  # noqa: D102 - click's entry point
+        try:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        except click.exceptions.Exit as exc:
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            command = f"repoctx {exc.ctx.info_name} " if getattr(exc, "ctx", None) and \
+                exc.ctx.parent is not None else "repoctx "
+            click.echo(f"repoctx: {exc.format_message()} (see `{command}--help`)", err=True)
+            sys.exit(exc.exit_code)
+        except click.exceptions.Abort:
+            click.echo("repoctx: aborted", err=True)
+            sys.exit(EXIT_ERROR)
+
+
+def repo_options(positional: bool = True, new_store: bool = False,
+                 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The repository and store options every command spells the same way.
+
+    ``--repo PATH`` names the repository root (``--path`` is kept as a hidden alias;
+    commands that took a positional PATH still do), ``--store DIR`` its store and
+    ``--repo-id ID`` the repository id. PATH must be an existing directory, and so must
+    ``--store`` unless the command creates stores (``new_store``): a missing one is a
+    usage error that creates nothing. The command receives ``path``, ``store_dir`` and
+    ``repo_id``.
+    """
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        @wraps(command)
+        def wrapper(*args: Any, repo: Path | None, path_alias: Path | None,
+                    store_dir: Path | None, **kwargs: Any) -> Any:
+            given = [p for p in (kwargs.pop("path_arg", None), repo, path_alias) if p]
+            if len({p.resolve() for p in given}) > 1:
+                raise click.UsageError("give the repository once (PATH or --repo)")
+            path = existing_dir(given[0] if given else Path("."), "repository")
+            if store_dir is not None and not new_store:
+                existing_dir(store_dir, "store")
+            return command(*args, path=path, store_dir=store_dir, **kwargs)
+
+        options = [
+            click.option("--repo", type=click.Path(path_type=Path), default=None,
+                         help="The repository (default: the current directory)."),
+            click.option("--path", "path_alias", type=click.Path(path_type=Path),
+                         default=None, hidden=True),
+            click.option("--store", "store_dir", type=click.Path(path_type=Path),
+                         default=None, help="Store directory (default: REPO/.repoctx)."),
+            click.option("--repo-id", default=None, help="Repository id (default: derived)."),
+        ]
+        if positional:
+            options.append(click.argument("path_arg", metavar="[PATH]", required=False,
+                                          type=click.Path(path_type=Path)))
+        for option in reversed(options):
+            wrapper = option(wrapper)
+        return wrapper
+
+    return decorate
+
+
+def existing_dir(path: Path, what: str) -> Path:
+    """``path`` when it is a directory; else a usage error naming it (nothing is created)."""
+    if not path.is_dir():
+        state = "is not a directory" if path.exists() else "does not exist"
+        raise click.UsageError(f"{what} {path} {state}")
+    return path
 
 
 def json_option(command: Callable[..., Any]) -> Callable[..., Any]:

@@ -17,22 +17,10 @@ from typing import Any
 
 import click
 
-from repoctx.cli_common import EXIT_ERROR
+from repoctx.cli_common import EXIT_ERROR, repo_options
 from repoctx.errors import RepoctxError
 from repoctx.memory import export_archive, import_archive
 from repoctx.retrieval import Workspace, open_workspace, tools
-
-
-def _workspace_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """``--path``, ``--store`` and ``--repo-id``, as ``repoctx call`` takes them."""
-    command = click.option("--repo-id", default=None, help="Repository id (default: derived).")(
-        command)
-    command = click.option("--store", "store_dir", type=click.Path(path_type=Path),
-                           default=None, help="Store directory (default: PATH/.repoctx).")(
-        command)
-    return click.option("--path", "path", type=click.Path(path_type=Path, file_okay=False),
-                        default=".", help="The repository (default: the current directory).")(
-        command)
 
 
 def _run(ctx: click.Context, work: Callable[[Workspace], Any]) -> None:
@@ -79,7 +67,7 @@ def _takes_context(command: Callable[..., Any]) -> Callable[..., Any]:
         ctx = click.get_current_context()
         ctx.obj = {"path": path, "store_dir": store_dir, "repo_id": repo_id}
         return command(ctx, **kwargs)
-    return _workspace_options(wrapper)
+    return repo_options(positional=False)(wrapper)
 
 
 _BODY_FILE = click.option("--body-file", type=click.Path(path_type=Path, dir_okay=False),

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from repoctx.cli_common import fails_cleanly, store_location
+from repoctx.cli_common import fails_cleanly, repo_options
 from repoctx.store import STORE_DIRNAME, Store, open_store
 from repoctx.sync import (
     TOKEN_ENV,
@@ -27,16 +27,12 @@ from repoctx.sync import (
     sync,
 )
 
-
-def _store_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    command = store_location(command, "REPO/.repoctx")
-    return click.option("--repo", type=click.Path(path_type=Path, file_okay=False), default=".",
-                        show_default=True,
-                        help="The repository (for the ContextPull export).")(command)
+_store_options = repo_options(positional=False)
 
 
-def _open(repo: Path, repo_id: str | None, store_dir: Path | None) -> Store:
-    store = open_store(repo, repo_id=repo_id, store_dir=store_dir)
+def _open(repo: Path, repo_id: str | None, store_dir: Path | None, create: bool = True) -> Store:
+    """The store to sync; a new replica may start empty (``repoctx sync`` only)."""
+    store = open_store(repo, repo_id=repo_id, store_dir=store_dir, create=create)
     return store if repo_id else adopt_repo_id(store)
 
 
@@ -60,18 +56,18 @@ def _peer_refresher(peer: str) -> Callable[[Store, int], None] | None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")
 @fails_cleanly
 def sync_command(peers: tuple[str, ...], nats_url: str | None, token: str | None,
-                 max_records: int | None, repo: Path, store_dir: Path | None,
+                 max_records: int | None, path: Path, store_dir: Path | None,
                  repo_id: str | None, as_json: bool) -> None:
     """Exchange records with peer replicas until both hold the same trees."""
     if not peers and not nats_url:
         raise click.UsageError("give --peer PATH|URL (repeatable) or --nats URL")
     results: list[dict[str, Any]] = []
-    with _open(repo, repo_id, store_dir) as store:
+    with _open(path, repo_id, store_dir) as store:
         for peer in peers:
             transport = open_peer(peer, store, token=token, on_finish=_peer_refresher(peer))
             try:
                 report = sync(store, transport, max_records=max_records,
-                              on_merged=refresher(repo))
+                              on_merged=refresher(path))
             finally:
                 transport.close()
             results.append(report.as_json())
@@ -80,7 +76,7 @@ def sync_command(peers: tuple[str, ...], nats_url: str | None, token: str | None
 
             rnd = replicate(store, nats_url)
             if rnd.received.merged:
-                refresher(repo)(store, rnd.received.merged)
+                refresher(path)(store, rnd.received.merged)
             results.append({"nats": nats_url} | rnd.as_json())
     if as_json:
         click.echo(json.dumps(results, indent=2, sort_keys=True))
@@ -110,12 +106,12 @@ def _text(r: dict[str, Any]) -> str:
               help=f"Shared token every peer must send (or ${TOKEN_ENV}).")
 @_store_options
 @fails_cleanly
-def sync_serve(bind: str, token: str | None, repo: Path, store_dir: Path | None,
+def sync_serve(bind: str, token: str | None, path: Path, store_dir: Path | None,
                repo_id: str | None) -> None:
     """Answer peers' `repoctx sync --peer http://HOST:PORT` requests from this store."""
     host, port = parse_bind(bind)
-    with _open(repo, repo_id, store_dir) as store:
-        server = SyncServer(store, host, port, token=token, on_finish=refresher(repo))
+    with _open(path, repo_id, store_dir, create=False) as store:
+        server = SyncServer(store, host, port, token=token, on_finish=refresher(path))
         click.echo(f"repoctx: serving sync of {store.repo_id} on http://{host}:{server.port}",
                    err=True)
         try:

@@ -12,6 +12,8 @@ This module imports nothing, so every layer (``crdt/`` included) may use it.
     ├── StoreError
     │   ├── StoreFormatError          a store written by a newer format, or not a store
     │   ├── StoreBusyError            another indexer holds the store
+    │   ├── StoreMissingError         a repository that was never indexed
+    │   ├── StoreReadOnlyError        a write to a store opened read-only
     │   ├── StoreIOError              the disk refused (full, unreadable, permissions)
     │   ├── WrongTreeError            a key routed to a tree that does not hold its family
     │   ├── InvalidKeyError           a key outside the key grammar
@@ -26,6 +28,7 @@ This module imports nothing, so every layer (``crdt/`` included) may use it.
     │   ├── SchemaVersionError        a store of another major version
     │   └── Fts5UnavailableError      the SQLite binding lacks FTS5 or the table
     └── ToolError                     bad arguments or unknown ids given to a tool
+        └── NotIndexedError           a tool called on a repository with no index
 """
 
 from __future__ import annotations
@@ -61,6 +64,14 @@ class StoreFormatError(StoreError):
 
 class StoreBusyError(StoreError):
     """Another process holds the store for writing."""
+
+
+class StoreMissingError(StoreError):
+    """No store where one was expected: the repository was never indexed."""
+
+
+class StoreReadOnlyError(StoreError):
+    """A write to a store that this process can only read (read-only disk, permissions)."""
 
 
 class StoreIOError(StoreError):
@@ -123,3 +134,7 @@ class Fts5UnavailableError(ContextPullError):
 
 class ToolError(RepoctxError):
     """A tool was called with bad arguments or an unknown id."""
+
+
+class NotIndexedError(ToolError):
+    """A tool was called on a repository that has no index yet."""

@@ -1,6 +1,9 @@
 """store — the store handle: a directory, its LMDB trees, its replica and its clock.
 
-``open_store(path)`` creates or opens ``<path>/.repoctx/``. The store records its
+``open_store(path)`` creates or opens ``<path>/.repoctx/`` (``create=False`` only opens,
+and a repository that has none is a ``StoreMissingError``; ``readonly=True`` opens for
+reading on a read-only disk or another user's store). A new store directory ignores
+itself for git (a ``.gitignore`` holding ``*``). The store records its
 format version and refuses one written by a newer format; it keeps its replica id and
 the last clock tick in the store-local tree, writing the tick inside every batch so
 ticks never go backwards across restarts. A backup is a compact copy whose replica id
@@ -18,7 +21,7 @@ from pathlib import Path
 
 from repoctx.crdt import Clock
 from repoctx.crdt.record import Record
-from repoctx.errors import StoreFormatError
+from repoctx.errors import StoreFormatError, StoreMissingError
 from repoctx.trees import (
     DEFAULT_MAP_SIZE,
     LOCAL_TREE,
@@ -115,17 +118,22 @@ class Store:
 
 def open_store(path: str | Path, repo_id: str | None = None, replica_id: str | None = None, *,
                store_dir: str | Path | None = None, map_size: int = DEFAULT_MAP_SIZE,
-               readonly: bool = False) -> Store:
+               readonly: bool = False, create: bool = True) -> Store:
     """Create or open the store of the repository at ``path``.
 
     ``repo_id`` defaults to the store's only repository, else to a slug of the
     ``origin`` remote or the directory name; ``replica_id`` defaults to the stored one
-    (a random one on creation). ``store_dir`` overrides ``<path>/.repoctx``.
+    (a random one on creation). ``store_dir`` overrides ``<path>/.repoctx``. Without
+    ``create`` (and always when ``readonly``) a missing store is a ``StoreMissingError``.
     """
     root = Path(path).resolve()
-    directory = Path(store_dir).resolve() if store_dir is not None else root / STORE_DIRNAME
-    if readonly and not (directory / LMDB_DIRNAME).is_dir():
-        raise StoreFormatError(f"no repoctx store at {directory}; run `repoctx index` first")
+    if repo_id:
+        check_repo_id(repo_id)  # before anything is created
+    directory = store_path(root, store_dir)
+    if (readonly or not create) and not has_store(directory):
+        raise StoreMissingError(missing_message(root))
+    if not readonly:
+        _ignore_for_git(directory)
     trees = Trees(directory / LMDB_DIRNAME, map_size=map_size, readonly=readonly)
     try:
         _check_format(trees, directory, readonly)
@@ -136,6 +144,29 @@ def open_store(path: str | Path, repo_id: str | None = None, replica_id: str | N
     except BaseException:
         trees.close()
         raise
+
+
+def store_path(root: Path, store_dir: str | Path | None = None) -> Path:
+    """The store directory of the repository at ``root``: ``store_dir``, else ``root/.repoctx``."""
+    return Path(store_dir).resolve() if store_dir is not None else root / STORE_DIRNAME
+
+
+def has_store(directory: Path) -> bool:
+    """True when ``directory`` holds a store's LMDB data file."""
+    return (directory / LMDB_DIRNAME / "data.mdb").is_file()
+
+
+def missing_message(root: Path) -> str:
+    """The one message for a repository that was never indexed."""
+    return f"no index for {root}: run `repoctx index {root}`"
+
+
+def _ignore_for_git(directory: Path) -> None:
+    """A store directory keeps itself out of ``git status`` (and out of commits)."""
+    ignore = directory / ".gitignore"
+    if not ignore.exists():
+        directory.mkdir(parents=True, exist_ok=True)
+        ignore.write_text("# repoctx store: never committed\n*\n", encoding="utf-8")
 
 
 def _check_format(trees: Trees, directory: Path, readonly: bool) -> None:
@@ -180,7 +211,7 @@ def default_repo_id(root: Path) -> str:
 
 
 def _origin_url(root: Path) -> str | None:
-    config = root / ".git" / "config"
+    config = _git_dir(root) / "config"
     if not config.is_file():
         return None
     parser = configparser.ConfigParser(strict=False, interpolation=None)
@@ -189,6 +220,25 @@ def _origin_url(root: Path) -> str | None:
     except (configparser.Error, UnicodeDecodeError):
         return None  # an unreadable git config only costs the nicer default id
     return parser.get('remote "origin"', "url", fallback=None)
+
+
+def _git_dir(root: Path) -> Path:
+    """The directory holding the repository's git config (a worktree's common dir too)."""
+    dot_git = root / ".git"
+    if not dot_git.is_file():
+        return dot_git
+    try:  # a worktree or submodule: ".git" is a file "gitdir: <dir>"
+        text = dot_git.read_text("utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return dot_git
+    if not text.startswith("gitdir:"):
+        return dot_git
+    git_dir = (root / text.removeprefix("gitdir:").strip()).resolve()
+    common = git_dir / "commondir"
+    try:
+        return (git_dir / common.read_text("utf-8").strip()).resolve()
+    except (OSError, UnicodeDecodeError):
+        return git_dir  # a submodule's git dir holds its own config
 
 
 def _slug(text: str) -> str:

@@ -29,7 +29,14 @@ def test_help_of_every_command_exits_0(path):
     assert "Usage:" in result.output
 
 
+def indexed(tmp_path):
+    result = CliRunner().invoke(main, ["index", str(tmp_path), "--repo-id", "demo", "--json"])
+    assert result.exit_code == 0, result.output
+    return tmp_path
+
+
 def test_stats_json_shape(tmp_path):
+    indexed(tmp_path)
     result = CliRunner().invoke(main, ["stats", str(tmp_path), "--repo-id", "demo", "--json"])
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
@@ -41,17 +48,19 @@ def test_stats_json_shape(tmp_path):
 
 
 def test_stats_text_names_every_tree(tmp_path):
+    indexed(tmp_path)
     result = CliRunner().invoke(main, ["stats", str(tmp_path), "--repo-id", "demo"])
     assert result.exit_code == 0 and "repo demo" in result.stdout
     assert all(t.name in result.stdout for t in TREES)
 
 
 def test_a_repoctx_error_exits_1_with_one_line(tmp_path):
-    result = CliRunner().invoke(main, ["stats", str(tmp_path), "--repo-id", "bad id!"])
+    result = CliRunner().invoke(main, ["index", str(tmp_path), "--repo-id", "bad id!"])
     assert result.exit_code == EXIT_ERROR == 1
     assert result.stdout == ""
     assert result.stderr.startswith("repoctx: repo id 'bad id!'")
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing was created
 
 
 def test_a_busy_store_exits_75(tmp_path):

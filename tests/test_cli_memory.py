@@ -6,9 +6,16 @@ import json
 
 from click.testing import CliRunner
 
+from repoctx.cli import main
 from repoctx.cli_memory import memory
 
 KEY = "repo/demo/mem/design/auth"
+
+
+def indexed(tmp_path):
+    (tmp_path / "repo").mkdir()
+    assert CliRunner().invoke(main, ["index", str(tmp_path / "repo"), "--repo-id", "demo"]
+                              ).exit_code == 0
 
 
 def run(tmp_path, *args, input=None):
@@ -18,7 +25,7 @@ def run(tmp_path, *args, input=None):
 
 
 def test_remember_recall_update_forget(tmp_path):
-    (tmp_path / "repo").mkdir()
+    indexed(tmp_path)
     got = run(tmp_path, "remember", "design", "--id", "auth", "--kind", "decision",
               "--title", "JWT", "--body-file", "-", "--tag", "a",
               "--link", "see=repo/demo/mem/design/other", input="from stdin\n")
@@ -35,7 +42,7 @@ def test_remember_recall_update_forget(tmp_path):
 
 
 def test_a_tool_error_is_one_line_and_exit_1(tmp_path):
-    (tmp_path / "repo").mkdir()
+    indexed(tmp_path)
     got = run(tmp_path, "update", KEY, "--title", "x")
     assert got.exit_code == 1
     assert got.output.strip().count("\n") == 0 and "remember it first" in got.output
@@ -44,7 +51,7 @@ def test_a_tool_error_is_one_line_and_exit_1(tmp_path):
 
 
 def test_export_and_import(tmp_path):
-    (tmp_path / "repo").mkdir()
+    indexed(tmp_path)
     run(tmp_path, "remember", "design", "--id", "auth", "--title", "T")
     archive = tmp_path / "mem.jsonl"
     assert json.loads(run(tmp_path, "export", str(archive)).output)["records"] == 1

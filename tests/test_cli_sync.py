@@ -53,6 +53,7 @@ def test_errors_are_one_line(tmp_path):
 
 def test_serving_beyond_loopback_without_a_token_is_refused(tmp_path, monkeypatch):
     monkeypatch.delenv("REPOCTX_SYNC_TOKEN", raising=False)
+    open_store(tmp_path / "a", repo_id="demo").close()
     result = CliRunner().invoke(group(), ["sync-serve", "--repo", str(tmp_path / "a"),
                                           "--bind", "0.0.0.0:0"])
     assert result.exit_code == 1 and "shared token" in result.output

@@ -2,7 +2,7 @@ import pytest
 
 from repoctx import FORMAT_VERSION, default_repo_id, open_store
 from repoctx.crdt import record
-from repoctx.errors import InvalidKeyError, StoreFormatError
+from repoctx.errors import InvalidKeyError, StoreFormatError, StoreMissingError
 from tests.conftest import lww_record
 
 
@@ -32,9 +32,39 @@ def test_a_newer_format_is_refused_with_both_versions(tmp_path):
         open_store(tmp_path)
 
 
-def test_readonly_open_of_a_missing_store_says_what_to_do(tmp_path):
-    with pytest.raises(StoreFormatError, match="repoctx index"):
-        open_store(tmp_path, readonly=True)
+def test_an_open_without_create_of_a_missing_store_says_what_to_do(tmp_path):
+    for options in ({"readonly": True}, {"create": False}):
+        with pytest.raises(StoreMissingError, match=f"no index for {tmp_path}: run `repoctx "
+                           f"index {tmp_path}`"):
+            open_store(tmp_path, **options)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_new_store_ignores_itself_for_git(tmp_path):
+    open_store(tmp_path, repo_id="demo").close()
+    assert (tmp_path / ".repoctx" / ".gitignore").read_text().splitlines()[-1] == "*"
+
+
+def test_a_bad_repo_id_creates_nothing(tmp_path):
+    with pytest.raises(InvalidKeyError):
+        open_store(tmp_path, repo_id="bad id!")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_worktree_and_a_submodule_find_their_git_config(tmp_path):
+    common = tmp_path / "main" / ".git"
+    (common / "worktrees" / "w").mkdir(parents=True)
+    (common / "config").write_text('[remote "origin"]\n\turl = https://example.org/a/b.git\n')
+    (common / "worktrees" / "w" / "commondir").write_text("../..\n")
+    (tmp_path / "w").mkdir()
+    (tmp_path / "w" / ".git").write_text(f"gitdir: {common / 'worktrees' / 'w'}\n")
+    assert default_repo_id(tmp_path / "w") == "example.org-a-b"
+    module = tmp_path / "main" / ".git" / "modules" / "sub"
+    module.mkdir(parents=True)
+    (module / "config").write_text('[remote "origin"]\n\turl = git@example.org:c/d.git\n')
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / ".git").write_text("gitdir: ../main/.git/modules/sub\n")
+    assert default_repo_id(tmp_path / "sub") == "example.org-c-d"
 
 
 def test_backup_is_a_compact_copy_that_takes_a_new_replica_id(tmp_path):

@@ -1,10 +1,9 @@
 """`contextpull/tools` — the reader's tools as declared in ``tools.json``, and a dispatcher.
 
-:func:`call_tool` validates arguments against the JSON schemas of ``tools.json`` (types,
-enums, lengths, ranges; defaults filled in) and calls the :class:`Reader`, so the CLI
-and the MCP server share one argument check. Integers above their maximum are clamped to
-it; every other violation is a :class:`~repoctx.errors.ToolError` naming the argument
-and the values it accepts.
+:func:`call_tool` validates arguments against the JSON schemas of ``tools.json`` with a JSON
+Schema validator (types, enums, lengths, ranges; defaults filled in) and calls the
+:class:`Reader`, so the CLI and the MCP server share one argument check. A violation is
+a :class:`~repoctx.errors.ToolError` naming the argument and the values it accepts.
 """
 
 from __future__ import annotations
@@ -17,58 +16,12 @@ from typing import Any
 from repoctx.contextpull.reader import Reader
 from repoctx.errors import ToolError
 
-_JSON_TYPES: dict[str, tuple[type, ...]] = {
-    "string": (str,),
-    "integer": (int,),
-    "boolean": (bool,),
-    "array": (list,),
-    "object": (dict,),
-}
-
 
 @lru_cache(maxsize=1)
 def tool_definitions() -> dict[str, dict[str, Any]]:
     """The tools of ``tools.json`` by name: ``name``, ``description``, ``inputSchema``."""
     text = resources.files("repoctx.contextpull").joinpath("tools.json").read_text("utf-8")
     return {tool["name"]: tool for tool in json.loads(text)["tools"]}
-
-
-def _type_ok(value: Any, expected: str) -> bool:
-    if expected in ("integer", "string", "array") and isinstance(value, bool):
-        return False
-    return isinstance(value, _JSON_TYPES[expected])
-
-
-def _check_length(name: str, value: str, schema: dict[str, Any]) -> None:
-    low, high = schema.get("minLength", 0), schema.get("maxLength")
-    if len(value) < low or (high is not None and len(value) > high):
-        bound = f"{low} to {high}" if high is not None else f"at least {low}"
-        raise ToolError(f"{name}: must be a string of {bound} characters")
-
-
-def _check_number(name: str, value: int, schema: dict[str, Any]) -> int:
-    low, high = schema.get("minimum"), schema.get("maximum")
-    if low is not None and value < low:
-        raise ToolError(f"{name}: must be an integer from {low} to {high} (got {value})")
-    return min(value, high) if high is not None else value
-
-
-def check_value(name: str, value: Any, schema: dict[str, Any]) -> Any:
-    """Validate one argument against its schema; returns it (clamped if an integer)."""
-    expected = schema["type"]
-    if not _type_ok(value, expected):
-        raise ToolError(f"{name}: must be of type {expected} (got {type(value).__name__})")
-    if "enum" in schema and value not in schema["enum"]:
-        raise ToolError(f"{name}: must be one of {', '.join(schema['enum'])} (got {value!r})")
-    if expected == "string":
-        _check_length(name, value, schema)
-    elif expected == "integer":
-        return _check_number(name, value, schema)
-    elif expected == "array":
-        if len(value) > schema.get("maxItems", len(value)):
-            raise ToolError(f"{name}: at most {schema['maxItems']} entries")
-        return [check_value(f"{name}[{i}]", item, schema["items"]) for i, item in enumerate(value)]
-    return value
 
 
 def validate_arguments(name: str, arguments: Any) -> dict[str, Any]:
@@ -80,21 +33,61 @@ def validate_arguments(name: str, arguments: Any) -> dict[str, Any]:
 
 
 def check_arguments(name: str, schema: dict[str, Any], arguments: Any) -> dict[str, Any]:
-    """Arguments of the tool ``name`` checked against its input ``schema``, defaults filled."""
+    """Arguments of the tool ``name`` checked against its input ``schema``, defaults filled.
+
+    The schema is the one the tool publishes, enforced whole by a JSON Schema validator
+    (types, enums, lengths, ranges, unknown and missing fields); the first violation is a
+    ``ToolError`` naming the field and what it accepts.
+    """
     if not isinstance(arguments, dict):
-        raise ToolError(f"{name}: arguments must be a JSON object")
-    properties: dict[str, dict[str, Any]] = schema["properties"]
-    for key in arguments:
-        if key not in properties:
-            valid = ", ".join(properties) or "none"
-            raise ToolError(f"{key}: not an argument of {name} (arguments: {valid})")
-    for key in schema.get("required", []):
-        if key not in arguments:
-            raise ToolError(f"{key}: required by {name}")
-    checked = {k: v["default"] for k, v in properties.items() if "default" in v}
-    for key, value in arguments.items():
-        checked[key] = check_value(key, value, properties[key])
-    return checked
+        raise ToolError(f"{name}: arguments must be a JSON object (got {_json_type(arguments)})")
+    error = _first_error(schema, arguments)
+    if error is not None:
+        raise ToolError(_message(name, schema, error))
+    defaults = {k: v["default"] for k, v in schema["properties"].items() if "default" in v}
+    return defaults | arguments
+
+
+def _first_error(schema: dict[str, Any], arguments: dict[str, Any]) -> Any:
+    from jsonschema import Draft202012Validator  # a slow import: paid at the first call only
+
+    errors = Draft202012Validator(schema).iter_errors(arguments)
+    return min(errors, key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))),
+               default=None)
+
+
+def _message(name: str, schema: dict[str, Any], error: Any) -> str:
+    """One line: the field at fault and what it accepts, in the tool's own words."""
+    field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+    field = field.lstrip(".") or name
+    rule, spec, value = error.validator, error.schema, error.instance
+    if rule == "additionalProperties":
+        extra = sorted(set(value) - set(spec.get("properties", {})))
+        return (f"{', '.join(extra)}: not an argument of {name} (arguments: "
+                f"{', '.join(schema['properties']) or 'none'})")
+    if rule == "required":
+        missing = [k for k in error.validator_value if k not in value]
+        return f"{', '.join(missing)}: required by {name}"
+    if rule == "type":
+        return f"{field}: must be of type {spec['type']} (got {_json_type(value)})"
+    if rule == "enum":
+        return f"{field}: must be one of {', '.join(map(str, spec['enum']))} (got {value!r})"
+    if rule in ("minLength", "maxLength"):
+        low, high = spec.get("minLength", 0), spec.get("maxLength")
+        bound = f"{low} to {high}" if high is not None else f"at least {low}"
+        return f"{field}: must be a string of {bound} characters (got {len(value)})"
+    if rule in ("minimum", "maximum"):
+        return (f"{field}: must be an integer from {spec.get('minimum', '-inf')} to "
+                f"{spec.get('maximum', 'inf')} (got {value})")
+    if rule == "maxItems":
+        return f"{field}: at most {spec['maxItems']} entries (got {len(value)})"
+    return f"{field}: {error.message}"
+
+
+def _json_type(value: Any) -> str:
+    names = {bool: "boolean", int: "integer", float: "number", str: "string", list: "array",
+             dict: "object", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
 
 
 def call_tool(reader: Reader, name: str, arguments: dict[str, Any]) -> dict[str, Any]:

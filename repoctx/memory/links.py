@@ -36,6 +36,8 @@ Getter = Callable[[str], Record | None]
 STRUCTURAL = ("file", "symbol")
 TARGET_FAMILIES = (*STRUCTURAL, FAMILY)
 _RELATION = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+_KEY_FORMS = ("give a key: repo/{r}/file/PATH (a file), repo/{r}/symbol/pkg.mod.Name (a "
+              "symbol) or repo/{r}/mem/TOPIC/ID (a memory entry)")
 MAX_LINKS = 200
 """Most link targets one call may add or remove."""
 
@@ -50,14 +52,15 @@ def check_relation(relation: Any) -> str:
 def check_target(repo_id: str, target: Any) -> str:
     """A link target key of ``repo_id`` (file, symbol or memory); else ``ToolError``."""
     if not isinstance(target, str):
-        raise ToolError("links: a target is a key string")
+        raise ToolError(f"links: a target is a key string ({_KEY_FORMS.format(r=repo_id)})")
     try:
         parsed = parse_key(target)
-    except InvalidKeyError as exc:
-        raise ToolError(f"links: {exc}") from None
+    except InvalidKeyError:
+        raise ToolError(f"links: {target!r} is not a key; {_KEY_FORMS.format(r=repo_id)}"
+                        ) from None
     if parsed.repo_id != repo_id or parsed.family not in TARGET_FAMILIES:
         raise ToolError(f"links: {target!r} is not a file, symbol or memory key of "
-                        f"repo/{repo_id}")
+                        f"repo/{repo_id}; {_KEY_FORMS.format(r=repo_id)}")
     if any(ord(c) < 32 or ord(c) == 127 for c in parsed.rest):
         raise ToolError(f"links: {target!r} contains control characters")
     if parsed.family == FAMILY:

@@ -35,12 +35,12 @@ class PassReport:
             paths.append(path)
 
     def as_json(self) -> dict[str, Any]:
-        """The report as plain JSON-able values."""
+        """The report as plain JSON-able values, keyed in camelCase like every answer."""
         out = asdict(self)
         out["skipped"] = dict(self.skipped)
         out["backfilled"] = dict(self.backfilled)
         out["seconds"] = {k: round(v, 4) for k, v in self.seconds.items()}
-        return out
+        return {_camel(k): v for k, v in out.items()}
 
     def text(self) -> str:
         """A short human summary."""
@@ -56,3 +56,8 @@ class PassReport:
         ]
         lines += [f"  warning: {w}" for w in self.warnings]
         return "\n".join(lines)
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)

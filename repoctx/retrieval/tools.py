@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from repoctx.contextpull import call_tool, check_arguments, tool_definitions
-from repoctx.errors import ToolError
+from repoctx.errors import StoreReadOnlyError, ToolError
 from repoctx.tokenizer import count_tokens
 
 from . import memory_tools
@@ -136,6 +136,9 @@ SEARCH_TOOLS = (
     ),
 )
 
+PATH_ARGUMENTS = frozenset({"path", "paths", "pathPrefix"})
+"""Arguments of our tools that name repository paths (normalised before the handler)."""
+
 REPOCONTEXT_TOOLS: dict[str, Tool] = {
     t.name: t for t in (*READ_TOOLS, *SEARCH_TOOLS, CONTEXT_TOOL, *memory_tools.TOOLS)
 }
@@ -154,31 +157,60 @@ def tools() -> dict[str, Tool]:
     return out
 
 
-def call(ws: Workspace, name: str, arguments: dict[str, Any] | None) -> dict[str, Any]:
-    """Run tool ``name`` with ``arguments`` on ``ws``; errors are ``ToolError``."""
-    available = tools()
-    tool = available.get(name)
-    if tool is None:
-        raise ToolError(f"unknown tool {name!r}; tools: {', '.join(sorted(available))}")
-    args = dict(arguments or {})
-    wanted = args.pop("repoId", None)
-    if wanted is not None and wanted != ws.store.repo_id and name in REPOCONTEXT_TOOLS:
+def call(ws: Workspace, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Run tool ``name`` with ``arguments`` on ``ws``; errors are ``ToolError``.
+
+    Every door comes through here: the arguments are checked against the tool's
+    published input schema, then repository paths in them (``path``, ``paths``,
+    ``pathPrefix``) are normalised (``./x``, absolute paths inside the repository and
+    ``\\`` separators name the same file); clamping to what exists is the tool's own step.
+    """
+    tool = find_tool(name)
+    args = {} if arguments is None else arguments
+    if isinstance(args, dict) and name not in REPOCONTEXT_TOOLS:
+        # ContextPull's contract has no repoId: one server serves one repository
+        args = {k: v for k, v in args.items() if k != "repoId"}
+    checked = check_arguments(name, tool.input_schema, args)
+    wanted = checked.pop("repoId", None)
+    if wanted is not None and wanted != ws.store.repo_id:
         raise ToolError(f"repoId: this server serves {ws.store.repo_id!r}, not {wanted!r}")
-    checked = check_arguments(name, _without_repo(tool.input_schema), args)
-    result = tool.handler(ws, checked)
+    if name in REPOCONTEXT_TOOLS:
+        checked = _with_repo_paths(ws, checked)
+    try:
+        result = tool.handler(ws, checked)
+    except StoreReadOnlyError as exc:
+        raise ToolError(f"{name}: {exc}") from None
     ws.stats.note(_response_tokens(result), _replaced(ws, result))
     return result
+
+
+def find_tool(name: str) -> Tool:
+    """The tool called ``name``; an unknown name is a ``ToolError`` with the nearest names."""
+    available = tools()
+    if name in available:
+        return available[name]
+    from rapidfuzz import process  # only a mistyped name pays for the import
+
+    scored = process.extract(name, list(available), limit=3, score_cutoff=60)
+    near = [n for n, score, _ in scored if score >= scored[0][1] - 3]
+    hint = f"did you mean {' or '.join(near)}? " if near else ""
+    raise ToolError(f"unknown tool {name!r}; {hint}`repoctx tools` lists them all")
+
+
+def _with_repo_paths(ws: Workspace, args: dict[str, Any]) -> dict[str, Any]:
+    out = dict(args)
+    for key in PATH_ARGUMENTS & out.keys():
+        value = out[key]
+        if isinstance(value, list):  # the root among path filters is no filter at all
+            value = [p for p in (ws.repo_path(v, key) for v in value) if p] or None
+        out[key] = ws.repo_path(value, key) if isinstance(value, str) else value
+    return out
 
 
 def _response_tokens(result: dict[str, Any]) -> int:
     """The tokens of ``result`` as sent: a sealed response (``wire.seal``) states them."""
     sealed = result.get(RESPONSE_TOKENS)
     return sealed if type(sealed) is int else count_tokens(serialize(result))
-
-
-def _without_repo(input_schema: dict[str, Any]) -> dict[str, Any]:
-    props = {k: v for k, v in input_schema["properties"].items() if k != "repoId"}
-    return {**input_schema, "properties": props}
 
 
 serialize = dumps

@@ -8,17 +8,18 @@ Freshness of a file is a stat check against its file node, never a read.
 from __future__ import annotations
 
 import os
+import posixpath
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PureWindowsPath
 
 from repoctx import vectors
 from repoctx.contextpull import Reader
 from repoctx.crdt import Record
-from repoctx.errors import ToolError
-from repoctx.reconcile import FileNode, file_node
-from repoctx.store import Store, open_store
+from repoctx.errors import NotIndexedError, StoreMissingError, ToolError
+from repoctx.reconcile import FileNode, file_node, read_status
+from repoctx.store import LMDB_DIRNAME, Store, has_store, missing_message, open_store, store_path
 
 from .call_stats import CallStats
 
@@ -83,6 +84,27 @@ class Workspace:
         rec = self.get(self.store.key("file", path))
         return None if rec is None else file_node.file_node(path, rec)
 
+    def repo_path(self, given: str, argument: str = "path") -> str:
+        """``given`` as the repository-relative POSIX path the index uses.
+
+        Accepts ``./x``, ``x/``, ``\\`` separators and absolute paths inside the
+        repository; a path that leads outside it is a ``ToolError`` saying so. Glob
+        characters pass through untouched.
+        """
+        text = given.replace("\\", "/")
+        outside = ToolError(f"{argument}: {given!r} is outside the repository {self.root}")
+        if posixpath.isabs(text) or PureWindowsPath(given).drive:
+            absolute = Path(os.path.normpath(text))
+            inside = [r for r in (self.root, self.root.resolve())
+                      if absolute == r or r in absolute.parents]
+            if not inside:
+                raise outside
+            text = absolute.relative_to(inside[0]).as_posix()
+        normal = posixpath.normpath(text)
+        if normal == ".." or normal.startswith("../"):
+            raise outside
+        return "" if normal == "." else normal
+
     def is_fresh(self, path: str, node: FileNode | None = None) -> bool:
         """True when the file on disk still has the size and mtime the store indexed."""
         node = node or self.node(path)
@@ -108,8 +130,35 @@ class Workspace:
 
 
 def open_workspace(root: str | Path, *, store_dir: str | Path | None = None,
-                   repo_id: str | None = None, export: str | Path | None = None) -> Workspace:
-    """Open the store of the repository at ``root`` for the tools."""
-    store = open_store(root, repo_id=repo_id, store_dir=store_dir)
+                   repo_id: str | None = None, export: str | Path | None = None,
+                   writable: bool | None = None) -> Workspace:
+    """Open the indexed store of the repository at ``root`` for the tools.
+
+    Never creates a store: a repository that was never indexed is a ``NotIndexedError``.
+    ``writable=None`` opens for writing only where this process may write the store
+    (memory, sessions and refreshes then work); ``False`` always opens read-only, as a
+    reader on a read-only disk or another user's store must. A write to a read-only
+    workspace is a ``StoreReadOnlyError`` naming the store.
+    """
+    base = Path(root).resolve()
+    directory = store_path(base, store_dir)
+    if not has_store(directory):
+        raise NotIndexedError(missing_message(base))
+    if writable is None:
+        writable = _may_write(directory / LMDB_DIRNAME)
+    try:
+        store = open_store(base, repo_id=repo_id, store_dir=directory, readonly=not writable,
+                           create=False)
+    except StoreMissingError as exc:
+        raise NotIndexedError(str(exc)) from None
+    if store.get(store.key()) is None and not read_status(directory):  # no pass ever ran
+        store.close()
+        raise NotIndexedError(missing_message(base))
     path = Path(export) if export is not None else store.path / EXPORT_NAME
-    return Workspace(store, Path(root).resolve(), path)
+    return Workspace(store, base, path)
+
+
+def _may_write(lmdb_dir: Path) -> bool:
+    """True when this process may write the store (its data file and its directory)."""
+    return all(os.access(p, os.W_OK) for p in (lmdb_dir, lmdb_dir / "data.mdb")) and \
+        not os.statvfs(lmdb_dir).f_flag & os.ST_RDONLY

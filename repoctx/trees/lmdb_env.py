@@ -66,8 +66,7 @@ def open_env(path: Path, *, map_size: int = DEFAULT_MAP_SIZE, readonly: bool = F
     with lmdb_errors():
         if not readonly:
             path.mkdir(parents=True, exist_ok=True)
-        env = lmdb.open(str(path), map_size=map_size, max_dbs=MAX_DBS, readonly=readonly,
-                        subdir=True, readahead=False, lock=True)
+        env = _open(path, map_size, readonly)
         dbs: dict[str, object] = {}
         for name in [t.name for t in TREES] + [LOCAL_TREE]:
             if readonly:
@@ -78,6 +77,19 @@ def open_env(path: Path, *, map_size: int = DEFAULT_MAP_SIZE, readonly: bool = F
             else:
                 dbs[name] = env.open_db(name.encode())
         return env, dbs
+
+
+def _open(path: Path, map_size: int, readonly: bool) -> lmdb.Environment:
+    try:
+        return lmdb.open(str(path), map_size=map_size, max_dbs=MAX_DBS, readonly=readonly,
+                         subdir=True, readahead=False, lock=True)
+    except (lmdb.Error, OSError):
+        if not readonly:
+            raise
+    # A reader without write access to lock.mdb (another user's store) reads unlocked:
+    # it cannot register as a reader, which only matters while a writer recycles pages.
+    return lmdb.open(str(path), map_size=map_size, max_dbs=MAX_DBS, readonly=True,
+                     subdir=True, readahead=False, lock=False)
 
 
 def grow(env: lmdb.Environment) -> None:

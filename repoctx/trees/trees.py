@@ -19,7 +19,7 @@ import msgpack
 
 from repoctx.crdt import record, wall_ms
 from repoctx.crdt.record import Record
-from repoctx.errors import CorruptRecordError
+from repoctx.errors import CorruptRecordError, StoreReadOnlyError
 
 from . import codec
 from .batch import Batch
@@ -184,6 +184,10 @@ class Trees:
     @contextmanager
     def batch(self) -> Iterator[Batch]:
         """A write transaction: everything in the block commits together, or nothing."""
+        if self.readonly:
+            raise StoreReadOnlyError(
+                f"the store at {self.path.parent} is open read-only (a read-only disk, or "
+                "no write permission): this needs to write to it; reading tools still work")
         batch = Batch(self)
         try:
             yield batch

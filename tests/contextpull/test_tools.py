@@ -56,9 +56,18 @@ def test_bad_arguments_name_the_argument(reader: Reader, name: str, arguments: d
     assert message in str(info.value)
 
 
-def test_large_integers_are_clamped(reader: Reader) -> None:
-    assert len(call_tool(reader, "grep", {"pattern": "e", "limit": 10_000})["matches"]) == 27
-    assert len(call_tool(reader, "read", {"id": "errors.md#0", "context": 99})["context"]) == 3
+def test_integers_past_their_maximum_are_refused_not_clamped(reader: Reader) -> None:
+    with pytest.raises(ToolError, match=r"limit: must be an integer from 1 to 100 \(got 10000\)"):
+        call_tool(reader, "grep", {"pattern": "e", "limit": 10_000})
+    with pytest.raises(ToolError, match=r"context: must be an integer from 0 to 5 \(got 99\)"):
+        call_tool(reader, "read", {"id": "errors.md#0", "context": 99})
+    assert len(call_tool(reader, "grep", {"pattern": "e", "limit": 100})["matches"]) == 27
+
+
+@pytest.mark.parametrize("arguments", [None, [1, 2], "text", 3, True])
+def test_arguments_that_are_not_an_object_are_refused(reader: Reader, arguments) -> None:
+    with pytest.raises(ToolError, match="search: arguments must be a JSON object"):
+        call_tool(reader, "search", arguments)
 
 
 def test_defaults_and_dispatch(reader: Reader) -> None:

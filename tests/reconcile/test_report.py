@@ -23,7 +23,7 @@ def test_as_json_is_plain_and_rounds_seconds():
     assert json.loads(json.dumps(out)) == out
     assert out["skipped"] == {"binary": 1} and type(out["skipped"]) is dict
     assert out["backfilled"] == {"xref": 4} and out["seconds"] == {"total": 1.2346}
-    assert out["repo_id"] == "demo" and (out["scanned"], out["added"]) == (3, 2)
+    assert out["repoId"] == "demo" and (out["scanned"], out["added"]) == (3, 2)
 
 
 def test_text_summarises_and_lists_warnings():

@@ -42,7 +42,7 @@ def test_an_unreadable_file_is_skipped_reported_and_picked_up_once_readable():
         (root / "b.py").chmod(0o000)  # edited, then made unreadable
         second = index_as_nobody(root)
         assert second["skipped"] == {"unreadable": 1}
-        assert second["skipped_paths"]["unreadable"] == ["b.py"]
+        assert second["skippedPaths"]["unreadable"] == ["b.py"]
         assert second["changed"] == 0 and second["unchanged"] == 1
         (root / "b.py").chmod(0o644)
         third = index_as_nobody(root)

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from repoctx import memory
+from repoctx import memory, open_store
 from repoctx.crdt import record
 from repoctx.errors import ToolError
+from repoctx.reconcile import reconcile_pass
 from repoctx.retrieval import open_workspace, tools
 from repoctx.retrieval.memory_tools import TOOLS, memory_hits
 from repoctx.trees import BY_FAMILY
@@ -22,6 +23,8 @@ KEY = "repo/demo/mem/design/auth"
 @pytest.fixture
 def ws(tmp_path: Path):
     (tmp_path / "repo").mkdir()
+    with open_store(tmp_path / "repo", repo_id="demo") as store:
+        reconcile_pass(store, tmp_path / "repo")
     w = open_workspace(tmp_path / "repo", repo_id="demo")
     yield w
     w.close()
@@ -61,13 +64,16 @@ def test_the_whole_cycle_through_call(ws):
     assert tools.call(ws, "repocontext_forget", {"key": KEY})["forgotten"] is True
 
 
-def test_defaults_and_clamped_ranges(ws):
+def test_defaults_and_ranges_enforced(ws):
     tools.call(ws, "repocontext_remember", {"topic": "t", "id": "i"})
     assert tools.call(ws, "repocontext_recall", {"key": "repo/demo/mem/t/i"})["kind"] == "note"
-    got = tools.call(ws, "repocontext_neighbors", {"key": "repo/demo/mem/t/i", "depth": 9,
-                                                   "maxNodes": 1000})
+    got = tools.call(ws, "repocontext_neighbors", {"key": "repo/demo/mem/t/i", "depth": 3})
     assert got["truncated"] is False
-    assert tools.call(ws, "repocontext_scan", {"scope": "memory", "pageSize": 10_000})
+    with pytest.raises(ToolError, match=r"depth: must be an integer from 1 to 3 \(got 9\)"):
+        tools.call(ws, "repocontext_neighbors", {"key": "repo/demo/mem/t/i", "depth": 9})
+    with pytest.raises(ToolError, match="pageSize: must be an integer from 1 to"):
+        tools.call(ws, "repocontext_scan", {"scope": "memory", "pageSize": 10_000})
+    assert tools.call(ws, "repocontext_scan", {"scope": "memory"})
     lapsed = tools.call(ws, "repocontext_forget", {"key": "repo/demo/mem/t/i", "lapse": True})
     assert lapsed["lapsed"] and lapsed["expiresAtUtc"]
 

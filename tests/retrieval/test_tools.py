@@ -19,12 +19,32 @@ def test_every_tool_has_a_description_and_an_object_schema():
         assert "repoId" in tool.input_schema["properties"]
 
 
-def test_an_unknown_tool_lists_the_tools(shop):
-    with pytest.raises(ToolError) as caught:
-        tools.call(shop, "repocontext_nope", {})
-    message = str(caught.value)
-    assert message.startswith("unknown tool 'repocontext_nope'; tools: ")
-    assert all(name in message for name in tools.tools())
+def test_an_unknown_tool_suggests_the_nearest_names(shop):
+    with pytest.raises(ToolError, match=r"unknown tool 'repocontext_serch'; did you mean "
+                       r"repocontext_search\? `repoctx tools` lists them all"):
+        tools.call(shop, "repocontext_serch", {})
+    with pytest.raises(ToolError, match=r"unknown tool 'zzz'; `repoctx tools`"):
+        tools.call(shop, "zzz", {})
+
+
+@pytest.mark.parametrize("arguments", [[1, 2], "text", 3])
+def test_arguments_that_are_not_an_object_are_a_tool_error(shop, arguments):
+    with pytest.raises(ToolError, match="arguments must be a JSON object"):
+        tools.call(shop, "repocontext_outline", arguments)
+
+
+def test_no_arguments_is_an_empty_object(shop):
+    assert tools.call(shop, "repocontext_health")["ok"] in (True, False)
+    assert tools.call(shop, "repocontext_health", None) == tools.call(shop, "repocontext_health",
+                                                                       {})
+
+
+def test_path_arguments_are_normalised_before_the_handler(shop):
+    plain = tools.call(shop, "repocontext_outline", {"path": "shop/cart.py"})
+    for form in ("./shop/cart.py", "shop\\cart.py", str(shop.root / "shop" / "cart.py")):
+        assert tools.call(shop, "repocontext_outline", {"path": form}) == plain
+    with pytest.raises(ToolError, match="paths: '/etc' is outside the repository"):
+        tools.call(shop, "repocontext_search", {"query": "cart", "paths": ["/etc"]})
 
 
 def test_repo_id_must_match_the_served_store(shop):

@@ -2,10 +2,13 @@
 
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 
-from repoctx.errors import ToolError
+from repoctx import open_store
+from repoctx.errors import NotIndexedError, StoreReadOnlyError, ToolError
+from repoctx.reconcile import reconcile_pass
 from repoctx.retrieval import open_workspace
 
 
@@ -53,9 +56,54 @@ def test_inside_pinned_each_store_key_is_read_once(fresh_shop, monkeypatch):
     assert len(reads) == 5  # the scope is over: reads go to the store again
 
 
+def indexed(root: Path) -> Path:
+    root.mkdir(exist_ok=True)
+    (root / "a.py").write_text("A = 1\n")
+    with open_store(root, repo_id="demo") as store:
+        reconcile_pass(store, root)
+    return root
+
+
 def test_open_workspace_defaults_the_export_into_the_store(tmp_path):
+    indexed(tmp_path)
     with open_workspace(tmp_path, repo_id="demo") as ws:
         assert ws.export == ws.store.path / "contextpull.sqlite"
         assert ws.root == tmp_path.resolve() and ws.stats.calls == 0
     with open_workspace(tmp_path, export=tmp_path / "x.sqlite") as ws:
         assert ws.export == tmp_path / "x.sqlite"
+
+
+def test_a_repository_never_indexed_is_one_error_and_nothing_is_created(tmp_path):
+    with pytest.raises(NotIndexedError, match=r"no index for .*: run `repoctx index "):
+        open_workspace(tmp_path)
+    with pytest.raises(NotIndexedError):
+        open_workspace(tmp_path / "no" / "such" / "dir")
+    assert list(tmp_path.iterdir()) == []
+    open_store(tmp_path, repo_id="demo").close()  # a store with no pass is not an index
+    with pytest.raises(NotIndexedError):
+        open_workspace(tmp_path)
+
+
+def test_a_read_only_workspace_reads_and_refuses_writes_by_name(tmp_path):
+    indexed(tmp_path)
+    with open_workspace(tmp_path, writable=False) as ws:
+        assert ws.store.trees.readonly and ws.node("a.py") is not None
+        with pytest.raises(StoreReadOnlyError, match="open read-only"):
+            ws.store.merge(ws.store.key("file", "b.py"), ws.store.get(ws.store.key("file", "a.py")))
+
+
+@pytest.mark.parametrize(("given", "expected"), [
+    ("a.py", "a.py"), ("./a.py", "a.py"), ("src\\x.py", "src/x.py"), ("src//x/../y.py", "src/y.py"),
+    ("src/", "src"), (".", ""), ("./", ""), ("src/*.py", "src/*.py"),
+])
+def test_repo_paths_are_normalised(shop, given, expected):
+    assert shop.repo_path(given) == expected
+
+
+def test_absolute_paths_inside_the_repository_are_accepted_and_outside_refused(shop):
+    assert shop.repo_path(str(shop.root / "shop" / "cart.py")) == "shop/cart.py"
+    assert shop.repo_path(str(shop.root)) == ""
+    for outside in ("/etc/passwd", "../x.py", "a/../../x.py", str(shop.root.parent / "x.py"),
+                    "C:\\x\\y.py"):
+        with pytest.raises(ToolError, match="is outside the repository"):
+            shop.repo_path(outside)
