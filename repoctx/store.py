@@ -13,6 +13,8 @@ is dropped, so the restored store takes a fresh one (reusing dots would corrupt 
 from __future__ import annotations
 
 import configparser
+import errno
+import os
 import re
 import secrets
 from contextlib import AbstractContextManager
@@ -21,7 +23,7 @@ from pathlib import Path
 
 from repoctx.crdt import Clock
 from repoctx.crdt.record import Record
-from repoctx.errors import StoreFormatError, StoreMissingError
+from repoctx.errors import StoreFormatError, StoreMissingError, StoreReadOnlyError
 from repoctx.trees import (
     DEFAULT_MAP_SIZE,
     LOCAL_TREE,
@@ -133,7 +135,7 @@ def open_store(path: str | Path, repo_id: str | None = None, replica_id: str | N
     if (readonly or not create) and not has_store(directory):
         raise StoreMissingError(missing_message(root))
     if not readonly:
-        _ignore_for_git(directory)
+        _writable(directory)
     trees = Trees(directory / LMDB_DIRNAME, map_size=map_size, readonly=readonly)
     try:
         _check_format(trees, directory, readonly)
@@ -161,12 +163,35 @@ def missing_message(root: Path) -> str:
     return f"no index for {root}: run `repoctx index {root}`"
 
 
-def _ignore_for_git(directory: Path) -> None:
-    """A store directory keeps itself out of ``git status`` (and out of commits)."""
-    ignore = directory / ".gitignore"
-    if not ignore.exists():
-        directory.mkdir(parents=True, exist_ok=True)
-        ignore.write_text("# repoctx store: never committed\n*\n", encoding="utf-8")
+def can_write(directory: Path) -> bool:
+    """True when this process may write the store in ``directory`` (disk and permissions)."""
+    lmdb_dir = directory / LMDB_DIRNAME
+    files = [p for p in (lmdb_dir, lmdb_dir / "data.mdb", lmdb_dir / "lock.mdb") if p.exists()]
+    try:
+        read_only_disk = bool(os.statvfs(lmdb_dir).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+    return not read_only_disk and all(os.access(p, os.W_OK) for p in files)
+
+
+def _writable(directory: Path) -> None:
+    """Make sure the store directory can be written, and keeps itself out of git."""
+    lmdb_dir = directory / LMDB_DIRNAME
+    try:
+        lmdb_dir.mkdir(parents=True, exist_ok=True)
+        ignore = directory / ".gitignore"
+        if not ignore.exists():  # the store never shows in `git status`, nor in a commit
+            ignore.write_text("# repoctx store: never committed\n*\n", encoding="utf-8")
+        if not can_write(directory):
+            read_only = os.statvfs(lmdb_dir).f_flag & os.ST_RDONLY
+            raise PermissionError(errno.EROFS if read_only else errno.EACCES,
+                                  os.strerror(errno.EROFS if read_only else errno.EACCES))
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise StoreReadOnlyError(
+            f"cannot write the store at {directory} ({reason}): index a writable copy of the "
+            "repository, or give --store DIR on a writable disk; the tools can still read an "
+            "existing index here") from None
 
 
 def _check_format(trees: Trees, directory: Path, readonly: bool) -> None:

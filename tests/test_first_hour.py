@@ -119,6 +119,8 @@ def test_3_tools_answer_on_a_read_only_mount_and_writers_say_why_not(indexed, tm
                   f"--repo {indexed} > {tmp_path}/remember.out; echo $? >> {tmp_path}/rc")
     script.append(f"{sys.executable} -m repoctx export {indexed} --out {tmp_path}/x.sqlite "
                   f">/dev/null; echo $? >> {tmp_path}/rc")
+    script.append(f"{sys.executable} -m repoctx index {indexed} 2> {tmp_path}/index.err; "
+                  f"echo $? >> {tmp_path}/rc")
     script.append(f"touch {indexed}/probe 2>/dev/null; echo $? >> {tmp_path}/rc")
     proc = subprocess.run(["unshare", "-rm", "sh", "-c", " && ".join(script[:2]) + "; " +
                            "; ".join(script[2:])], capture_output=True, text=True, timeout=300)
@@ -130,6 +132,8 @@ def test_3_tools_answer_on_a_read_only_mount_and_writers_say_why_not(indexed, tm
     message = json.loads((tmp_path / "remember.out").read_text())["error"]["message"]
     assert "repocontext_remember" in message and "read-only" in message
     assert codes[len(READS) + 1] == "0" and (tmp_path / "x.sqlite").is_file()
+    assert codes[len(READS) + 2] == "1"  # an index needs to write, and says so in one line
+    assert "cannot write the store" in (tmp_path / "index.err").read_text()
     assert codes[-1] != "0", "the mount was not read-only"
 
 

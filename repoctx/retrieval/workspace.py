@@ -19,7 +19,7 @@ from repoctx.contextpull import Reader
 from repoctx.crdt import Record
 from repoctx.errors import NotIndexedError, StoreMissingError, ToolError
 from repoctx.reconcile import FileNode, file_node, read_status
-from repoctx.store import LMDB_DIRNAME, Store, has_store, missing_message, open_store, store_path
+from repoctx.store import Store, can_write, has_store, missing_message, open_store, store_path
 
 from .call_stats import CallStats
 
@@ -145,7 +145,7 @@ def open_workspace(root: str | Path, *, store_dir: str | Path | None = None,
     if not has_store(directory):
         raise NotIndexedError(missing_message(base))
     if writable is None:
-        writable = _may_write(directory / LMDB_DIRNAME)
+        writable = can_write(directory)
     try:
         store = open_store(base, repo_id=repo_id, store_dir=directory, readonly=not writable,
                            create=False)
@@ -156,9 +156,3 @@ def open_workspace(root: str | Path, *, store_dir: str | Path | None = None,
         raise NotIndexedError(missing_message(base))
     path = Path(export) if export is not None else store.path / EXPORT_NAME
     return Workspace(store, base, path)
-
-
-def _may_write(lmdb_dir: Path) -> bool:
-    """True when this process may write the store (its data file and its directory)."""
-    return all(os.access(p, os.W_OK) for p in (lmdb_dir, lmdb_dir / "data.mdb")) and \
-        not os.statvfs(lmdb_dir).f_flag & os.ST_RDONLY
