@@ -10,12 +10,14 @@ from .keys import (
     MAX_KEY_BYTES,
     Key,
     check_repo_id,
+    escape_name,
     family_prefix,
     lmdb_key,
     make_key,
     parse_key,
     route,
     tree_of,
+    unescape_name,
 )
 from .lmdb_env import DEFAULT_MAP_SIZE, error_for, lmdb_errors
 from .spec import BY_FAMILY, BY_NAME, LOCAL_TREE, ROOT_FAMILY, TREES, TreeSpec
@@ -41,6 +43,7 @@ __all__ = [
     "compact",
     "decode_stored",
     "error_for",
+    "escape_name",
     "family_prefix",
     "lmdb_errors",
     "lmdb_key",
@@ -49,5 +52,6 @@ __all__ = [
     "reapable",
     "route",
     "tree_of",
+    "unescape_name",
     "visible",
 ]
