@@ -228,8 +228,9 @@ def backup(dest: Path, path: Path, store_dir: Path | None, repo_id: str | None) 
     if dest.exists():
         raise click.UsageError(f"{dest} exists; backup writes a new directory")
     with open_for(path, store_dir, repo_id) as store:
-        store.backup(dest)
-    click.echo(f"backed up {store.path} to {dest}")
+        copied = store.backup(dest)
+    click.echo(f"backed up {store.path} to {dest}: {sum(copied.records.values())} records in "
+               f"{len(copied.records)} trees, {copied.bytes / 1e6:.1f} MB, verified")
 
 
 main.add_command(memory)

@@ -4,6 +4,7 @@ or memory: records are opaque CRDT records keyed by the key grammar.
 """
 
 from . import changelog
+from .backup import BackupReport
 from .batch import Batch
 from .compaction import compact
 from .keys import (
@@ -27,6 +28,7 @@ from .visibility import reapable, visible
 __all__ = [
     "BY_FAMILY",
     "BY_NAME",
+    "BackupReport",
     "Batch",
     "DEFAULT_MAP_SIZE",
     "Key",
