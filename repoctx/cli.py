@@ -155,9 +155,12 @@ def export(path: Path, out: Path | None, store_dir: Path | None, repo_id: str | 
         report = export_directory(path, out, previous=out if out.exists() else None,
                                   finalize=build_search_index)
     payload = {"path": str(out), "documents": report.documents, "sections": report.sections,
-               "reused": report.reused, "corpusFingerprint": report.corpus_fingerprint}
+               "reused": report.reused, "corpusFingerprint": report.corpus_fingerprint,
+               **report.skipped.as_json(), "leftoversRemoved": list(report.leftovers_removed)}
     emit(payload, as_json, lambda p: f"exported {p['documents']} documents, {p['sections']} "
-         f"sections ({p['reused']} documents reused) to {p['path']}")
+         f"sections ({p['reused']} documents reused) to {p['path']}\n"
+         f"  skipped: {report.skipped.text()}" + "".join(
+             f"\n  removed {name}, left by a killed export" for name in p["leftoversRemoved"]))
 
 
 @main.command(context_settings={"ignore_unknown_options": False})
