@@ -168,35 +168,59 @@ def _classify(store: Store, found: Walk, options: PassOptions, report: PassRepor
     for skip in found.skipped:
         report.skip(skip.path, skip.reason)
     for f in found.files:
-        rec = plan.live.get(f.path)
-        if rec is not None and settled.get(f.path) == (f.size, f.mtime_ns):
-            report.unchanged += 1
-            continue
-        symbols = _wants_symbols(f.path, options)
-        if rec is None:
-            if _known_binary(plan, f):
-                report.skip(f.path, "binary")  # known binary, unchanged: not read again
-            else:
-                plan.work.append(_Work(Job(f.path, options.content, symbols), None, False))
-            continue
-        size, mtime_ns, markers = fn.stat_of(rec)
-        if options.full or (size, mtime_ns) != (f.size, f.mtime_ns):
-            node = fn.file_node(f.path, rec)
-            known = None if options.full else node.digest
-            plan.work.append(_Work(Job(f.path, options.content, symbols, known), node, False))
-            continue
-        content, symbols, xref = _missing(markers, size, symbols, options)
-        if content or symbols:
-            job = Job(f.path, content, symbols)
-            plan.work.append(_Work(job, fn.file_node(f.path, rec), backfill=True))
-        elif xref:
-            plan.seeds.append(fn.file_node(f.path, rec))
-        else:
-            report.unchanged += 1
+        try:
+            _classify_file(plan, f, options, report, settled)
+        except Exception as exc:  # noqa: BLE001 - a node that does not decode: this file only
+            report.warnings.append(f"{f.path!r}: its node does not decode "
+                                   f"({type(exc).__name__}: {exc}); read afresh")
+            plan.work.append(_Work(Job(f.path, options.content, _wants_symbols(f.path, options)),
+                                   None, False))
     walked = {f.path for f in found.files}
-    plan.removed = [fn.file_node(p, rec) for p, rec in plan.live.items()
-                    if p not in walked and found.covers(p)]
+    for path, rec in plan.live.items():
+        if path not in walked and found.covers(path):
+            try:
+                plan.removed.append(fn.file_node(path, rec))
+            except Exception as exc:  # noqa: BLE001 - as above
+                _failed(plan, report, path, exc)
     return plan
+
+
+def _classify_file(plan: _Plan, f: WalkedFile, options: PassOptions, report: PassReport,
+                   settled: dict[str, tuple[int, int]]) -> None:
+    """Add one walked file to the plan (work, seed) or count it unchanged."""
+    rec = plan.live.get(f.path)
+    if rec is not None and settled.get(f.path) == (f.size, f.mtime_ns):
+        report.unchanged += 1
+        return
+    symbols = _wants_symbols(f.path, options)
+    if rec is None:
+        if _known_binary(plan, f):
+            report.skip(f.path, "binary")  # known binary, unchanged: not read again
+        else:
+            plan.work.append(_Work(Job(f.path, options.content, symbols), None, False))
+        return
+    size, mtime_ns, markers = fn.stat_of(rec)
+    if options.full or (size, mtime_ns) != (f.size, f.mtime_ns):
+        node = fn.file_node(f.path, rec)
+        known = None if options.full else node.digest
+        plan.work.append(_Work(Job(f.path, options.content, symbols, known), node, False))
+        return
+    content, symbols, xref = _missing(markers, size, symbols, options)
+    if content or symbols:
+        job = Job(f.path, content, symbols)
+        plan.work.append(_Work(job, fn.file_node(f.path, rec), backfill=True))
+    elif xref:
+        plan.seeds.append(fn.file_node(f.path, rec))
+    else:
+        report.unchanged += 1
+
+
+def _failed(plan: _Plan, report: PassReport, path: str, exc: Exception) -> None:
+    """Leave ``path`` out of this pass, say why, and keep the next pass from skipping it."""
+    report.skip(path, "failed")
+    report.warnings.append(f"{path!r} not indexed ({type(exc).__name__}: {exc}); "
+                           "retried next pass")
+    plan.unsettled = True
 
 
 def _known_binary(plan: _Plan, f: WalkedFile) -> bool:
@@ -279,7 +303,8 @@ def _write(store: Store, root: Path, options: PassOptions, report: PassReport, p
             report.xref_edges_written = xref_journal.apply_pending(
                 store, state.counts.changes, state.counts.journal_keys, pool=pool)
     report.records_written = store.trees.writes - state.writes_before
-    plan.binary, plan.unsettled = state.binary, bool(state.counts.warnings)
+    plan.binary = state.binary
+    plan.unsettled = plan.unsettled or bool(state.counts.warnings)
     return structural
 
 
@@ -414,8 +439,10 @@ def _apply(projector: Projector, item: _Work, a: Analysis, options: PassOptions,
            ) -> None:
     """Project one analysed file."""
     node = item.node
-    if a.error is not None:
-        report.skip(a.path, "unreadable")  # left as it was; retried next pass
+    if a.error is not None:  # left as it was; retried next pass
+        report.skip(a.path, "failed" if a.failed else "unreadable")
+        if a.failed:
+            report.warnings.append(f"{a.path!r} not indexed ({a.error}); retried next pass")
         return
     if a.binary:
         report.skip(a.path, "binary")

@@ -310,3 +310,19 @@ def test_a_file_whose_projection_fails_is_skipped_and_the_rest_indexed(tmp_path)
         assert store.get(store.key("symbol", "new.fresh")) is not None
         again = reconcile_pass(store, root, PassOptions(workers=1))
         assert again.skipped["failed"] == 1 and again.added == again.changed == 0
+
+
+def test_a_node_of_the_wrong_shape_is_read_afresh_not_fatal(tmp_path):
+    from tests.conftest import lww_record
+
+    root = tmp_path / "repo"
+    write(root, {"app.py": APP, "other.py": "def helper():\n    return 1\n"})
+    with open_store(root, repo_id="demo") as store:
+        reconcile_pass(store, root, PassOptions(workers=1))
+        store.merge(store.key("file", "app.py"), lww_record(store, markers=5))  # not a list
+        report = reconcile_pass(store, root, PassOptions(workers=1))
+        assert any("'app.py': its node does not decode" in w for w in report.warnings)
+        assert "failed" not in report.skipped
+        assert file_node.load_all(store)["app.py"].markers == ("content", "symbols", "xref")
+        again = reconcile_pass(store, root, PassOptions(workers=1))
+        assert not again.warnings and again.unchanged == 2
