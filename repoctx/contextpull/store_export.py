@@ -175,11 +175,11 @@ class _NodeFile(UnreadFile):
     node: Record
     known: dict[str, _Known]
 
-    def read(self) -> SourceDocument | None:
-        """The document, or ``None`` when the file is no longer an exportable text file."""
-        document = UnreadFile.read(self)
-        if document is None:
-            return None
+    def read_checked(self) -> SourceDocument | str:
+        """The document, or why the file is no longer an exportable text file."""
+        document = UnreadFile.read_checked(self)
+        if isinstance(document, str):
+            return document
         sha = hashlib.sha256(document.data).hexdigest()
         stored = self.known[self.path] = _Known(self.node, sha)
         language = language_for(self.path) or stored.language

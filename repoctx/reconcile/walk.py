@@ -92,10 +92,10 @@ class Walk:
     taken before reading it: what the listing depends on beyond the files' own stats."""
     followed_links: bool = False
     """True if a symlink was followed (its target can change while no listing does)."""
-    ignored: int = 0
+    ignored: int = field(default=0, compare=False)
     """Files and directories the ignore rules left out (an ignored directory counts once,
     its contents not at all), in the directories listed afresh: one listed from an
-    earlier walk (``previous``) adds none."""
+    earlier walk (``previous``) adds none, so it takes no part in comparing walks."""
 
     @property
     def truncated(self) -> bool:
