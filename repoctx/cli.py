@@ -173,9 +173,12 @@ def export(path: Path, out: Path | None, store_dir: Path | None, repo_id: str | 
         report = export_directory(path, out, previous=out if out.exists() else None,
                                   finalize=build_search_index)
     payload = {"path": str(out), "documents": report.documents, "sections": report.sections,
-               "reused": report.reused, "corpusFingerprint": report.corpus_fingerprint}
+               "reused": report.reused, "corpusFingerprint": report.corpus_fingerprint,
+               **report.skipped.as_json(), "leftoversRemoved": list(report.leftovers_removed)}
     emit(payload, as_json, lambda p: f"exported {p['documents']} documents, {p['sections']} "
-         f"sections ({p['reused']} documents reused) to {p['path']}")
+         f"sections ({p['reused']} documents reused) to {p['path']}\n"
+         f"  skipped: {report.skipped.text()}" + "".join(
+             f"\n  removed {name}, left by a killed export" for name in p["leftoversRemoved"]))
 
 
 class _ToolsHelp(click.Command):
@@ -304,8 +307,9 @@ def backup(dest: Path, path: Path, store_dir: Path | None, repo_id: str | None) 
     if dest.exists():
         raise click.UsageError(f"{dest} exists; backup writes a new directory")
     with open_for(path, store_dir, repo_id, readonly=True) as store:
-        store.backup(dest)
-    click.echo(f"backed up {store.path} to {dest}")
+        copied = store.backup(dest)
+    click.echo(f"backed up {store.path} to {dest}: {sum(copied.records.values())} records in "
+               f"{len(copied.records)} trees, {copied.bytes / 1e6:.1f} MB, verified")
 
 
 main.add_command(memory)

@@ -4,18 +4,21 @@ or memory: records are opaque CRDT records keyed by the key grammar.
 """
 
 from . import changelog
+from .backup import BackupReport
 from .batch import Batch
 from .compaction import compact
 from .keys import (
     MAX_KEY_BYTES,
     Key,
     check_repo_id,
+    escape_name,
     family_prefix,
     lmdb_key,
     make_key,
     parse_key,
     route,
     tree_of,
+    unescape_name,
 )
 from .lmdb_env import DEFAULT_MAP_SIZE, error_for, lmdb_errors
 from .spec import BY_FAMILY, BY_NAME, LOCAL_TREE, ROOT_FAMILY, TREES, TreeSpec
@@ -25,6 +28,7 @@ from .visibility import reapable, visible
 __all__ = [
     "BY_FAMILY",
     "BY_NAME",
+    "BackupReport",
     "Batch",
     "DEFAULT_MAP_SIZE",
     "Key",
@@ -41,6 +45,7 @@ __all__ = [
     "compact",
     "decode_stored",
     "error_for",
+    "escape_name",
     "family_prefix",
     "lmdb_errors",
     "lmdb_key",
@@ -49,5 +54,6 @@ __all__ = [
     "reapable",
     "route",
     "tree_of",
+    "unescape_name",
     "visible",
 ]

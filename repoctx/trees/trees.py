@@ -8,7 +8,7 @@ see tombstones or expired records. Knows nothing of files, symbols or memory.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +22,7 @@ from repoctx.crdt.record import Record
 from repoctx.errors import CorruptRecordError, StoreReadOnlyError
 
 from . import codec
+from .backup import BackupReport, backup
 from .batch import Batch
 from .compaction import compact
 from .keys import lmdb_key, may_be_hashed, route, tree_of
@@ -253,11 +254,10 @@ class Trees:
                 out.append(TreeStats(spec.name, s["entries"], pages * s["psize"]))
         return out
 
-    def backup(self, dest: Path) -> None:
-        """Write a compact copy of the environment into the directory ``dest``."""
-        with lmdb_errors():
-            dest.mkdir(parents=True, exist_ok=False)
-            self.env.copy(str(dest), compact=True)
+    def backup(self, dest: Path, drop_local: Sequence[str] = ()) -> BackupReport:
+        """Write a compact, verified copy of the environment into the new directory
+        ``dest``, without the store-local names ``drop_local`` (``trees/backup``)."""
+        return backup(self.env, self.dbs, dest, drop_local)
 
     def close(self) -> None:
         """Close the environment."""
