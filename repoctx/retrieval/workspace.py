@@ -91,6 +91,8 @@ class Workspace:
         repository; a path that leads outside it is a ``ToolError`` saying so. Glob
         characters pass through untouched.
         """
+        if "\\" in given and self.node(given) is not None:
+            return given  # a POSIX name may hold a backslash: the index knows it as it is
         text = given.replace("\\", "/")
         outside = ToolError(f"{argument}: {given!r} is outside the repository {self.root}")
         if posixpath.isabs(text) or PureWindowsPath(given).drive:

@@ -112,7 +112,7 @@ def test_a_real_index_of_hostile_names_exits_0_and_exports_them(tmp_path):
     report = json.loads(run.stdout)
     assert report["added"] == len(HOSTILE)  # ok.py and every decodable name
     assert report["skipped"] == {"undecodable-name": 1}
-    assert report["skipped_paths"]["undecodable-name"] == ["bad\ufffd\ufffd.py"]
+    assert report["skippedPaths"]["undecodable-name"] == ["bad\ufffd\ufffd.py"]
     with sqlite3.connect(root / ".repoctx" / "contextpull.sqlite") as db:
         paths = {row[0] for row in db.execute("SELECT path FROM documents")}
     assert paths == {"ok.py"} | {n.decode() for n in HOSTILE if _decodable(n)}
