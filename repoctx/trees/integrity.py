@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import lmdb
@@ -24,7 +25,9 @@ from repoctx.crdt.record import Record
 from repoctx.errors import CorruptRecordError, StoreError
 
 from . import codec
+from .data_file import check_data_file
 from .keys import lmdb_key, tree_of
+from .lmdb_env import MAX_DBS, lmdb_errors
 from .spec import LOCAL_TREE, TREES, TreeSpec
 
 _MAX_LISTED = 50
@@ -38,6 +41,8 @@ class Damage:
     tree: str
     key: str
     reason: str
+    record: bool = True
+    """False when the damage is not one record's (a page, a whole tree)."""
 
     def as_json(self) -> dict[str, str]:
         """The damage as a JSON object."""
@@ -52,6 +57,8 @@ class TreeCheck:
     entries: int = 0
     sound: int = 0
     damaged: int = 0
+    """Damage found: records, pages, records never reached."""
+    damaged_records: int = 0
     damage: list[Damage] = field(default_factory=list)
 
     @property
@@ -62,6 +69,7 @@ class TreeCheck:
     def note(self, damage: Damage) -> None:
         """Count ``damage`` (and list it, up to a bound)."""
         self.damaged += 1
+        self.damaged_records += damage.record
         if len(self.damage) < _MAX_LISTED:
             self.damage.append(damage)
 
@@ -98,12 +106,12 @@ def _in_txn(env: lmdb.Environment, run: Callable[[lmdb.Transaction], TreeCheck])
 
 def _check_tree(env: lmdb.Environment, txn: lmdb.Transaction, spec: TreeSpec) -> TreeCheck:
     check = TreeCheck(spec.name)
-    db = _open(env, txn, spec.name, check.note)
+    db = open_tree(env, txn, spec.name, check.note)
     if db is not None:
         check.entries = txn.stat(db)["entries"]
         for _ in sound_records(txn, db, spec, check.note):
             check.sound += 1
-        _unreached(check)
+        note_unreached(check)
     return check
 
 
@@ -126,7 +134,7 @@ def sound_records(txn: lmdb.Transaction, db: Any, spec: TreeSpec, on_damage: OnD
                 yield found[0], raw, found[1]
     except lmdb.Error as exc:
         on_damage(Damage(spec.name, _shown(previous), f"the tree's pages are damaged after "
-                         f"this key, the rest is unreadable: {exc}"))
+                         f"this key, the rest is unreadable: {exc}", record=False))
     finally:
         cursor.close()
 
@@ -155,24 +163,26 @@ def _sound(spec: TreeSpec, raw_key: bytes, raw: bytes, on_damage: OnDamage,
     return full, rec
 
 
-def _open(env: lmdb.Environment, txn: lmdb.Transaction, name: str, on_damage: OnDamage,
+def open_tree(env: lmdb.Environment, txn: lmdb.Transaction, name: str, on_damage: OnDamage,
           ) -> Any | None:
-    """The named database ``name`` (None, reported, when it is missing or unreadable)."""
+    """The named database ``name`` opened in ``txn`` (None, reported to ``on_damage``,
+    when it is missing or unreadable)."""
     try:
         return env.open_db(name.encode(), txn=txn, create=False)
     except lmdb.NotFoundError:
-        on_damage(Damage(name, "", "the tree is missing from the main database"))
+        on_damage(Damage(name, "", "the tree is missing from the main database", record=False))
     except lmdb.Error as exc:
-        on_damage(Damage(name, "", f"the tree cannot be opened: {exc}"))
+        on_damage(Damage(name, "", f"the tree cannot be opened: {exc}", record=False))
     return None
 
 
-def _unreached(check: TreeCheck) -> None:
-    """Report records LMDB counts that the cursor never reached."""
-    missing = check.entries - check.sound - check.damaged
+def note_unreached(check: TreeCheck) -> None:
+    """Report the records LMDB counts that the cursor never reached (``check.entries``
+    set, the records read counted)."""
+    missing = check.entries - check.sound - check.damaged_records
     if missing > 0:
         check.note(Damage(check.tree, "", f"{missing} records LMDB counts were never reached "
-                          "(a damaged branch page)"))
+                          "(a damaged branch page)", record=False))
 
 
 _NAMES = frozenset([t.name.encode() for t in TREES] + [LOCAL_TREE.encode()])
@@ -190,14 +200,14 @@ def _check_main(txn: lmdb.Transaction) -> TreeCheck:
                 check.note(Damage("", _shown(bytes(name)), "an unknown name in the main "
                                   "database (a damaged tree name?)"))
     except lmdb.Error as exc:
-        check.note(Damage("", "", f"the main database is damaged: {exc}"))
+        check.note(Damage("", "", f"the main database is damaged: {exc}", record=False))
     return check
 
 
 def _check_local(env: lmdb.Environment, txn: lmdb.Transaction) -> TreeCheck:
     """Every store-local value is a UTF-8 name and msgpack."""
     check = TreeCheck(LOCAL_TREE)
-    db = _open(env, txn, LOCAL_TREE, check.note)
+    db = open_tree(env, txn, LOCAL_TREE, check.note)
     if db is None:
         return check
     check.entries = txn.stat(db)["entries"]
@@ -211,11 +221,27 @@ def _check_local(env: lmdb.Environment, txn: lmdb.Transaction) -> TreeCheck:
             except CorruptRecordError as exc:
                 check.note(Damage(LOCAL_TREE, exc.key, exc.reason))
     except lmdb.Error as exc:
-        check.note(Damage(LOCAL_TREE, "", f"the tree's pages are damaged: {exc}"))
-    _unreached(check)
+        check.note(Damage(LOCAL_TREE, "", f"the tree's pages are damaged: {exc}", record=False))
+    note_unreached(check)
     return check
 
 
 def _shown(raw_key: bytes) -> str:
     """A key for a report, undecodable bytes escaped."""
     return raw_key.decode(errors="backslashreplace")
+
+
+def check_directory(lmdb_dir: Path) -> list[TreeCheck]:
+    """``check_trees`` of the LMDB environment in ``lmdb_dir``, opened read-only for it.
+
+    Raises ``StoreFormatError`` (naming the file and the next step) when the data file
+    cannot be mapped safely, and the store error LMDB's refusal stands for otherwise.
+    """
+    check_data_file(lmdb_dir)
+    with lmdb_errors():
+        env = lmdb.open(str(lmdb_dir), readonly=True, max_dbs=MAX_DBS, subdir=True,
+                        readahead=False)
+    try:
+        return check_trees(env)
+    finally:
+        env.close()
