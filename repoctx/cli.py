@@ -18,6 +18,7 @@ import click
 from tqdm import tqdm
 
 from repoctx import vectors
+from repoctx.cli_check import COMMANDS as CHECK_COMMANDS
 from repoctx.cli_common import EXIT_ERROR, emit, fails_cleanly, json_option, store_location
 from repoctx.cli_memory import memory
 from repoctx.cli_sync import COMMANDS as SYNC_COMMANDS
@@ -234,4 +235,6 @@ def backup(dest: Path, path: Path, store_dir: Path | None, repo_id: str | None) 
 
 main.add_command(memory)
 for _command in SYNC_COMMANDS:
+    main.add_command(_command)
+for _command in CHECK_COMMANDS:
     main.add_command(_command)

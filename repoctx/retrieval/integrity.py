@@ -73,7 +73,7 @@ def _summary(damaged: list[TreeCheck]) -> str:
     return "damage in " + ", ".join(parts)
 
 
-def text(answer: dict[str, Any]) -> str:
+def check_text(answer: dict[str, Any]) -> str:
     """The check as lines for a terminal."""
     store, export = answer["store"], answer["export"]
     lines = [f"store {store['path']}: " + ("ok" if store["ok"] else "DAMAGED")

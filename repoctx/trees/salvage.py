@@ -78,6 +78,25 @@ class Salvage:
             except CorruptRecordError:
                 return default
 
+    def local_items(self, prefix: str) -> dict[str, Any]:
+        """Store-local values whose name starts with ``prefix`` and that decode."""
+        found = {}
+        with self.env.begin() as txn:
+            db = self._db(txn, LOCAL_TREE)
+            if db is None:
+                return found
+            with txn.cursor(db=db) as cursor:
+                if cursor.set_range(prefix.encode()):
+                    for raw_key, raw in cursor:
+                        if not bytes(raw_key).startswith(prefix.encode()):
+                            break
+                        try:
+                            name = bytes(raw_key).decode()
+                            found[name] = codec.decode_local(name, bytes(raw))
+                        except (UnicodeDecodeError, CorruptRecordError):
+                            continue  # a damaged value is not kept; the caller's default
+        return found
+
     def repo_ids(self) -> list[str]:
         """Repositories whose root node is sound in the structural tree."""
         spec = BY_NAME[TREES[0].name]
@@ -89,7 +108,7 @@ class Salvage:
                 for key, _, _ in sound_records(txn, db, spec, lambda d: None):
                     parsed = parse_key(key)
                     if parsed.family == ROOT_FAMILY:
-                        ids.add(parsed.repo)
+                        ids.add(parsed.repo_id)
         finally:
             txn.abort()
         return sorted(ids)
