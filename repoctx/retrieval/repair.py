@@ -57,7 +57,8 @@ class RepairReport:
     lost: list[Damage] = field(default_factory=list)
     lost_records: int = 0
     recovered: int = 0
-    """Of the lost records, those a peer or backup (``--from``) held."""
+    """Records a peer or backup (``--from``) held that the damaged store did not give."""
+    salvaged_keys: set[str] = field(default_factory=set, repr=False)
     source: str | None = None
     rebuilt: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -79,7 +80,8 @@ class RepairReport:
         lines += [f"  data file: {r}" for r in self.rescued]
         lines.append("  kept: " + ", ".join(f"{n} {t}" for t, n in self.kept.items()))
         if self.source:
-            lines.append(f"  merged from {self.source}: {self.recovered} lost records recovered")
+            lines.append(f"  merged from {self.source}: {self.recovered} records the damaged "
+                         "store did not give back")
         lines.append(f"  lost: {self.lost_records} records" + (":" if self.lost else ""))
         lines += [f"    {d.tree} {d.key or '-'}: {d.reason}" for d in self.lost[:_LISTED]]
         lines.append("  rebuilt: " + ", ".join(f"{k} {v}" for k, v in self.rebuilt.items()))
@@ -145,6 +147,7 @@ def _salvaged_store(root: Path, directory: Path, work: Path, repo_id: str | None
             copied = old.copy_into(store.trees, KEPT)
             report.kept, report.lost, report.lost_records = (
                 copied.records, copied.lost, copied.lost_records)
+            report.salvaged_keys = copied.keys
     finally:
         if old is not None:
             old.close()
@@ -169,7 +172,7 @@ def _merge_peer(store: Store, peer: Path, work: Path, report: RepairReport) -> N
         copied = other.copy_into(store.trees, KEPT)
     for tree, count in copied.records.items():
         report.kept[tree] = report.kept.get(tree, 0) + count
-    report.recovered = sum(1 for d in report.lost if d.key in copied.keys)
+    report.recovered = len(copied.keys - report.salvaged_keys)
     report.warnings += [f"in {peer}: {d.tree} {d.key or '-'}: {d.reason}" for d in copied.lost]
 
 

@@ -67,35 +67,33 @@ class Salvage:
                                  max_dbs=MAX_DBS, readahead=False)
 
     def local(self, name: str, default: Any = None) -> Any:
-        """A store-local value, or ``default`` when it is missing or does not decode."""
-        with self.env.begin() as txn:
-            db = self._db(txn, LOCAL_TREE)
-            raw = None if db is None else txn.get(name.encode(), db=db)
-            if raw is None:
-                return default
-            try:
-                return codec.decode_local(name, bytes(raw))
-            except CorruptRecordError:
-                return default
+        """A store-local value, or ``default`` when it is missing or unreadable."""
+        return self.local_items(name, exact=True).get(name, default)
 
-    def local_items(self, prefix: str) -> dict[str, Any]:
-        """Store-local values whose name starts with ``prefix`` and that decode."""
-        found = {}
-        with self.env.begin() as txn:
+    def local_items(self, prefix: str, *, exact: bool = False) -> dict[str, Any]:
+        """Store-local values whose name starts with ``prefix`` (``exact``: is it) and that
+        can be read; a damaged one is left out, the caller keeps its default."""
+        found: dict[str, Any] = {}
+        txn = self.env.begin()
+        try:
             db = self._db(txn, LOCAL_TREE)
-            if db is None:
+            cursor = None if db is None else txn.cursor(db=db)
+            if cursor is None or not cursor.set_range(prefix.encode()):
                 return found
-            with txn.cursor(db=db) as cursor:
-                if cursor.set_range(prefix.encode()):
-                    for raw_key, raw in cursor:
-                        if not bytes(raw_key).startswith(prefix.encode()):
-                            break
-                        try:
-                            name = bytes(raw_key).decode()
-                            found[name] = codec.decode_local(name, bytes(raw))
-                        except (UnicodeDecodeError, CorruptRecordError):
-                            continue  # a damaged value is not kept; the caller's default
-        return found
+            for raw_key, raw in cursor:
+                raw_key = bytes(raw_key)
+                if not raw_key.startswith(prefix.encode()) or (exact and found):
+                    break
+                try:
+                    name = raw_key.decode()
+                    found[name] = codec.decode_local(name, bytes(raw))
+                except (UnicodeDecodeError, CorruptRecordError):
+                    continue  # not kept: the caller's default stands in
+        except lmdb.Error:
+            pass  # a damaged page: what was read before it is kept, the rest defaults
+        finally:
+            txn.abort()
+        return {k: v for k, v in found.items() if not exact or k == prefix}
 
     def repo_ids(self) -> list[str]:
         """Repositories whose root node is sound in the structural tree."""
