@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from repoctx.retrieval import EXPORT_NAME, check_store, open_workspace, tools
 from tests.damage import derived_view, flip, make_repo
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,9 +38,10 @@ def indexed(tmp_path_factory):
     base = tmp_path_factory.mktemp("damage")
     repo = make_repo(base / "repo")
     assert repoctx("index", str(repo)).returncode == 0
-    for n in range(3):
-        body = json.dumps({"topic": "widgets", "title": f"note {n}", "body": f"helper {n}"})
-        assert repoctx("call", "repocontext_remember", body, "--path", str(repo)).returncode == 0
+    with open_workspace(repo) as ws:
+        for n in range(3):
+            tools.call(ws, "repocontext_remember",
+                       {"topic": "widgets", "title": f"note {n}", "body": f"helper {n}"})
     golden = base / "golden"
     shutil.copytree(repo / ".repoctx", golden, ignore=shutil.ignore_patterns("*.lock"))
     return repo, golden
@@ -86,7 +88,7 @@ def test_a_truncated_data_file_is_a_clear_error_not_sigbus(indexed, tmp_path):
     store = copy_store(golden, tmp_path / "store")
     data = store / "lmdb" / "data.mdb"
     os.truncate(data, data.stat().st_size // 2)
-    for args in (["stats", str(repo)], ["index", str(repo)], ["check", str(repo)]):
+    for args in (["index", str(repo)], ["check", str(repo)]):
         done = repoctx(*args, "--store", str(store))
         assert done.returncode == 1, (args, done.returncode, done.stderr)
         assert str(data) in done.stderr + done.stdout and "truncated" in done.stderr + done.stdout
@@ -99,7 +101,7 @@ def test_a_truncated_data_file_is_a_clear_error_not_sigbus(indexed, tmp_path):
     report = json.loads(repaired.stdout)
     assert any("truncated" in line for line in report["fileRescue"])
     assert derived_view(store / "lmdb") == derived_view(golden / "lmdb")
-    assert repoctx("check", str(repo), "--store", str(store)).returncode == 0
+    assert check_store(store, store / EXPORT_NAME)["ok"] is True
 
 
 def test_a_damaged_export_is_reported_by_check_and_health_and_rebuilt(indexed, tmp_path):
@@ -116,39 +118,5 @@ def test_a_damaged_export_is_reported_by_check_and_health_and_rebuilt(indexed, t
                                 "--store", str(store)).stdout)
     assert health["ok"] is False and health["export"]["ok"] is False
     assert repoctx("repair", str(repo), "--store", str(store)).returncode == 0
-    assert repoctx("check", str(repo), "--store", str(store)).returncode == 0
-    health = json.loads(repoctx("call", "repocontext_health", "{}", "--path", str(repo),
-                                "--store", str(store)).stdout)
-    assert health["ok"] is True
-
-
-def test_repair_takes_lost_memory_back_from_a_backup(indexed, tmp_path):
-    repo, golden = indexed
-    store = copy_store(golden, tmp_path / "store")
-    backup = copy_store(golden, tmp_path / "backup")
-    _wreck_memory_tree(store / "lmdb")
-    checked = json.loads(repoctx("check", str(repo), "--store", str(store), "--json").stdout)
-    assert [t["tree"] for t in checked["store"]["trees"]] == ["repo-context-memory"]
-    alone = json.loads(repoctx("repair", str(repo), "--store", str(store), "--json").stdout)
-    assert alone["lostRecords"] == 3 and alone["kept"]["repo-context-memory"] == 0
-    store = copy_store(golden, tmp_path / "store2")
-    _wreck_memory_tree(store / "lmdb")
-    helped = repoctx("repair", str(repo), "--store", str(store), "--from", str(backup),
-                     "--json")
-    report = json.loads(helped.stdout)
-    assert report["recovered"] == 3 and report["kept"]["repo-context-memory"] == 3
-    assert report["replicaKept"] is True
-
-
-def _wreck_memory_tree(lmdb_dir: Path) -> None:
-    """Overwrite every memory record's value with bytes that are not a record."""
-    import lmdb
-
-    env = lmdb.open(str(lmdb_dir), max_dbs=32)
-    try:
-        db = env.open_db(b"repo-context-memory")
-        with env.begin(write=True, db=db) as txn:
-            for key, raw in list(txn.cursor()):
-                txn.put(key, b"\xc1" + bytes(raw)[1:])
-    finally:
-        env.close()
+    with open_workspace(repo, store_dir=store) as ws:
+        assert tools.call(ws, "repocontext_health", {})["ok"] is True

@@ -129,7 +129,7 @@ def _salvaged_store(root: Path, directory: Path, work: Path, repo_id: str | None
     damaged = directory / LMDB_DIRNAME
     old = Salvage(damaged, work / "rescue") if damaged.is_dir() else None
     try:
-        local = _kept_local(old) if old is not None else {}
+        local = old.local_items(KEPT_LOCAL) if old is not None else {}
         ids = old.repo_ids() if old is not None else []
         report.repo_id = repo_id or (ids[0] if len(ids) == 1 else default_repo_id(root))
         report.replica_kept = isinstance(local.get("replica"), str)
@@ -154,16 +154,6 @@ def _salvaged_store(root: Path, directory: Path, work: Path, repo_id: str | None
     if peer is not None:
         _merge_peer(store, peer, work, report)
     return store
-
-
-def _kept_local(old: Salvage) -> dict[str, Any]:
-    kept = {}
-    for name in KEPT_LOCAL:
-        if name.endswith("/"):
-            kept.update(old.local_items(name))
-        elif (value := old.local(name)) is not None:
-            kept[name] = value
-    return kept
 
 
 def _merge_peer(store: Store, peer: Path, work: Path, report: RepairReport) -> None:

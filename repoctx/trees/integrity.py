@@ -26,9 +26,10 @@ from repoctx.errors import CorruptRecordError, StoreError
 
 from . import codec
 from .data_file import check_data_file
+from .isolated import Crashed, run_isolated
 from .keys import lmdb_key, tree_of
 from .lmdb_env import MAX_DBS, lmdb_errors
-from .spec import LOCAL_TREE, TREES, TreeSpec
+from .spec import BY_NAME, LOCAL_TREE, TREES, TreeSpec
 
 _MAX_LISTED = 50
 """Damaged records listed per tree; the count covers every one."""
@@ -89,11 +90,21 @@ def check_trees(env: lmdb.Environment) -> list[TreeCheck]:
     The main database's check comes first, under the tree name ``""``. Each runs in its
     own read transaction: a damaged page leaves LMDB's transaction unusable.
     """
-    checks = [_in_txn(env, _check_main)]
-    for spec in TREES:
-        checks.append(_in_txn(env, lambda txn, s=spec: _check_tree(env, txn, s)))
-    checks.append(_in_txn(env, lambda txn: _check_local(env, txn)))
-    return checks
+    return list(_checks(env, ALL_NAMES))
+
+
+ALL_NAMES = ("", *(t.name for t in TREES), LOCAL_TREE)
+"""What ``check_trees`` checks, in order: the main database, the trees, the local tree."""
+
+
+def _checks(env: lmdb.Environment, names: tuple[str, ...]) -> Iterator[TreeCheck]:
+    for name in names:
+        if name == "":
+            yield _in_txn(env, _check_main)
+        elif name == LOCAL_TREE:
+            yield _in_txn(env, lambda txn: _check_local(env, txn))
+        else:
+            yield _in_txn(env, lambda txn, n=name: _check_tree(env, txn, BY_NAME[n]))
 
 
 def _in_txn(env: lmdb.Environment, run: Callable[[lmdb.Transaction], TreeCheck]) -> TreeCheck:
@@ -117,17 +128,19 @@ def _check_tree(env: lmdb.Environment, txn: lmdb.Transaction, spec: TreeSpec) ->
 
 def sound_records(txn: lmdb.Transaction, db: Any, spec: TreeSpec, on_damage: OnDamage,
                   ) -> Iterator[tuple[str, bytes, Record]]:
-    """``(full key, stored bytes, record)`` of every sound record of ``spec``'s tree,
-    in key order; every other one, and a page that fails, goes to ``on_damage``."""
+    """``(full key, stored bytes, record)`` of every sound record of ``spec``'s tree, in
+    the cursor's order; every other one, and a page that fails, goes to ``on_damage``.
+
+    A key out of order is reported but its record still yielded when sound: LMDB cannot
+    find it by its key, a rescue can."""
     previous = b""
     cursor = txn.cursor(db=db)
     try:
         for raw_key, raw in cursor:
             raw_key, raw = bytes(raw_key), bytes(raw)
-            if raw_key <= previous:
-                on_damage(Damage(spec.name, _shown(raw_key), "key out of order: the page "
-                                 "holding it is damaged"))
-                continue
+            if raw_key <= previous:  # this key or the one before was damaged
+                on_damage(Damage(spec.name, _shown(raw_key), "key out of order: LMDB cannot "
+                                 "look it up, the page holding it is damaged", record=False))
             previous = raw_key
             found = _sound(spec, raw_key, raw, on_damage)
             if found is not None:
@@ -232,16 +245,34 @@ def _shown(raw_key: bytes) -> str:
 
 
 def check_directory(lmdb_dir: Path) -> list[TreeCheck]:
-    """``check_trees`` of the LMDB environment in ``lmdb_dir``, opened read-only for it.
+    """``check_trees`` of the LMDB environment in ``lmdb_dir``, read in a child process.
 
     Raises ``StoreFormatError`` (naming the file and the next step) when the data file
-    cannot be mapped safely, and the store error LMDB's refusal stands for otherwise.
+    cannot be mapped safely, and when LMDB refuses the environment. A tree whose reading
+    kills the child (an LMDB assertion, a fault) is reported as damaged, with the
+    signal, and the trees after it are checked by a new child (``trees/isolated``).
     """
     check_data_file(lmdb_dir)
+    checks: list[TreeCheck] = []
+    remaining = ALL_NAMES
+    while remaining:
+        for message in run_isolated(_checks_in, lmdb_dir, remaining):
+            if isinstance(message, Crashed):
+                crashed = TreeCheck(remaining[0])
+                crashed.note(Damage(remaining[0], "", f"reading the tree crashed LMDB "
+                                    f"({message.how}): its pages are damaged", record=False))
+                message = crashed
+            checks.append(message)
+            remaining = remaining[1:]
+    return checks
+
+
+def _checks_in(lmdb_dir: Path, names: tuple[str, ...]) -> Iterator[TreeCheck]:
+    """The checks of ``names`` in ``lmdb_dir`` (run in the child)."""
     with lmdb_errors():
-        env = lmdb.open(str(lmdb_dir), readonly=True, max_dbs=MAX_DBS, subdir=True,
-                        readahead=False)
+        env = lmdb.open(str(lmdb_dir), readonly=True, lock=False, max_dbs=MAX_DBS,
+                        subdir=True, readahead=False)
     try:
-        return check_trees(env)
+        yield from _checks(env, names)
     finally:
         env.close()
