@@ -36,7 +36,7 @@ def indexed(tmp_path_factory):
     """A generated repository, indexed, with three memory records; its store is kept
     aside as the golden copy every case starts from."""
     base = tmp_path_factory.mktemp("damage")
-    repo = make_repo(base / "repo")
+    repo = make_repo(base / "repo", packages=3, modules=4)
     assert repoctx("index", str(repo)).returncode == 0
     with open_workspace(repo) as ws:
         for n in range(3):
@@ -108,7 +108,7 @@ def test_a_damaged_export_is_reported_by_check_and_health_and_rebuilt(indexed, t
     repo, golden = indexed
     store = copy_store(golden, tmp_path / "store")
     export = store / "contextpull.sqlite"
-    flip(export, 64, random.Random(3), start=4096)  # past the header: SQLite still opens
+    flip(export, 600, random.Random(3), start=4096)  # past the header: SQLite still opens
     checked = repoctx("check", str(repo), "--store", str(store), "--json")
     assert checked.returncode == 1
     answer = json.loads(checked.stdout)

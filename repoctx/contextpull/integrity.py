@@ -41,15 +41,20 @@ def check_export(path: Path) -> list[str]:
         conn = sqlite3.connect(read_only_uri(path), uri=True)
     except sqlite3.Error as exc:
         return [f"{path} cannot be opened: {exc}"]
+    conn.text_factory = _text  # damaged text (and integrity_check's report of it) is data
     try:
         problems = _integrity(conn)
         if not problems:
             problems = _schema(conn) or _meta(conn) or _counts(conn)
         return [f"{path}: {p}" for p in problems]
-    except sqlite3.Error as exc:  # a damaged file fails anywhere: that is the finding
+    except (sqlite3.Error, ValueError) as exc:  # a damaged file fails anywhere: the finding
         return [f"{path}: {exc}"]
     finally:
         conn.close()
+
+
+def _text(data: bytes) -> str:
+    return data.decode(errors="replace")
 
 
 def _integrity(conn: sqlite3.Connection) -> list[str]:

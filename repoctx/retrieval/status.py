@@ -50,7 +50,7 @@ def health(ws: Workspace) -> dict[str, Any]:
         store.update(format=FORMAT_VERSION, replicaId=ws.store.replica_id)
     try:
         export["schemaVersion"] = ws.reader().meta.schema_version
-    except RepoctxError as exc:
+    except (RepoctxError, ValueError) as exc:  # damaged text fails to decode: ValueError
         export["ok"] = False
         if not ws.export.exists() or not export["problems"]:
             export["error"] = str(exc)
