@@ -7,9 +7,10 @@ embeddings of the vector trees) are copied from every record that still decodes
 store-local values that must survive (replica id, clock, embedder choice) are kept; then
 a full reconcile pass re-projects the derived trees (structural, symbol, content, xref),
 the back-fill rebuilds the vector index and coverage when an embedder is chosen, and a
-fresh export is written (nothing reused from the old file). Last, the directories are
-swapped, each step one ``rename``: ``lmdb`` aside, the new ``lmdb`` in, the export
-replaced, the old one removed. The report lists every record that could not be kept.
+fresh export is written (nothing reused from the old file). Last, the ``lmdb``
+directories are exchanged in one atomic ``renameat2(RENAME_EXCHANGE)`` (two renames
+where the system lacks it), the export is replaced by a rename, and the damaged copy
+removed. The report lists every record that could not be kept.
 
 Run it while nothing else uses the store: an indexer is refused (``StoreBusyError``), a
 tool that writes memory between the copy and the swap would lose that write.
@@ -17,6 +18,7 @@ tool that writes memory between the copy and the swap would lose that write.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import shutil
 from dataclasses import dataclass, field
@@ -183,12 +185,31 @@ def _rebuild(store: Store, root: Path, export: Path, report: RepairReport) -> No
 
 
 def _swap(directory: Path, work: Path) -> None:
-    """Put the rebuilt store in place of the damaged one, one rename at a time."""
-    live, aside = directory / LMDB_DIRNAME, directory / f"{LMDB_DIRNAME}.damaged.{os.getpid()}"
-    if live.exists():
-        os.rename(live, aside)
-    os.rename(work / LMDB_DIRNAME, live)
+    """Put the rebuilt store in place of the damaged one: one atomic exchange of the two
+    directories where the kernel offers it (``renameat2``), else two renames."""
+    live, fresh = directory / LMDB_DIRNAME, work / LMDB_DIRNAME
+    if not (live.exists() and _exchange(fresh, live)):
+        aside = directory / f"{LMDB_DIRNAME}.damaged.{os.getpid()}"
+        if live.exists():
+            os.rename(live, aside)
+        os.rename(fresh, live)
     if (work / EXPORT_NAME).exists():
         os.replace(work / EXPORT_NAME, directory / EXPORT_NAME)
-    shutil.rmtree(aside, ignore_errors=True)
-    shutil.rmtree(work, ignore_errors=True)
+    shutil.rmtree(work, ignore_errors=True)  # holds the damaged lmdb after an exchange
+    for aside in directory.glob(f"{LMDB_DIRNAME}.damaged.*"):
+        shutil.rmtree(aside, ignore_errors=True)
+
+
+_RENAME_EXCHANGE, _AT_FDCWD = 2, -100
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically (Linux ``renameat2(RENAME_EXCHANGE)``); False when
+    this system cannot, and the caller renames instead."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    done = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    return done == 0
