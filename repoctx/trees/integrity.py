@@ -268,10 +268,16 @@ def check_directory(lmdb_dir: Path) -> list[TreeCheck]:
 
 
 def _checks_in(lmdb_dir: Path, names: tuple[str, ...]) -> Iterator[TreeCheck]:
-    """The checks of ``names`` in ``lmdb_dir`` (run in the child)."""
-    with lmdb_errors():
-        env = lmdb.open(str(lmdb_dir), readonly=True, lock=False, max_dbs=MAX_DBS,
+    """The checks of ``names`` in ``lmdb_dir`` (run in the child). Registered as a reader
+    (``lock``) so a concurrent writer cannot reuse the pages being read; without the
+    lock file's write access (a read-only checkout), unregistered."""
+    try:
+        env = lmdb.open(str(lmdb_dir), readonly=True, lock=True, max_dbs=MAX_DBS,
                         subdir=True, readahead=False)
+    except lmdb.Error:
+        with lmdb_errors():
+            env = lmdb.open(str(lmdb_dir), readonly=True, lock=False, max_dbs=MAX_DBS,
+                            subdir=True, readahead=False)
     try:
         yield from _checks(env, names)
     finally:
