@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import faulthandler
 import os
 
 import pytest
@@ -16,6 +17,7 @@ def _counting(n: int):
 
 def _aborting():
     yield "before"
+    faulthandler.disable()  # pytest's dump of the child would only be noise
     os.abort()  # what an LMDB assertion on a damaged page does
 
 
