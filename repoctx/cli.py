@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from repoctx.cli_check import COMMANDS as CHECK_COMMANDS
 from repoctx.cli_common import (
     EXIT_ERROR,
     Cli,
@@ -314,4 +315,6 @@ def backup(dest: Path, path: Path, store_dir: Path | None, repo_id: str | None) 
 
 main.add_command(memory)
 for _command in SYNC_COMMANDS:
+    main.add_command(_command)
+for _command in CHECK_COMMANDS:
     main.add_command(_command)

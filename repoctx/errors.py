@@ -87,10 +87,12 @@ class InvalidKeyError(StoreError):
 
 
 class CorruptRecordError(StoreError):
-    """A stored value that does not decode; names the tree and the key."""
+    """A stored value that does not decode; names the tree and the key, and what to do."""
+
+    HINT = "run `repoctx check` to see all damage and `repoctx repair` to rebuild the store"
 
     def __init__(self, tree: str, key: str, reason: str) -> None:
-        super().__init__(f"corrupt record {key!r} in tree {tree}: {reason}")
+        super().__init__(f"corrupt record {key!r} in tree {tree}: {reason}; {self.HINT}")
         self.tree = tree
         self.key = key
         self.reason = reason

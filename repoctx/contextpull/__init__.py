@@ -7,6 +7,7 @@ reader's tools and :func:`call_tool` dispatches validated calls to a :class:`Rea
 
 from repoctx.contextpull.directory import export_directory
 from repoctx.contextpull.documents import Definition, SourceDocument
+from repoctx.contextpull.integrity import check_export
 from repoctx.contextpull.reader import Reader
 from repoctx.contextpull.search import Embedder
 from repoctx.contextpull.store_export import export_store
@@ -21,6 +22,7 @@ __all__ = [
     "SourceDocument",
     "call_tool",
     "check_arguments",
+    "check_export",
     "export_directory",
     "export_store",
     "tool_definitions",

@@ -5,7 +5,9 @@ from .context import context
 from .context_rank import Candidate, Ranker, default_rank, reader_rank
 from .export_extras import export_extras
 from .export_refresh import refresh_export
+from .integrity import check_store, check_text
 from .receipts import receipt
+from .repair import RepairReport, repair
 from .search import refresh_index, search
 from .search_index import build_search_index, has_search_index
 from .wire import dumps, seal
@@ -15,8 +17,11 @@ __all__ = [
     "Candidate",
     "EXPORT_NAME",
     "Ranker",
+    "RepairReport",
     "Workspace",
     "build_search_index",
+    "check_store",
+    "check_text",
     "context",
     "default_rank",
     "dumps",
@@ -27,6 +32,7 @@ __all__ = [
     "receipt",
     "refresh_export",
     "refresh_index",
+    "repair",
     "seal",
     "search",
 ]

@@ -7,6 +7,8 @@ from . import changelog
 from .backup import BackupReport
 from .batch import Batch
 from .compaction import compact
+from .data_file import REPAIR_HINT
+from .integrity import Damage, TreeCheck, check_directory, check_trees
 from .keys import (
     MAX_KEY_BYTES,
     Key,
@@ -21,6 +23,7 @@ from .keys import (
     unescape_name,
 )
 from .lmdb_env import DEFAULT_MAP_SIZE, error_for, lmdb_errors
+from .salvage import Copied, Salvage
 from .spec import BY_FAMILY, BY_NAME, LOCAL_TREE, ROOT_FAMILY, TREES, TreeSpec
 from .trees import Snapshot, Trees, TreeStats, decode_stored
 from .visibility import reapable, visible
@@ -30,18 +33,25 @@ __all__ = [
     "BY_NAME",
     "BackupReport",
     "Batch",
+    "Copied",
     "DEFAULT_MAP_SIZE",
+    "Damage",
     "Key",
     "LOCAL_TREE",
     "MAX_KEY_BYTES",
+    "REPAIR_HINT",
     "ROOT_FAMILY",
+    "Salvage",
     "Snapshot",
     "TREES",
+    "TreeCheck",
     "TreeSpec",
     "TreeStats",
     "Trees",
     "changelog",
+    "check_directory",
     "check_repo_id",
+    "check_trees",
     "compact",
     "decode_stored",
     "error_for",

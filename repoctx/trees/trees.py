@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import lmdb
-import msgpack
 
 from repoctx.crdt import record, wall_ms
 from repoctx.crdt.record import Record
@@ -118,7 +117,7 @@ class Snapshot:
     def get_local(self, name: str, default: Any = None) -> Any:
         """A store-local value, or ``default``."""
         raw = self._txn.get(name.encode(), db=self._trees.dbs[LOCAL_TREE])
-        return default if raw is None else msgpack.unpackb(raw)
+        return default if raw is None else codec.decode_local(name, raw)
 
     def local_names(self, prefix: str) -> Iterator[str]:
         """Names of the store-local values starting with ``prefix``, in order."""
@@ -140,7 +139,8 @@ class Snapshot:
             for raw_key, raw in cursor:
                 if not raw_key.startswith(start):
                     return
-                yield raw_key.decode(), msgpack.unpackb(raw)
+                name = raw_key.decode(errors="replace")
+                yield name, codec.decode_local(name, raw)
 
 
 class Trees:
