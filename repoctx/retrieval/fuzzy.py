@@ -104,12 +104,12 @@ def correct_identifier(token: str, parts: Vocabulary, words: Vocabulary) -> str 
 
 def identifier_corrections(tokens: Iterable[str], parts: Vocabulary, words: Vocabulary,
                            ) -> dict[str, str]:
-    """``{typed (lowercase): corrected}`` for each compound identifier of ``tokens`` with
-    a part corrected by ``correct_identifier``."""
+    """``{typed: corrected}`` for each compound identifier of ``tokens`` with a part
+    corrected by ``correct_identifier``."""
     out: dict[str, str] = {}
     for token in tokens:
         if is_compound(token):
             fixed = correct_identifier(token, parts, words)
             if fixed is not None:
-                out[token.lower()] = fixed
+                out[token] = fixed
     return out

@@ -160,11 +160,16 @@ def _joins(content: list[str]) -> tuple[str, ...]:
 
 
 def replace_words(terms: QueryTerms, corrections: dict[str, str]) -> QueryTerms:
-    """``terms`` re-tokenised with each corrected word (lowercase) swapped for its fix."""
-    raw = tuple(corrections.get(t.lower(), t) for t in terms.raw)
+    """``terms`` re-tokenised with each corrected word (as typed, or lowercase) swapped
+    for its fix."""
+
+    def fixed(token: str) -> str:
+        return corrections.get(token, corrections.get(token.lower(), token))
+
+    raw = tuple(fixed(t) for t in terms.raw)
     name = terms.name
     if name is not None:
-        name = ".".join(corrections.get(p.lower(), p) for p in name.split("."))
+        name = ".".join(fixed(p) for p in name.split("."))
     return _terms(" ".join(raw), raw, name)
 
 

@@ -63,5 +63,5 @@ def test_identifier_typos_are_corrected_by_parts_and_named(pkg_ws):
     assert "fuzzy:regster_bluprint->register_blueprint" in got["hits"][0]["reasons"]
     assert got["corrected"]["words"] == {"regster_bluprint": "register_blueprint"}
     camel = search(pkg_ws, "regsterBluprint", kinds=["symbol"])
-    assert camel["corrected"]["words"] == {"regsterbluprint": "registerBlueprint"}
+    assert camel["corrected"]["words"] == {"regsterBluprint": "registerBlueprint"}
     assert camel["hits"][0]["symbol"] == "pkg.bp.Blueprint.register_blueprint"
