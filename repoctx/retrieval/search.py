@@ -264,8 +264,9 @@ def _hit(ws: Workspace, cand: Candidate, shown: list[str], corrections: dict[str
     elif kind == "section":
         assert section is not None
         hit["key"] = section.section_id
-        if section.symbol:
-            hit["symbol"] = fq_name(section.path, section.symbol)
+        if cand.symbol is not None or section.symbol:
+            hit["symbol"] = (cand.symbol.fq if cand.symbol is not None
+                             else fq_name(section.path, section.symbol))
     if symbol is not None and kind == "symbol":
         fq, decl = symbol
         hit["key"] = ws.store.key("symbol", fq)
