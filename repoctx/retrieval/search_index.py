@@ -15,6 +15,9 @@ by the section's rowid, which the writer shares between ``sections`` and
   full-text trigram table costs ~6.5x the build time).
 - ``repoctx_search_symbols`` + ``_symbol_parts``: every Python declaration with its
   normalised name and light-stemmed identifier parts, for exact / prefix / part matches.
+  The declarations are the store's (``declared``) when it holds the document's bytes,
+  else extracted from the document's sections (``section_symbols``): a symbol's lines
+  are its definition's, and the section it points at holds its first line.
 - ``repoctx_search_vocab``: words and identifier parts with their section counts, for
   typo correction. Grow-only between full rebuilds: a stale word costs one fruitless
   correction, never a wrong hit.
@@ -27,14 +30,26 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import groupby
 from pathlib import PurePosixPath
 
+from repoctx.reconcile import Declaration
 from repoctx.retrieval.priors import is_secondary
 from repoctx.retrieval.query import expand_for_index, light_stem, normalise_name, split_identifier
-from repoctx.retrieval.section_symbols import fq_name, section_symbols
+from repoctx.retrieval.section_symbols import (
+    FoundSymbol,
+    SectionSpan,
+    document_symbols,
+    extracted,
+    place,
+)
+
+Declared = Callable[[str, str], "dict[str, Declaration] | None"]
+"""``(path, sha256)`` -> the store's declarations of ``path`` when it indexed exactly
+those bytes, else None (the symbols are then extracted from the exported text)."""
 
 PORTER_TOKENIZE = "porter unicode61 remove_diacritics 2 tokenchars '_'"
 TEXT_TABLE, AUX_TABLE = "repoctx_search_text", "repoctx_search_text_aux"
@@ -63,7 +78,7 @@ DDL = (
 )
 _SECTIONS = (
     "SELECT s.rowid, s.id, d.path, d.kind, s.heading_path, s.text, r.start_line, r.end_line,"
-    " r.symbol"
+    " r.symbol, d.sha256"
     " FROM sections s JOIN documents d ON d.doc_id = s.doc_id"
     " LEFT JOIN repoctx_sections r ON r.id = s.id"
 )
@@ -90,6 +105,11 @@ class SectionRow:
     start_line: int | None
     end_line: int | None
     symbol: str | None
+    sha256: str = ""
+
+    def span(self) -> SectionSpan:
+        """The section as ``section_symbols`` places symbols in it."""
+        return SectionSpan(self.rowid, self.text, self.start_line, self.end_line)
 
 
 @contextmanager
@@ -111,32 +131,34 @@ def has_search_index(conn: sqlite3.Connection) -> bool:
     return all(table in names for table in TABLES)
 
 
-def build_search_index(conn: sqlite3.Connection, changed_doc_ids: set[int] | None = None) -> None:
+def build_search_index(conn: sqlite3.Connection, changed_doc_ids: set[int] | None = None,
+                       declared: Declared | None = None) -> None:
     """Create or update the search tables inside the export open on ``conn``.
 
     ``None`` rebuilds everything. Otherwise the rows of ``changed_doc_ids`` are deleted
     and inserted again, together with any document whose SHA-256 drifted from what the
     index was built from and any row whose section is gone; one savepoint holds it all.
+    ``declared`` supplies a document's symbols from the store (see ``Declared``).
     """
     with _savepoint(conn):
         if changed_doc_ids is None or not has_search_index(conn):
-            _rebuild(conn)
+            _rebuild(conn, declared)
         else:
-            _update(conn, changed_doc_ids)
+            _update(conn, changed_doc_ids, declared)
 
 
-def _rebuild(conn: sqlite3.Connection) -> None:
+def _rebuild(conn: sqlite3.Connection, declared: Declared | None) -> None:
     for table in TABLES:
         conn.execute(f"DROP TABLE IF EXISTS {table}")
     for statement in DDL:
         conn.execute(statement)
-    _insert(conn, _read_sections(conn, _SECTIONS))
+    _insert(conn, _read_sections(conn, _SECTIONS), declared)
     conn.execute("INSERT INTO repoctx_search_docs(path, sha256) SELECT path, sha256 FROM documents")
     for table in FTS_TABLES:
         conn.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
 
 
-def _update(conn: sqlite3.Connection, changed: set[int]) -> None:
+def _update(conn: sqlite3.Connection, changed: set[int], declared: Declared | None) -> None:
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS repoctx_search_changed"
                  "(doc_id INTEGER PRIMARY KEY)")
     conn.execute("DELETE FROM repoctx_search_changed")
@@ -147,7 +169,7 @@ def _update(conn: sqlite3.Connection, changed: set[int]) -> None:
     _delete_rows(conn, stale)
     missing = (f"{_SECTIONS} WHERE s.doc_id IN (SELECT doc_id FROM repoctx_search_changed)"
                " OR s.rowid NOT IN (SELECT rowid FROM repoctx_search_rows)")
-    _insert(conn, _read_sections(conn, missing))
+    _insert(conn, _read_sections(conn, missing), declared)
     conn.execute("DELETE FROM repoctx_search_docs")
     conn.execute("INSERT INTO repoctx_search_docs(path, sha256) SELECT path, sha256 FROM documents")
     conn.execute("DROP TABLE repoctx_search_changed")
@@ -163,7 +185,7 @@ def _delete_rows(conn: sqlite3.Connection, rowids: list[int]) -> None:
 
 
 def _read_sections(conn: sqlite3.Connection, statement: str) -> Iterator[SectionRow]:
-    for row in conn.execute(statement).fetchall():
+    for row in conn.execute(statement + " ORDER BY s.doc_id, s.ordinal").fetchall():
         yield SectionRow(*row)
 
 
@@ -211,34 +233,50 @@ class _Batch:
         self.__post_init__()
 
 
-def _insert(conn: sqlite3.Connection, sections: Iterable[SectionRow]) -> None:
+def _insert(conn: sqlite3.Connection, sections: Iterable[SectionRow],
+            declared: Declared | None) -> None:
     (next_id,) = conn.execute(
         "SELECT coalesce(max(id), 0) + 1 FROM repoctx_search_symbols").fetchone()
     seen = {(fq, path) for fq, path in conn.execute("SELECT fq, path FROM repoctx_search_symbols")}
     vocab: Counter[str] = Counter()
     batch = _Batch()
-    for section in sections:
-        names = []
-        if section.path.endswith((".py", ".pyi")) and section.doc_kind == "code":
-            for found in section_symbols(section.text, section.start_line or 1, section.symbol,
-                                         section.end_line):
-                names.append(found.qualname)
-                fq = fq_name(section.path, found.qualname)
-                if (fq, section.path) in seen:
+    for path, rows in groupby(sections, key=lambda section: section.path):
+        document = list(rows)
+        placed = _placed_symbols(document, declared)
+        for section in document:
+            found = placed.get(section.rowid, [])
+            names = [f.qualname for f in found]
+            if section.symbol and section.symbol not in names:
+                names.insert(0, section.symbol)  # a split definition's later part
+            for symbol in found:
+                if (symbol.fq, path) in seen:
                     continue
-                seen.add((fq, section.path))
-                simple = found.qualname.rsplit(".", 1)[-1]
-                batch.symbols.append((next_id, fq, simple, normalise_name(simple), found.kind,
-                                      section.path, found.start_line, found.end_line,
+                seen.add((symbol.fq, path))
+                simple = symbol.qualname.rsplit(".", 1)[-1]
+                batch.symbols.append((next_id, symbol.fq, simple, normalise_name(simple),
+                                      symbol.kind, path, symbol.start_line, symbol.end_line,
                                       section.rowid))
                 batch.parts.extend((light_stem(p), next_id) for p in set(split_identifier(simple)))
                 next_id += 1
-        _add_section(batch, section, names, vocab)
-        if len(batch.rows) >= _BATCH:
-            batch.flush(conn)
+            _add_section(batch, section, names, vocab)
+            if len(batch.rows) >= _BATCH:
+                batch.flush(conn)
     batch.flush(conn)
     conn.executemany("INSERT INTO repoctx_search_vocab(term, n) VALUES (?, ?)"
                      " ON CONFLICT(term) DO UPDATE SET n = n + excluded.n", vocab.items())
+
+
+def _placed_symbols(document: list[SectionRow], declared: Declared | None,
+                    ) -> dict[int, list[FoundSymbol]]:
+    """Section rowid -> the symbols it declares, for a Python code document (else empty)."""
+    first = document[0]
+    if not first.path.endswith((".py", ".pyi")) or first.doc_kind != "code":
+        return {}
+    spans = [section.span() for section in document]
+    decls = declared(first.path, first.sha256) if declared is not None else None
+    if decls is None:
+        decls = extracted(first.path, spans)
+    return place(document_symbols(first.path, decls), spans)
 
 
 def _add_section(batch: _Batch, section: SectionRow, names: list[str], vocab: Counter[str]) -> None:

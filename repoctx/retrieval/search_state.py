@@ -56,6 +56,7 @@ class SearchState:
     indexed: bool
     _paths: PathIndex | None = field(default=None, repr=False)
     _vocab: Vocabulary | None = field(default=None, repr=False)
+    _name_parts: Vocabulary | None = field(default=None, repr=False)
     _sections: int | None = field(default=None, repr=False)
 
     def path_index(self) -> PathIndex:
@@ -72,6 +73,15 @@ class SearchState:
             with sqlite_errors("reading the vocabulary"):
                 self._vocab = Vocabulary.load(self.conn)
         return self._vocab
+
+    def name_parts(self) -> Vocabulary:
+        """The identifier parts of the indexed symbol names, loaded on first use."""
+        if self._name_parts is None:
+            with sqlite_errors("reading the symbol names"):
+                names = [row[0] for row in self.conn.execute(
+                    "SELECT DISTINCT name FROM repoctx_search_symbols")]
+            self._name_parts = Vocabulary.of_names(names)
+        return self._name_parts
 
     def sections(self) -> int:
         """How many sections the search index holds (counted once)."""

@@ -20,6 +20,9 @@ from . import memory_tools
 from .changed import changed
 from .context import context
 from .outline import outline
+from .related import DEFAULT_K as RELATED_K
+from .related import K_MAX as RELATED_K_MAX
+from .related import K_MIN as RELATED_K_MIN
 from .related import related
 from .search import search
 from .status import health, index_status
@@ -39,14 +42,17 @@ READ_TOOLS: tuple[Tool, ...] = (
     Tool(
         "repocontext_related",
         "For a file or a symbol: the modules it imports, the symbols that depend on it and "
-        "the tests that cover it, from the reverse cross-reference index (no scan).",
+        "the tests that cover it, from the reverse cross-reference index (no scan); at most "
+        "k entries per list, omitted counts the rest.",
         schema(
             {
                 "path": string("A repository-relative file path."),
                 "symbol": string("A symbol: fully-qualified (pkg.mod.Class) or simple name."),
+                "k": integer("Most entries per list (imports, dependents, tests).", RELATED_K_MIN,
+                             RELATED_K_MAX, RELATED_K),
             }
         ),
-        lambda ws, a: related(ws, a.get("path"), a.get("symbol")),
+        lambda ws, a: related(ws, a.get("path"), a.get("symbol"), a.get("k", RELATED_K)),
     ),
     Tool(
         "repocontext_changed",

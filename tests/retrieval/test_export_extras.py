@@ -30,11 +30,10 @@ def test_an_embedder_failure_is_a_warning(shop, tmp_path, monkeypatch):
 
     monkeypatch.setattr(vectors, "fill_embeddings", broken)
     warnings: list[str] = []
-    with open_store(tmp_path, repo_id="x") as store:
-        finalize = export_extras(store, warnings)
     conn = sqlite3.connect(":memory:")
     with sqlite3.connect(shop.export) as src:
         src.backup(conn)
-    finalize(conn, None)
+    with open_store(tmp_path, repo_id="x") as store:  # the hook reads symbols from it
+        export_extras(store, warnings)(conn, None)
     assert warnings == ["embeddings not filled: model missing"]
     assert has_search_index(conn)
