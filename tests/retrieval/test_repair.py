@@ -6,9 +6,10 @@ import shutil
 
 import pytest
 
+from repoctx import open_store
 from repoctx.errors import StoreBusyError, StoreFormatError
-from repoctx.reconcile import writer_lock
-from repoctx.retrieval import open_workspace, repair, tools
+from repoctx.reconcile import reconcile_pass, writer_lock
+from repoctx.retrieval import open_workspace, refresh_export, repair, tools
 from repoctx.retrieval.repair import DERIVED, KEPT
 from repoctx.trees import TREES
 from tests.damage import derived_view, make_repo, memory_view
@@ -19,11 +20,9 @@ MEMORY = "repo-context-memory"
 @pytest.fixture
 def indexed(tmp_path):
     repo = make_repo(tmp_path / "repo", packages=2, modules=2)
+    with open_store(repo) as store:
+        reconcile_pass(store, repo)
     with open_workspace(repo) as ws:
-        from repoctx.reconcile import reconcile_pass
-        from repoctx.retrieval import refresh_export
-
-        reconcile_pass(ws.store, repo)
         refresh_export(ws.store, repo, ws.export)
         for n in range(3):
             tools.call(ws, "repocontext_remember",
