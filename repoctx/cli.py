@@ -12,28 +12,18 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from tqdm import tqdm
 
 from repoctx import vectors
 from repoctx.cli_common import EXIT_ERROR, emit, fails_cleanly, json_option, store_location
 from repoctx.cli_memory import memory
 from repoctx.cli_sync import COMMANDS as SYNC_COMMANDS
-from repoctx.contextpull import Reader, call_tool, export_directory, export_store
 from repoctx.errors import RepoctxError
-from repoctx.reconcile import PassOptions, reconcile_pass
-from repoctx.retrieval import (
-    EXPORT_NAME,
-    build_search_index,
-    export_extras,
-    open_workspace,
-    refresh_export,
-    tools,
-)
-from repoctx.server import serve as run_server
-from repoctx.store import Store, open_store
+
+if TYPE_CHECKING:  # commands import what they use in their bodies: a fast start (issue 14)
+    from repoctx.store import Store
 
 
 def store_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -44,6 +34,7 @@ def store_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def open_for(path: Path, store_dir: Path | None, repo_id: str | None) -> Store:
     """Open the store a command works on."""
+    from repoctx.store import open_store
     return open_store(path, repo_id=repo_id, store_dir=store_dir)
 
 
@@ -86,6 +77,8 @@ def _stats_text(p: dict) -> str:
 def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, no_wait: bool,
           no_export: bool, embedder: str | None, as_json: bool) -> None:
     """Index PATH into its store: files, packages, symbols, content, cross-references."""
+    from repoctx.reconcile import PassOptions, reconcile_pass
+    from repoctx.retrieval import EXPORT_NAME, refresh_export
     options = PassOptions(full=full, wait=not no_wait)
     with open_for(path, store_dir, repo_id) as store:
         report = reconcile_pass(store, path, options, progress=None if as_json else progress_bar)
@@ -115,6 +108,7 @@ def _export_line(export: dict | None) -> str:
 
 def progress_bar(total: int, done: int) -> Callable[[int], None] | None:
     """A tqdm bar on stderr when it is a terminal (nothing otherwise)."""
+    from tqdm import tqdm
     if not sys.stderr.isatty() or total < 200:
         return None
     bar = tqdm(total=total, initial=done, unit="file", desc="indexing", leave=False)
@@ -143,6 +137,8 @@ def export(path: Path, out: Path | None, store_dir: Path | None, repo_id: str | 
     From PATH's repoctx store when it has one (run `repoctx index` first), else
     straight from the directory's documents, as ContextPull's own ingest does.
     """
+    from repoctx.contextpull import export_directory, export_store
+    from repoctx.retrieval import EXPORT_NAME, build_search_index, export_extras
     has_store = (store_dir or path / ".repoctx").joinpath("lmdb").is_dir()
     if has_store:
         with open_for(path, store_dir, repo_id) as store:
@@ -176,6 +172,8 @@ def call(tool: str, arguments: str, db: Path | None, path: Path, store_dir: Path
 
     Exit 1 with {"error": {"message": ...}} on a tool error.
     """
+    from repoctx.contextpull import Reader, call_tool
+    from repoctx.retrieval import open_workspace, tools
     try:
         args = json.loads(arguments)
         if db is not None:
@@ -203,6 +201,8 @@ def call(tool: str, arguments: str, db: Path | None, path: Path, store_dir: Path
 @fails_cleanly
 def serve(path: Path, store_dir: Path | None, repo_id: str | None) -> None:
     """Serve the repocontext_* and ContextPull tools over MCP on stdio."""
+    from repoctx.retrieval import open_workspace
+    from repoctx.server import serve as run_server
     with open_workspace(path, store_dir=store_dir, repo_id=repo_id) as ws:
         run_server(ws)
 
