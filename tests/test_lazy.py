@@ -78,3 +78,13 @@ def test_importing_the_cli_imports_no_store_and_no_heavy_library():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_listing_the_tools_imports_neither_the_mcp_sdk_nor_numpy():
+    """``repoctx call`` of one tool lists the registry: no MCP SDK, no numpy, no handlers."""
+    code = ("import sys; from repoctx.retrieval import tools; tools.tools(); "
+            "print(sorted(m for m in ('mcp', 'numpy', 'rapidfuzz', 'repoctx.retrieval.context',"
+            " 'repoctx.retrieval.search') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
