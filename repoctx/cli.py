@@ -108,9 +108,9 @@ def _export_line(export: dict | None) -> str:
 
 def progress_bar(total: int, done: int) -> Callable[[int], None] | None:
     """A tqdm bar on stderr when it is a terminal (nothing otherwise)."""
-    from tqdm import tqdm
     if not sys.stderr.isatty() or total < 200:
         return None
+    from tqdm import tqdm
     bar = tqdm(total=total, initial=done, unit="file", desc="indexing", leave=False)
 
     def advance(n: int) -> None:
