@@ -59,7 +59,8 @@ RELATED = obj({
 
 CHANGED = obj({
     "added": STRINGS, "updated": STRINGS, "removed": STRINGS,
-    "changedSymbols": array(obj({"fqName": STRING, "path": STRING, "change": STRING})),
+    "changedSymbols": array(obj({"fqName": STRING, "path": STRING, "change": {
+        "type": "string", "enum": ["added", "modified", "removed"]}})),
     "dependents": array(SYMBOL_AT), "tests": array(SYMBOL_AT),
 })
 
