@@ -15,12 +15,11 @@ import click
 
 from repoctx.cli_common import EXIT_ERROR, emit, fails_cleanly, json_option, repo_options
 from repoctx.errors import StoreMissingError
-from repoctx.retrieval import EXPORT_NAME, check_store, check_text
-from repoctx.retrieval import repair as repair_store
-from repoctx.store import has_store, missing_message, store_path
 
 
 def _directory(path: Path, store_dir: Path | None) -> Path:
+    from repoctx.store import has_store, missing_message, store_path
+
     directory = store_path(path.resolve(), store_dir)
     if not has_store(directory):
         raise StoreMissingError(missing_message(path.resolve()))
@@ -36,6 +35,8 @@ def check(path: Path, store_dir: Path | None, repo_id: str | None, as_json: bool
 
     Exit 1 when anything is damaged (then run `repoctx repair`), 0 when all is sound.
     """
+    from repoctx.retrieval import EXPORT_NAME, check_store, check_text
+
     del repo_id  # every repository's records are checked
     directory = _directory(path, store_dir)
     answer = check_store(directory, directory / EXPORT_NAME)
@@ -57,6 +58,8 @@ def repair(path: Path, source: Path | None, store_dir: Path | None, repo_id: str
     """Rebuild PATH's store: re-index the derived trees and the export from the files,
     keep every memory and session record that still decodes (or that --from holds),
     and report what was lost. The replica id is kept."""
+    from repoctx.retrieval import repair as repair_store
+
     _directory(path, store_dir)
     report = repair_store(path, store_dir=store_dir, repo_id=repo_id, source=source)
     emit(report.as_json(), as_json, lambda _: report.text())

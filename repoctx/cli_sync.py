@@ -10,34 +10,33 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from repoctx.cli_common import fails_cleanly, repo_options
-from repoctx.store import STORE_DIRNAME, Store, open_store
-from repoctx.sync import (
-    TOKEN_ENV,
-    SyncServer,
-    adopt_repo_id,
-    open_peer,
-    parse_bind,
-    refresher,
-    store_directory,
-    sync,
-)
+from repoctx.sync import TOKEN_ENV
+
+if TYPE_CHECKING:  # commands import the store side when they run: a fast start (issue 14)
+    from repoctx.store import Store
 
 _store_options = repo_options(positional=False)
 
 
 def _open(repo: Path, repo_id: str | None, store_dir: Path | None, create: bool = True) -> Store:
     """The store to sync; a new replica may start empty (``repoctx sync`` only)."""
+    from repoctx.store import open_store
+    from repoctx.sync import adopt_repo_id
+
     store = open_store(repo, repo_id=repo_id, store_dir=store_dir, create=create)
     return store if repo_id else adopt_repo_id(store)
 
 
 def _peer_refresher(peer: str) -> Callable[[Store, int], None] | None:
     """Refresh a directory peer's export when its repository is known (``X/.repoctx``)."""
+    from repoctx.store import STORE_DIRNAME
+    from repoctx.sync import refresher, store_directory
+
     if peer.startswith(("http://", "https://")):
         return None
     directory = store_directory(Path(peer))
@@ -59,6 +58,8 @@ def sync_command(peers: tuple[str, ...], nats_url: str | None, token: str | None
                  max_records: int | None, path: Path, store_dir: Path | None,
                  repo_id: str | None, as_json: bool) -> None:
     """Exchange records with peer replicas until both hold the same trees."""
+    from repoctx.sync import open_peer, refresher, sync
+
     if not peers and not nats_url:
         raise click.UsageError("give --peer PATH|URL (repeatable) or --nats URL")
     results: list[dict[str, Any]] = []
@@ -109,6 +110,8 @@ def _text(r: dict[str, Any]) -> str:
 def sync_serve(bind: str, token: str | None, path: Path, store_dir: Path | None,
                repo_id: str | None) -> None:
     """Answer peers' `repoctx sync --peer http://HOST:PORT` requests from this store."""
+    from repoctx.sync import SyncServer, parse_bind, refresher
+
     host, port = parse_bind(bind)
     with _open(path, repo_id, store_dir, create=False) as store:
         server = SyncServer(store, host, port, token=token, on_finish=refresher(path))

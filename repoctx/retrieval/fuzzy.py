@@ -19,9 +19,6 @@ import sqlite3
 from collections import Counter
 from collections.abc import Iterable
 
-from rapidfuzz import process
-from rapidfuzz.distance import OSA
-
 from repoctx.retrieval.query import is_compound, split_identifier
 
 MIN_WORD = 3
@@ -62,6 +59,9 @@ class Vocabulary:
         word = word.lower()
         if len(word) < MIN_WORD or word in self.counts or not word.isalpha():
             return None
+        from rapidfuzz import process  # imported by the first word that needs correcting
+        from rapidfuzz.distance import OSA
+
         limit = max_edits(word)
         found = process.extract(word, self._words, scorer=OSA.distance,
                                 score_cutoff=limit, limit=_CANDIDATES)

@@ -7,8 +7,6 @@ tests, under its snake form too).
 
 from __future__ import annotations
 
-from rapidfuzz import fuzz
-
 from repoctx.reconcile import Declaration, snake, symbol_record, xref_record
 
 from .search_state import search_state, sqlite_errors
@@ -88,6 +86,8 @@ def suggestions(ws: Workspace, fq_name: str) -> list[str]:
         return []
     with sqlite_errors("reading symbol names"):
         near = {row[0] for row in state.conn.execute(_NEAR, (simple_name(fq_name), like))}
+    from rapidfuzz import fuzz  # only an unknown name pays for the import
+
     short = simple_name(fq_name)
     ranked = sorted(near, key=lambda n: (simple_name(n) != short, -fuzz.ratio(fq_name, n), n))
     return ranked[:SUGGESTIONS]

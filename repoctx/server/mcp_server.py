@@ -1,8 +1,11 @@
 """server/mcp_server — the tools over MCP (stdio), on the official SDK's ``MCPServer``.
 
-Tools are listed with their explicit JSON schemas from the one registry
-(``retrieval.tools``), annotated read-only where they are, and answered with the
-same compact JSON every other door sends. Errors are tool errors (``isError``) with a
+Tools are listed with their title, their explicit input and output JSON schemas from
+the one registry (``retrieval.tools``) and annotations saying what each may do
+(read-only, destructive, idempotent; none reaches beyond the repository), and answered
+with the same compact JSON every other door sends, as text and as structured content.
+Only the tools capability is advertised: the SDK's prompt and resource handlers are
+removed, since this server has neither. Errors are tool errors (``isError``) with a
 message, never a traceback. The server writes only inside the store (sessions,
 refreshes) and answers from the newest store and export on every call.
 """
@@ -13,12 +16,13 @@ import logging
 from importlib import metadata
 from typing import Any
 
-from mcp.server import MCPServer
+from mcp.server import MCPServer, Server
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from mcp_types import Tool as MCPTool
 
 from repoctx.errors import RepoctxError
 from repoctx.retrieval import Workspace
+from repoctx.retrieval.tool_spec import Tool
 from repoctx.retrieval.tools import call, serialize, tools
 
 INSTRUCTIONS = (
@@ -35,16 +39,14 @@ class RepoContextServer(MCPServer):
 
     def __init__(self, ws: Workspace) -> None:
         super().__init__(name="repoctx", instructions=INSTRUCTIONS,
-                         version=metadata.version("repoctx"), log_level="WARNING")
+                         version=metadata.version("repoctx"), log_level="WARNING",
+                         subscriptions=False)  # the tool list never changes
+        _serve_tools_only(self._lowlevel_server)
         self.ws = ws
 
     async def list_tools(self) -> list[MCPTool]:
-        """Every tool of the registry with its schema and annotations."""
-        return [MCPTool(name=t.name, description=t.description, input_schema=t.input_schema,
-                        annotations=ToolAnnotations(read_only_hint=t.read_only,
-                                                    destructive_hint=False,
-                                                    open_world_hint=False))
-                for t in tools().values()]
+        """Every tool of the registry with its title, schemas and annotations."""
+        return [mcp_tool(t) for t in tools().values()]
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Any = None) -> CallToolResult:
@@ -58,6 +60,27 @@ class RepoContextServer(MCPServer):
             return error_result(f"internal error in {name}: {type(exc).__name__}: {exc}")
         return CallToolResult(content=[TextContent(type="text", text=serialize(result))],
                               structured_content=result, is_error=False)
+
+
+def mcp_tool(tool: Tool) -> MCPTool:
+    """How MCP lists ``tool``: a read-only tool is idempotent and never destructive."""
+    return MCPTool(
+        name=tool.name, title=tool.title, description=tool.description,
+        input_schema=tool.input_schema, output_schema=tool.output_schema,
+        annotations=ToolAnnotations(
+            title=tool.title, read_only_hint=tool.read_only,
+            destructive_hint=tool.destructive and not tool.read_only,
+            idempotent_hint=tool.idempotent or tool.read_only, open_world_hint=False))
+
+
+def _serve_tools_only(server: Server) -> None:
+    """Drop the prompt and resource handlers ``MCPServer`` registers: the capabilities a
+    client is told of are derived from the handlers, and this server has neither."""
+    for method in [m for m in server._request_handlers if m.startswith(_NOT_SERVED)]:
+        del server._request_handlers[method]
+
+
+_NOT_SERVED = ("prompts/", "resources/")
 
 
 def error_result(message: str) -> CallToolResult:

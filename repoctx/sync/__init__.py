@@ -10,15 +10,21 @@ Records carry their own expiry: an expired record merges like any other and is
 hidden everywhere it lands.
 """
 
-from .digests import ensure_digests
-from .nats_log import NatsLog, replicate
-from .peer import TOKEN_ENV, adopt_repo_id, open_peer, open_peer_store, store_directory
-from .protocol import PROTOCOL, Responder, check_peer, identity
-from .receive import Received, canonical, receive
-from .refresh import refresh_export, refresher
-from .server import SyncServer, check_bind, parse_bind
-from .session import SyncReport, sync
-from .transport import HttpTransport, LocalTransport, Transport
+from typing import TYPE_CHECKING
+
+from repoctx.lazy import export_lazily
+
+if TYPE_CHECKING:
+    from .digests import ensure_digests
+    from .nats_log import NatsLog, replicate
+    from .peer import adopt_repo_id, open_peer, open_peer_store, store_directory
+    from .protocol import PROTOCOL, Responder, check_peer, identity
+    from .receive import Received, canonical, receive
+    from .refresh import refresh_export, refresher
+    from .server import SyncServer, check_bind, parse_bind
+    from .session import SyncReport, sync
+    from .token_env import TOKEN_ENV
+    from .transport import HttpTransport, LocalTransport, Transport
 
 __all__ = [
     "HttpTransport",
@@ -47,3 +53,16 @@ __all__ = [
     "store_directory",
     "sync",
 ]
+
+export_lazily(__name__, {
+    ".digests": ("ensure_digests",),
+    ".nats_log": ("NatsLog", "replicate"),
+    ".peer": ("adopt_repo_id", "open_peer", "open_peer_store", "store_directory"),
+    ".protocol": ("PROTOCOL", "Responder", "check_peer", "identity"),
+    ".receive": ("Received", "canonical", "receive"),
+    ".refresh": ("refresh_export", "refresher"),
+    ".server": ("SyncServer", "check_bind", "parse_bind"),
+    ".session": ("SyncReport", "sync"),
+    ".token_env": ("TOKEN_ENV",),
+    ".transport": ("HttpTransport", "LocalTransport", "Transport"),
+})

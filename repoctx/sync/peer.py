@@ -16,9 +16,8 @@ from repoctx.store import FORMAT_VERSION, LMDB_DIRNAME, STORE_DIRNAME, Store, op
 from repoctx.trees import Trees
 
 from .protocol import OnFinish, Responder, known_repos
+from .token_env import TOKEN_ENV
 from .transport import HttpTransport, LocalTransport, Transport
-
-TOKEN_ENV = "REPOCTX_SYNC_TOKEN"
 
 
 def store_directory(path: Path) -> Path:
