@@ -26,6 +26,7 @@ This module imports nothing, so every layer (``crdt/`` included) may use it.
     │   ├── SchemaVersionError        a store of another major version
     │   └── Fts5UnavailableError      the SQLite binding lacks FTS5 or the table
     └── ToolError                     bad arguments or unknown ids given to a tool
+        └── CallTimeoutError          a call stopped past its deadline, or cancelled
 """
 
 from __future__ import annotations
@@ -123,3 +124,7 @@ class Fts5UnavailableError(ContextPullError):
 
 class ToolError(RepoctxError):
     """A tool was called with bad arguments or an unknown id."""
+
+
+class CallTimeoutError(ToolError):
+    """A tool call stopped at its deadline (or cancelled because its caller went away)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import configparser
 import re
 import secrets
+import threading
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +36,7 @@ from repoctx.trees import (
 FORMAT_VERSION = 1
 STORE_DIRNAME = ".repoctx"
 LMDB_DIRNAME = "lmdb"
+_TICK_LOCK = threading.Lock()
 
 
 @dataclass
@@ -53,8 +55,9 @@ class Store:
         return make_key(self.repo_id, family, rest)
 
     def tick(self) -> int:
-        """A fresh tick of this replica's clock."""
-        return self.clock.now()
+        """A fresh tick of this replica's clock (unique across threads: tools run on a pool)."""
+        with _TICK_LOCK:
+            return self.clock.now()
 
     def __post_init__(self) -> None:
         self.trees.before_commit = self._persist_clock

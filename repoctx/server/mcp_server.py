@@ -19,7 +19,9 @@ from mcp_types import Tool as MCPTool
 
 from repoctx.errors import RepoctxError
 from repoctx.retrieval import Workspace
-from repoctx.retrieval.tools import call, serialize, tools
+from repoctx.retrieval.tools import serialize, tools
+
+from .bounded_calls import BoundedCalls
 
 INSTRUCTIONS = (
     "repoctx answers questions about one indexed repository: search it "
@@ -48,9 +50,10 @@ class RepoContextServer(MCPServer):
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Any = None) -> CallToolResult:
-        """Run one tool; a ``RepoctxError`` becomes an error result naming what was wrong."""
+        """Run one tool on a worker thread under the call deadline (``bounded_calls``);
+        a ``RepoctxError`` becomes an error result naming what was wrong."""
         try:
-            result = call(self.ws, name, arguments)
+            result = await self._bounded_calls().run(name, arguments)
         except RepoctxError as exc:
             return error_result(str(exc))
         except Exception as exc:  # a bug must still answer as a tool error, logged here
@@ -58,6 +61,13 @@ class RepoContextServer(MCPServer):
             return error_result(f"internal error in {name}: {type(exc).__name__}: {exc}")
         return CallToolResult(content=[TextContent(type="text", text=serialize(result))],
                               structured_content=result, is_error=False)
+
+    def _bounded_calls(self) -> BoundedCalls:
+        """The call runner of this server, made on the first call."""
+        runner = getattr(self, "_repoctx_calls", None)
+        if runner is None:
+            runner = self._repoctx_calls = BoundedCalls(self.ws)
+        return runner
 
 
 def error_result(message: str) -> CallToolResult:
