@@ -26,10 +26,13 @@ SQLITE_PROGRESS_OPS = 4096
 class Deadline:
     """A point in monotonic time after which the call must stop, or an earlier cancel."""
 
-    def __init__(self, seconds: float, what: str = "the call") -> None:
+    def __init__(self, seconds: float, what: str = "the call",
+                 parent: Deadline | None = None) -> None:
         self.seconds = seconds
         self.what = what
         self.expires = time.monotonic() + seconds
+        self.parent = parent
+        """The enclosing call's deadline: cancelling it cancels this one too."""
         self._cancelled = threading.Event()
 
     def cancel(self) -> None:
@@ -38,8 +41,8 @@ class Deadline:
 
     @property
     def cancelled(self) -> bool:
-        """True once :meth:`cancel` was called."""
-        return self._cancelled.is_set()
+        """True once :meth:`cancel` was called (here or on the parent)."""
+        return self._cancelled.is_set() or (self.parent is not None and self.parent.cancelled)
 
     def remaining(self) -> float:
         """Seconds left (0.0 once expired or cancelled)."""
@@ -86,8 +89,8 @@ def bounded(seconds: float | Deadline | None, what: str = "the call") -> Iterato
     if seconds is None:
         yield current()
         return
-    deadline = seconds if isinstance(seconds, Deadline) else Deadline(seconds, what)
     outer = current()
+    deadline = seconds if isinstance(seconds, Deadline) else Deadline(seconds, what, outer)
     if outer is not None and outer.expires < deadline.expires:
         deadline = outer
     token = _CURRENT.set(deadline)
