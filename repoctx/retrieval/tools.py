@@ -161,6 +161,7 @@ def call(ws: Workspace, name: str, arguments: dict[str, Any] | None) -> dict[str
     if tool is None:
         raise ToolError(f"unknown tool {name!r}; tools: {', '.join(sorted(available))}")
     args = dict(arguments or {})
+    check_unicode(args)
     wanted = args.pop("repoId", None)
     if wanted is not None and wanted != ws.store.repo_id and name in REPOCONTEXT_TOOLS:
         raise ToolError(f"repoId: this server serves {ws.store.repo_id!r}, not {wanted!r}")
@@ -168,6 +169,23 @@ def call(ws: Workspace, name: str, arguments: dict[str, Any] | None) -> dict[str
     result = tool.handler(ws, checked)
     ws.stats.note(_response_tokens(result), _replaced(ws, result))
     return result
+
+
+def check_unicode(value: Any, where: str = "arguments") -> None:
+    """Refuse text no UTF-8 can carry (a lone surrogate, as JSON's ``\\ud800`` gives)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ToolError(f"{where}: not valid Unicode text (a lone surrogate at "
+                            f"character {exc.start}); send UTF-8 text") from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            check_unicode(key, where)
+            check_unicode(item, key if isinstance(key, str) else where)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            check_unicode(item, f"{where}[{i}]")
 
 
 def _response_tokens(result: dict[str, Any]) -> int:
