@@ -83,9 +83,11 @@ def dense_hits(
     query = _unit(query_vector)
     filter_sql, params = sql.path_filter_clause(in_)
     scored = []
-    for section_id, blob, doc, heading_path, kind, text in conn.execute(
+    for n, (section_id, blob, doc, heading_path, kind, text) in enumerate(conn.execute(
         sql.dense_candidates_sql(filter_sql), (model, *params)
-    ):
+    )):
+        if n % 256 == 0:
+            deadline.check()
         vector = _decode(blob)
         if len(vector) == len(query):
             cosine = sum(a * b for a, b in zip(query, vector, strict=True))

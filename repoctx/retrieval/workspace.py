@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from repoctx import vectors
+from repoctx import deadline, vectors
 from repoctx.contextpull import Reader
 from repoctx.crdt import Record
 from repoctx.errors import ToolError
@@ -54,7 +54,11 @@ class Workspace:
         return self._reader
 
     def get(self, key: str) -> Record | None:
-        """The store's visible record at ``key``; inside ``pinned()`` each key is read once."""
+        """The store's visible record at ``key``; inside ``pinned()`` each key is read once.
+
+        Every tool reads through here, so a call past its deadline stops at its next read.
+        """
+        deadline.check()
         if self._pinned is None:
             return self.store.get(key)
         if key not in self._pinned:

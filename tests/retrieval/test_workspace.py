@@ -2,10 +2,12 @@
 
 import os
 import shutil
+import time
 
 import pytest
 
-from repoctx.errors import ToolError
+from repoctx import deadline
+from repoctx.errors import CallTimeoutError, ToolError
 from repoctx.retrieval import open_workspace
 
 
@@ -59,3 +61,13 @@ def test_open_workspace_defaults_the_export_into_the_store(tmp_path):
         assert ws.root == tmp_path.resolve() and ws.stats.calls == 0
     with open_workspace(tmp_path, export=tmp_path / "x.sqlite") as ws:
         assert ws.export == tmp_path / "x.sqlite"
+
+
+def test_a_call_past_its_deadline_stops_at_its_next_store_read(fresh_shop):
+    ws = fresh_shop
+    with deadline.bounded(60):
+        assert ws.node("shop/cart.py") is not None
+    with deadline.bounded(0.01, "repocontext_outline"), pytest.raises(
+            CallTimeoutError, match="repocontext_outline took longer than 0.01 s"):
+        time.sleep(0.02)
+        ws.node("shop/cart.py")
