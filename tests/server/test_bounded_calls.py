@@ -13,7 +13,14 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from repoctx.errors import ToolError
-from repoctx.server.bounded_calls import CALL_SECONDS_ENV, DEFAULT_CALL_SECONDS, call_seconds
+from repoctx.retrieval import open_workspace
+from repoctx.retrieval.tools import call
+from repoctx.server.bounded_calls import (
+    CALL_SECONDS_ENV,
+    DEFAULT_CALL_SECONDS,
+    BoundedCalls,
+    call_seconds,
+)
 from tests.reconcile.helpers import write
 
 # 400 sections on which ``(a|a)+b`` backtracks for ~0.012 s each: a whole grep of them
@@ -129,3 +136,37 @@ def test_the_deadline_is_configurable_and_checked():
     for bad in ("0", "-1", "soon", "1e9"):
         with pytest.raises(ToolError, match=CALL_SECONDS_ENV):
             call_seconds({CALL_SECONDS_ENV: bad})
+
+
+CONCURRENT_CALLS = [
+    ("search", {"query": "flask request"}),
+    ("grep", {"pattern": "part 1"}),
+    ("index", {"prefix": "docs/"}),
+    ("read", {"id": "docs/runs.md#3", "context": 2}),
+    ("repocontext_search", {"query": "request"}),
+    ("repocontext_outline", {"path": "app.py"}),
+    ("repocontext_related", {"path": "app.py"}),
+    ("repocontext_context", {"task": "change what request returns",
+                             "responseBudgetTokens": 1500}),
+]
+
+
+def test_calls_running_side_by_side_answer_as_they_do_one_at_a_time(repo):
+    with open_workspace(repo) as ws:
+        serial = [call(ws, name, args) for name, args in CONCURRENT_CALLS]
+        runner = BoundedCalls(ws, seconds=30)
+        answers: dict[int, dict] = {}
+
+        async def one(i, name, args):
+            answers[i] = await runner.run(name, args)
+
+        async def body():
+            async with anyio.create_task_group() as tg:
+                for round_ in range(4):
+                    for j, (name, args) in enumerate(CONCURRENT_CALLS):
+                        tg.start_soon(one, round_ * len(CONCURRENT_CALLS) + j, name, args)
+
+        anyio.run(body)
+    for i, answer in answers.items():
+        assert answer == serial[i % len(CONCURRENT_CALLS)], CONCURRENT_CALLS[i % len(serial)]
+    assert len(answers) == 4 * len(CONCURRENT_CALLS)
