@@ -76,10 +76,10 @@ def from_schema(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
     return st.dictionaries(st.text(max_size=12), json_scalars, max_size=4)
 
 
-def known_values(repo_id: str) -> dict[str, list[Any]]:
+def known_values(repo_id: str, entry: str = "save") -> dict[str, list[Any]]:
     """Values that name real things of the fuzzed repository, by argument name, so calls
-    get past the lookups and into the work."""
-    memory = f"repo/{repo_id}/mem/decisions/save"
+    get past the lookups and into the work (``entry``: a remembered decision's id)."""
+    memory = f"repo/{repo_id}/mem/decisions/{entry}"
     return {
         "path": ["app.py", "pkg/util.py", "docs/guide.md", "./app.py", "pkg"],
         "symbol": ["Model", "app.Model.save", "validate", "pkg.util.helper"],
@@ -160,14 +160,15 @@ def ws(tmp_path_factory):
 @pytest.mark.parametrize("name", sorted(tools()))
 def test_every_tool_answers_or_refuses_within_its_deadline(ws, name):
     schema = tools()[name].input_schema
-    call(ws, "repocontext_remember",  # again: an earlier tool's fuzz may have forgotten it
-         {"topic": "decisions", "id": "save", "body": "Saving always validates first."})
+    entry = f"save-{name}"  # one per tool: an earlier tool's fuzz may have let one lapse
+    call(ws, "repocontext_remember",
+         {"topic": "decisions", "id": entry, "body": "Saving always validates first."})
     baseline = rss_mb()
     outcomes: list[str] = []
 
     @settings(max_examples=EXAMPLES_PER_TOOL, deadline=None, database=None,
               suppress_health_check=list(HealthCheck))
-    @given(args=arguments(schema, known_values(ws.store.repo_id)))
+    @given(args=arguments(schema, known_values(ws.store.repo_id, entry)))
     def one_call(args: dict[str, Any]) -> None:
         start = time.monotonic()
         try:
@@ -199,7 +200,9 @@ def test_every_string_argument_survives_the_worst_values(ws, name):
     """Deterministically, each string argument of each tool gets each of the worst values
     (the random fuzz may not draw them), the other arguments valid."""
     schema = tools()[name].input_schema
-    known = known_values(ws.store.repo_id)
+    entry = f"worst-{name}"
+    call(ws, "repocontext_remember", {"topic": "decisions", "id": entry, "body": "Kept."})
+    known = known_values(ws.store.repo_id, entry)
     base = {arg: known[arg][0] if arg in known else schema["properties"][arg]["enum"][0]
             for arg in schema.get("required", [])}
     regex_flag = {"regex": True} if name == "grep" else {}
