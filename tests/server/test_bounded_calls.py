@@ -98,17 +98,45 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def test_work_stops_when_the_client_goes_away(repo):
-    env = {**os.environ, CALL_SECONDS_ENV: "60"}  # only the client leaving can stop it
+def start_server(repo):
+    """``repoctx serve`` spoken to in raw JSON-RPC lines, initialised, no deadline in reach."""
+    env = {**os.environ, CALL_SECONDS_ENV: "60"}  # only the client can stop a call early
     proc = subprocess.Popen([sys.executable, "-m", "repoctx", "serve", "--repo", str(repo)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, env=env)
+    rpc(proc, {"id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"}}})
+    assert json.loads(proc.stdout.readline())["id"] == 1
+    rpc(proc, {"method": "notifications/initialized"})
+    return proc
+
+
+def test_a_cancelled_request_stops_its_work(repo):
+    proc = start_server(repo)
     try:
-        rpc(proc, {"id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "t", "version": "0"}}})
-        assert json.loads(proc.stdout.readline())["id"] == 1
-        rpc(proc, {"method": "notifications/initialized"})
+        rpc(proc, {"id": 2, "method": "tools/call",
+                   "params": {"name": "grep", "arguments": SLOW_GREP}})
+        time.sleep(1.0)
+        rpc(proc, {"method": "notifications/cancelled",
+                   "params": {"requestId": 2, "reason": "no longer needed"}})
+        time.sleep(0.5)
+        before = cpu_seconds(proc.pid)
+        time.sleep(1.5)
+        spent = cpu_seconds(proc.pid) - before
+        rpc(proc, {"id": 3, "method": "tools/call", "params": {"name": "index", "arguments": {}}})
+        answer = json.loads(proc.stdout.readline())
+    finally:
+        proc.kill()
+        proc.wait()
+    # unstopped, the grep would keep a core busy until its own 5 s bound
+    assert spent < 0.5, f"the cancelled grep went on using {spent:.2f}s CPU in 1.5 s"
+    assert answer["id"] == 3 and not answer["result"].get("isError")
+
+
+def test_work_stops_when_the_client_goes_away(repo):
+    proc = start_server(repo)
+    try:
         rpc(proc, {"id": 2, "method": "tools/call",
                    "params": {"name": "grep", "arguments": SLOW_GREP}})
         time.sleep(1.0)
