@@ -53,6 +53,11 @@ class Workspace:
             self._reader, self._reader_id = Reader(self.export, embed=embed), ident
         return self._reader
 
+    def view(self) -> Workspace:
+        """Another handle on the same store and export, with its own export reader and
+        per-call read cache: one per thread when calls run side by side (the server)."""
+        return Workspace(store=self.store, root=self.root, export=self.export, stats=self.stats)
+
     def get(self, key: str) -> Record | None:
         """The store's visible record at ``key``; inside ``pinned()`` each key is read once.
 

@@ -16,15 +16,16 @@ from __future__ import annotations
 
 import os
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.to_thread
 
 from repoctx import deadline
 from repoctx.errors import ToolError
-from repoctx.retrieval import Workspace
-from repoctx.retrieval.tools import call
+
+if TYPE_CHECKING:  # the tools load on the first call, not when the server starts
+    from repoctx.retrieval import Workspace
 
 DEFAULT_CALL_SECONDS = 10.0
 CALL_SECONDS_ENV = "REPOCTX_CALL_TIMEOUT"
@@ -81,6 +82,8 @@ class BoundedCalls:
 
     def _run(self, name: str, arguments: dict[str, Any],
              due: deadline.Deadline) -> dict[str, Any]:
+        from repoctx.retrieval.tools import call
+
         view = self._checkout()
         try:
             with deadline.bounded(due):
@@ -93,8 +96,7 @@ class BoundedCalls:
         with self._lock:
             if self._idle:
                 return self._idle.pop()
-        return Workspace(store=self.ws.store, root=self.ws.root, export=self.ws.export,
-                         stats=self.ws.stats)
+        return self.ws.view()
 
     def _checkin(self, view: Workspace) -> None:
         with self._lock:

@@ -71,3 +71,13 @@ def test_a_call_past_its_deadline_stops_at_its_next_store_read(fresh_shop):
             CallTimeoutError, match="repocontext_outline took longer than 0.01 s"):
         time.sleep(0.02)
         ws.node("shop/cart.py")
+
+
+def test_a_view_shares_the_store_and_stats_but_not_the_reader(fresh_shop):
+    ws = fresh_shop
+    view = ws.view()
+    assert view.store is ws.store and view.stats is ws.stats and view.export == ws.export
+    assert view.reader() is not ws.reader()
+    with view.pinned():
+        assert ws._pinned is None  # a call pinned on one view leaves the other's reads alone
+    assert view.node("shop/cart.py") == ws.node("shop/cart.py")
