@@ -279,12 +279,15 @@ def tools_command(as_json: bool) -> None:
 @repo_options(positional=False)
 @fails_cleanly
 def serve(path: Path, store_dir: Path | None, repo_id: str | None) -> None:
-    """Serve the repocontext_* and ContextPull tools over MCP on stdio."""
+    """Serve the repocontext_* and ContextPull tools over MCP on stdio.
+
+    The store is opened at the first call: until `repoctx index` has run, every tool
+    answers a tool error saying so, and a later index needs no restart.
+    """
     from repoctx.retrieval import open_workspace
     from repoctx.server import serve as run_server
 
-    with open_workspace(path, store_dir=store_dir, repo_id=repo_id) as ws:
-        run_server(ws)
+    run_server(lambda: open_workspace(path, store_dir=store_dir, repo_id=repo_id))
 
 
 @main.command()

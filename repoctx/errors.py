@@ -28,7 +28,8 @@ This module imports nothing, so every layer (``crdt/`` included) may use it.
     │   ├── SchemaVersionError        a store of another major version
     │   └── Fts5UnavailableError      the SQLite binding lacks FTS5 or the table
     └── ToolError                     bad arguments or unknown ids given to a tool
-        └── NotIndexedError           a tool called on a repository with no index
+        ├── NotIndexedError           a tool called on a repository with no index
+        └── CallTimeoutError          a call stopped past its deadline, or cancelled
 """
 
 from __future__ import annotations
@@ -140,3 +141,7 @@ class ToolError(RepoctxError):
 
 class NotIndexedError(ToolError):
     """A tool was called on a repository that has no index yet."""
+
+
+class CallTimeoutError(ToolError):
+    """A tool call stopped at its deadline (or cancelled because its caller went away)."""

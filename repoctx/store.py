@@ -18,6 +18,7 @@ import os
 import re
 import secrets
 import shutil
+import threading
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -41,6 +42,7 @@ from repoctx.trees import (
 FORMAT_VERSION = 1
 STORE_DIRNAME = ".repoctx"
 LMDB_DIRNAME = "lmdb"
+_TICK_LOCK = threading.Lock()
 
 
 @dataclass
@@ -59,8 +61,9 @@ class Store:
         return make_key(self.repo_id, family, rest)
 
     def tick(self) -> int:
-        """A fresh tick of this replica's clock."""
-        return self.clock.now()
+        """A fresh tick of this replica's clock (unique across threads: tools run on a pool)."""
+        with _TICK_LOCK:
+            return self.clock.now()
 
     def __post_init__(self) -> None:
         self.trees.before_commit = self._persist_clock

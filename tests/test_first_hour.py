@@ -326,3 +326,28 @@ def test_12_a_worktree_takes_its_repository_id_from_the_shared_origin(tmp_path):
         subprocess.run([*git, *args], check=True, capture_output=True)
     out = answer(repoctx("index", str(tmp_path / "second"), "--json"))
     assert out["repoId"] == "example.org-acme-widget"
+
+
+# 2, over MCP: a server started before the index answers "no index", then serves it.
+def test_2_an_mcp_server_started_before_the_index_says_so_then_answers(tmp_path):
+    import anyio
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    root = write_repo(tmp_path / "repo")
+
+    async def body():
+        params = StdioServerParameters(command=sys.executable,
+                                       args=["-m", "repoctx", "serve", "--repo", str(root)])
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            before = await session.call_tool("repocontext_outline", {"path": "pkg/ctx.py"})
+            assert not (root / ".repoctx").exists()
+            await anyio.to_thread.run_sync(lambda: repoctx("index", str(root)))
+            after = await session.call_tool("repocontext_outline", {"path": "pkg/ctx.py"})
+            return before, after
+
+    before, after = anyio.run(body)
+    assert before.isError and json.loads(before.content[0].text) == {
+        "error": {"message": f"no index for {root}: run `repoctx index {root}`"}}
+    assert not after.isError and after.structuredContent["exists"] is True

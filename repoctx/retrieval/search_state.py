@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from repoctx import deadline
 from repoctx.errors import ToolError
 from repoctx.retrieval.fuzzy import Vocabulary
 from repoctx.retrieval.rankings import PathIndex
@@ -43,6 +44,8 @@ def connect_read_only(path: Path) -> sqlite3.Connection:
         conn.execute("PRAGMA temp_store = MEMORY")
         conn.execute(f"PRAGMA mmap_size = {_MMAP_BYTES}")
         conn.execute("PRAGMA cache_size = -65536")
+        # a statement of a call past its deadline is interrupted (issue 16, finding 1)
+        conn.set_progress_handler(deadline.interrupt_when_due, deadline.SQLITE_PROGRESS_OPS)
     return conn
 
 

@@ -13,6 +13,7 @@ refreshes) and answers from the newest store and export on every call.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from importlib import metadata
 from typing import Any
 
@@ -23,7 +24,9 @@ from mcp_types import Tool as MCPTool
 from repoctx.errors import RepoctxError
 from repoctx.retrieval import Workspace
 from repoctx.retrieval.tool_spec import Tool
-from repoctx.retrieval.tools import call, serialize, tools
+from repoctx.retrieval.tools import serialize, tools
+
+from .bounded_calls import BoundedCalls
 
 INSTRUCTIONS = (
     "repoctx answers questions about one indexed repository: search it "
@@ -37,12 +40,13 @@ INSTRUCTIONS = (
 class RepoContextServer(MCPServer):
     """An MCP server bound to one workspace."""
 
-    def __init__(self, ws: Workspace) -> None:
+    def __init__(self, workspace: Workspace | Callable[[], Workspace]) -> None:
         super().__init__(name="repoctx", instructions=INSTRUCTIONS,
                          version=metadata.version("repoctx"), log_level="WARNING",
                          subscriptions=False)  # the tool list never changes
         _serve_tools_only(self._lowlevel_server)
-        self.ws = ws
+        self._open = workspace if callable(workspace) else lambda: workspace
+        self._repoctx_calls: BoundedCalls | None = None
 
     async def list_tools(self) -> list[MCPTool]:
         """Every tool of the registry with its title, schemas and annotations."""
@@ -50,9 +54,10 @@ class RepoContextServer(MCPServer):
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Any = None) -> CallToolResult:
-        """Run one tool; a ``RepoctxError`` becomes an error result naming what was wrong."""
+        """Run one tool on a worker thread under the call deadline (``bounded_calls``);
+        a ``RepoctxError`` becomes an error result naming what was wrong."""
         try:
-            result = call(self.ws, name, arguments)
+            result = await self._bounded_calls().run(name, arguments)
         except RepoctxError as exc:
             return error_result(str(exc))
         except Exception as exc:  # a bug must still answer as a tool error, logged here
@@ -60,6 +65,18 @@ class RepoContextServer(MCPServer):
             return error_result(f"internal error in {name}: {type(exc).__name__}: {exc}")
         return CallToolResult(content=[TextContent(type="text", text=serialize(result))],
                               structured_content=result, is_error=False)
+
+    def _bounded_calls(self) -> BoundedCalls:
+        """The call runner of this server, made on the first call that finds an index:
+        a server started before `repoctx index` answers "no index" until there is one."""
+        if self._repoctx_calls is None:
+            self._repoctx_calls = BoundedCalls(self._open())
+        return self._repoctx_calls
+
+    def close(self) -> None:
+        """Close the workspace, if a call opened it."""
+        if self._repoctx_calls is not None:
+            self._repoctx_calls.ws.close()
 
 
 def mcp_tool(tool: Tool) -> MCPTool:
@@ -89,6 +106,11 @@ def error_result(message: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=payload)], is_error=True)
 
 
-def serve(ws: Workspace) -> None:
-    """Serve ``ws`` over stdio until the client disconnects."""
-    RepoContextServer(ws).run("stdio")
+def serve(workspace: Workspace | Callable[[], Workspace]) -> None:
+    """Serve a workspace (or what opens it, at the first call) over stdio until the
+    client disconnects."""
+    server = RepoContextServer(workspace)
+    try:
+        server.run("stdio")
+    finally:
+        server.close()
