@@ -12,6 +12,7 @@ away midway raises ``PeerUnavailableError``; a refusal comes back as
 from __future__ import annotations
 
 import http.client
+import ssl
 import urllib.parse
 from typing import Any, Protocol
 
@@ -74,15 +75,26 @@ class LocalTransport:
 
 
 class HttpTransport:
-    """Requests POSTed to a ``repoctx sync-serve`` server."""
+    """Requests POSTed to a ``repoctx sync-serve`` server (``https`` checks its certificate
+    against the system's authorities, or against ``cafile``)."""
 
-    def __init__(self, url: str, token: str | None = None, timeout: float = TIMEOUT_S) -> None:
+    def __init__(self, url: str, token: str | None = None, timeout: float = TIMEOUT_S, *,
+                 cafile: str | None = None) -> None:
         parts = urllib.parse.urlsplit(url)
-        if parts.scheme != "http" or not parts.hostname:
-            raise SyncError(f"a sync peer URL is http://HOST:PORT, not {url!r}")
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise SyncError(f"a sync peer URL is http(s)://HOST:PORT, not {url!r}")
         self.where, self._token = url, token
-        self._conn = http.client.HTTPConnection(parts.hostname, parts.port or 80,
-                                                timeout=timeout)
+        if parts.scheme == "https":
+            try:
+                context = ssl.create_default_context(cafile=cafile)
+            except OSError as exc:
+                raise SyncError(f"cannot read the certificate authority {cafile}: "
+                                f"{exc.strerror or exc}") from None
+            self._conn: http.client.HTTPConnection = http.client.HTTPSConnection(
+                parts.hostname, parts.port or 443, timeout=timeout, context=context)
+        else:
+            self._conn = http.client.HTTPConnection(parts.hostname, parts.port or 80,
+                                                    timeout=timeout)
         self._base = parts.path.rstrip("/")
         self.sent_bytes = self.received_bytes = 0
 
@@ -96,6 +108,11 @@ class HttpTransport:
             self._conn.request("POST", f"{self._base}/v1/{op}", body=request, headers=headers)
             response = self._conn.getresponse()
             data = response.read()
+        except ssl.SSLCertVerificationError as exc:
+            self._conn.close()
+            raise SyncRefusedError(
+                f"peer {self.where} has a TLS certificate this machine does not trust "
+                f"({exc.verify_message}); give its certificate with --tls-ca FILE") from exc
         except (OSError, http.client.HTTPException) as exc:
             self._conn.close()
             raise PeerUnavailableError(f"peer {self.where} went away during {op}: {exc}") from exc

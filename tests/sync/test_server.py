@@ -61,12 +61,19 @@ def test_refusals_come_back_as_messages(tmp_path, serving):
         sync(a, HttpTransport(serving(b)))
 
 
-def test_binding_beyond_loopback_needs_a_token():
+STRONG = "Jd8-vQ2_xLm4Rt7pZk1Wc9"  # 22 URL-safe characters
+
+
+def test_binding_beyond_loopback_needs_a_strong_token():
     check_bind("127.0.0.1", None)
     check_bind("::1", None)
     with pytest.raises(SyncRefusedError, match="shared token"):
         check_bind("0.0.0.0", None)
-    check_bind("0.0.0.0", "t")
+    check_bind("0.0.0.0", STRONG)
+    for weak in ["t", " " * 30, "a" * 40, "ab" * 20, STRONG[:-1], STRONG[:10] + " " + STRONG,
+                 STRONG + "\n"]:
+        with pytest.raises(SyncRefusedError, match="token_urlsafe"):
+            check_bind("0.0.0.0", weak)
     assert parse_bind("7411") == ("127.0.0.1", 7411)
     assert parse_bind("0.0.0.0:80") == ("0.0.0.0", 80)
 

@@ -25,6 +25,7 @@ def test_the_local_transport_counts_bytes_both_ways(tmp_path):
     t.close()
 
 
-def test_only_http_urls_are_peers():
-    with pytest.raises(SyncError, match="http://HOST:PORT"):
+def test_only_http_and_https_urls_are_peers():
+    with pytest.raises(SyncError, match=r"http\(s\)://HOST:PORT"):
         HttpTransport("ftp://example.org")
+    HttpTransport("https://127.0.0.1:9").close()
