@@ -227,3 +227,32 @@ def test_sync_over_tls_with_a_self_signed_certificate(tmp_path):
         assert "--tls-ca" in untrusted[1] and "Traceback" not in untrusted[1]
     finally:
         assert "Traceback" not in server.stop()
+
+
+def test_one_memory_line_edited_on_two_replicas_keeps_both_versions_after_sync(tmp_path):
+    """Issue 16 finding 7, as seen: `memory update` on two replicas, `sync`, `recall`."""
+    from repoctx.cli import main
+
+    runner, key = CliRunner(), "repo/demo/mem/t/p1"
+    where = {r: ["--path", str(tmp_path / r), "--repo-id", "demo"] for r in "ab"}
+
+    def run(*args: str) -> str:
+        result = runner.invoke(main, list(args), catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    def sync_ab() -> None:
+        run("sync", "--repo", str(tmp_path / "b"), "--repo-id", "demo", "--peer",
+            str(tmp_path / "a" / ".repoctx"))
+
+    run("memory", "remember", "t", "--id", "p1", "--body", "intro\nSAME PARA version",
+        *where["a"])
+    sync_ab()
+    for r, n in (("a", 3), ("b", 4)):
+        run("memory", "update", key, "--body", f"intro\nSAME PARA r{n} version", *where[r])
+    sync_ab()
+    bodies = {json.loads(run("memory", "recall", key, *where[r]))["fields"]["body"]
+              for r in "ab"}
+    assert len(bodies) == 1
+    assert bodies.pop() in ("intro\nSAME PARA r3 version\nSAME PARA r4 version",
+                            "intro\nSAME PARA r4 version\nSAME PARA r3 version")
