@@ -24,6 +24,7 @@ import asyncio
 import ipaddress
 import logging
 import socket
+import ssl
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,6 +118,11 @@ class SyncServer:
             limit_concurrency=MAX_CONNECTIONS, log_config=None, server_header=False,
             timeout_graceful_shutdown=5,
             ssl_certfile=cert and str(cert), ssl_keyfile=key and str(key))
+        try:
+            config.load()  # reads the certificate now, so a bad one fails before serving
+        except (OSError, ssl.SSLError) as exc:
+            self._socket.close()
+            raise SyncError(f"cannot use --tls-cert {cert} / --tls-key {key}: {exc}") from None
         self._server = uvicorn.Server(config)
         self._stopped = threading.Event()
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 
 import pytest
 
-from repoctx.errors import PeerUnavailableError, SyncRefusedError
+from repoctx.errors import PeerUnavailableError, SyncError, SyncRefusedError
 from repoctx.sync import HttpTransport, SyncServer, check_bind, parse_bind, sync
 from tests.conftest import lww_record
 
@@ -82,3 +83,19 @@ def test_a_peer_that_is_gone_is_named(tmp_path):
     a = new_store(tmp_path / "a", "ra")
     with pytest.raises(PeerUnavailableError, match="went away"):
         sync(a, HttpTransport("http://127.0.0.1:9"))
+
+
+def test_a_certificate_that_does_not_load_is_named_before_serving(tmp_path):
+    bad = tmp_path / "bad.pem"
+    bad.write_text("not a certificate\n")
+    with pytest.raises(SyncError, match="--tls-cert"):
+        SyncServer(new_store(tmp_path / "a", "ra"), tls=(bad, bad))
+
+
+def test_a_bind_that_fails_is_a_sync_error(tmp_path):
+    store = new_store(tmp_path / "a", "ra")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        with pytest.raises(SyncError, match="cannot listen"):
+            SyncServer(store, "127.0.0.1", taken.getsockname()[1])
