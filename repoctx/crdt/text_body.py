@@ -1,16 +1,18 @@
 """crdt/text_body — a collaborative text of whole lines (Yjs through pycrdt), stored as its update.
 
 State: one Yjs update (v1 encoding) holding every insert ever made and the delete
-set. The text is a Yjs ``Array`` of lines under the root name ``lines`` (each element
-one line without its ``"\\n"``; the value joins them with ``"\\n"``; no elements is
-``""``). An edit replaces whole runs of lines (``replace_lines``), applied to a
-document loaded from the state, so only the touched lines get new items. Two
-replicas replacing the same line each insert their version as one run at the same
-place; Yjs (YATA) never interleaves two runs and orders them by client id, so the
-merge holds both versions, adjacent and intact, in the same order everywhere —
-where character edits would interleave the two versions letter by letter (issue 16
-finding 7: ``SAME PARA r3 version`` and ``SAME PARA r4 version`` merged to
-``SAME PARA r43 version``). Edits of different lines all survive.
+set. The text is a Yjs ``Text`` under the root name ``lines`` in which every line,
+the last included, ends with ``"\\n"`` (the value drops that final one; ``""`` is no
+line at all). An edit replaces whole runs of lines (``replace_lines``): it deletes
+whole terminated lines and inserts whole terminated lines, one Yjs item per run, at a
+line start, so the text is always a sequence of whole lines, whatever merges. It is
+applied to a document loaded from the state, so only the touched lines get new items.
+Two replicas replacing the same line each insert their version as one run at the
+same place; Yjs (YATA) never interleaves two runs and orders them by client id, so
+the merge holds both versions, adjacent, intact and on their own lines, in the same
+order everywhere, where character edits interleaved the two versions letter by
+letter (issue 16 finding 7: ``SAME PARA r3 version`` and ``SAME PARA r4 version``
+merged to ``SAME PARA r43 version``). Edits of different lines all survive.
 
 Format version 2. Version 1 states (written before lines) hold a character-level
 Yjs ``Text`` under ``body``: they still decode, merge and read (the value is that
@@ -36,7 +38,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pycrdt import Array, Doc, Text, merge_updates
+from pycrdt import Doc, Text, merge_updates
 
 from repoctx.errors import PreconditionError
 
@@ -47,6 +49,7 @@ __all__ = ["TextBody", "client_id", "decode", "empty", "encode", "lines", "merge
            "replace_lines", "value"]
 
 LINES = "lines"
+"""Root of the line text (every line terminated by ``"\\n"``)."""
 LEGACY_TEXT = "body"
 """Root of the version 1 character-level text (read, merged, migrated; never written)."""
 VERSION = 2
@@ -111,17 +114,20 @@ def replace_lines(state: TextBody, edits: Sequence[LineSplice], replica: str) ->
     moved = _migrate(state.update)
     doc = _load(merge_updates(state.update, moved) if moved else state.update,
                 client_id(replica))
-    array = doc.get(LINES, type=Array)
-    _check(ordered, len(array))
+    text = doc.get(LINES, type=Text)
+    current = _split(str(text))
+    _check(ordered, len(current))
+    starts = [0]  # UTF-8 byte offset of each line (Yjs text offsets are bytes)
+    for line in current:
+        starts.append(starts[-1] + len(line.encode()) + 1)
     before = doc.get_state()
-    # Back to front, so each edit's offsets still refer to the unchanged prefix. One
-    # run per edit: the new lines go in after the first, each after the previous.
+    # Back to front, so each edit's offsets still refer to the unchanged prefix.
     with doc.transaction():
         for start, end, new in ordered:
             if end > start:
-                del array[start:end]
-            for i, line in enumerate(new):
-                array.insert(start + i, line)
+                del text[starts[start]:starts[end]]
+            if new:
+                text.insert(starts[start], "".join(f"{line}\n" for line in new))
     return TextBody(merge_updates(moved, doc.get_update(before)) if moved
                     else merge_updates(doc.get_update(before)))
 
@@ -167,11 +173,16 @@ def decode(data: bytes) -> TextBody:
 
 
 def _read(doc: Doc) -> list[str]:
-    found = [str(x) for x in doc.get(LINES, type=Array)]
+    found = _split(str(doc.get(LINES, type=Text)))
     if found or LEGACY_TEXT not in doc:
         return found
     text = str(doc.get(LEGACY_TEXT, type=Text))
     return text.split("\n") if text else []
+
+
+def _split(terminated: str) -> list[str]:
+    """The lines of a text in which every line ends with ``"\\n"``."""
+    return terminated.split("\n")[:-1]
 
 
 def _migrate(update: bytes) -> bytes:
@@ -183,7 +194,7 @@ def _migrate(update: bytes) -> bytes:
     if update == EMPTY_UPDATE:
         return b""
     doc = _load(update, _id53(b"repoctx text_body lines\0" + update))
-    if len(doc.get(LINES, type=Array)) or LEGACY_TEXT not in doc:
+    if len(str(doc.get(LINES, type=Text))) or LEGACY_TEXT not in doc:
         return b""
     text = doc.get(LEGACY_TEXT, type=Text)
     old = str(text)
@@ -192,7 +203,7 @@ def _migrate(update: bytes) -> bytes:
     before = doc.get_state()
     with doc.transaction():
         del text[0:len(old.encode())]  # Yjs text offsets are UTF-8 bytes
-        doc.get(LINES, type=Array).extend(old.split("\n"))
+        doc.get(LINES, type=Text).insert(0, old + "\n")
     return merge_updates(doc.get_update(before))
 
 

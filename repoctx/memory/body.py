@@ -37,17 +37,34 @@ def split_lines(text: str) -> list[str]:
     return text.split("\n") if text else []
 
 
+_MATCH_LIMIT = 1_000_000
+"""Largest product of old and new changed-region line counts matched exhaustively;
+larger regions let difflib skip lines repeated more than 1% of the time (its
+``autojunk``), which bounds its otherwise quadratic matching."""
+
+
 def edits(old: list[str], new: str) -> list[LineSplice]:
     """Line splices turning the lines ``old`` into the text ``new`` (offsets in ``old``).
 
-    Unchanged lines are matched (difflib, no junk heuristic); every other run of lines
-    is one splice replacing the old run by the new one.
+    Common leading and trailing lines are kept; in between, unchanged lines are matched
+    (difflib, no junk heuristic) and every other run of lines is one splice replacing
+    the old run by the new one.
     """
     if "\n".join(old) == new:
         return []
     want = split_lines(new)
-    matcher = SequenceMatcher(None, old, want, autojunk=False)
-    return [(i1, i2, want[j1:j2]) for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+    head = 0
+    while head < min(len(old), len(want)) and old[head] == want[head]:
+        head += 1
+    tail = 0
+    while (tail < min(len(old), len(want)) - head
+           and old[len(old) - 1 - tail] == want[len(want) - 1 - tail]):
+        tail += 1
+    a, b = old[head:len(old) - tail], want[head:len(want) - tail]
+    if not a or not b:
+        return [(head, head + len(a), b)]
+    matcher = SequenceMatcher(None, a, b, autojunk=len(a) * len(b) > _MATCH_LIMIT)
+    return [(head + i1, head + i2, b[j1:j2]) for tag, i1, i2, j1, j2 in matcher.get_opcodes()
             if tag != "equal"]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,18 @@ def test_large_bodies_splice_only_the_changed_lines():
     got = edits(old, new)
     assert apply(old, got) == new
     assert got == [(10, 11, ["line ten"]), (4000, 4001, [])]
+
+
+@pytest.mark.parametrize("old, new", [
+    ("a\n" * 32_767, "a\n" * 16_000 + "x\n" + "a\n" * 16_766),  # one change amid repeats
+    ("a\nb\n" * 16_383, "b\na\n" * 16_383),  # nothing but repeats, all shifted
+    ("x" * 65_536, "y" * 65_536),  # one 64 KiB line
+])
+def test_a_64_kib_body_of_repeated_lines_rewrites_quickly_and_exactly(old, new):
+    started = time.perf_counter()
+    base = rewrite(text_body.EMPTY, old, "r1")
+    assert text_body.value(text_body.merge(base, rewrite(base, new, "r1"))) == new
+    assert time.perf_counter() - started < 10  # quadratic matching would take minutes
 
 
 def test_rewrite_touches_only_the_changed_line():
