@@ -181,8 +181,10 @@ def _read(doc: Doc) -> list[str]:
 
 
 def _split(terminated: str) -> list[str]:
-    """The lines of a text in which every line ends with ``"\\n"``."""
-    return terminated.split("\n")[:-1]
+    """The lines of a text in which every line ends with ``"\\n"`` (an unterminated tail,
+    which edits never leave, would still read as a line rather than vanish)."""
+    parts = terminated.split("\n")
+    return parts[:-1] if parts[-1] == "" else parts
 
 
 def _migrate(update: bytes) -> bytes:

@@ -140,3 +140,7 @@ def test_random_concurrent_edits_converge_to_identical_bytes_in_any_merge_order(
         total = merge(total, states[r])
     finals = {text_body.encode(merge(states[r], total)) for r in replicas}
     assert len(finals) == 1
+    doc = pycrdt.Doc()
+    doc.apply_update(total.update)
+    terminated = str(doc.get("lines", type=pycrdt.Text))
+    assert terminated == "" or terminated.endswith("\n"), "a merge split a line"
