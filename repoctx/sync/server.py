@@ -178,6 +178,11 @@ def _guarded(head_s: float) -> type[H11Protocol]:
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            # h11 writes a response's head and body apart: without NODELAY the body waits
+            # for the peer's delayed ACK, 40 ms per request (measured: 44 ms vs 0.4 ms).
+            sock = transport.get_extra_info("socket")
+            if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             self._arm()
 
         def data_received(self, data: bytes) -> None:
