@@ -156,7 +156,9 @@ def sync_serve(bind: str, token: str | None, tls_cert: Path | None, tls_key: Pat
     logging.basicConfig(format="repoctx sync-serve: %(message)s", level=logging.WARNING)
     with _open(repo, repo_id, store_dir) as store:
         server = SyncServer(store, host, port, token=token, on_finish=refresher(repo), tls=tls,
-                            limits=Limits(max_body, body_timeout, max(600.0, body_timeout)),
+                            limits=Limits(max_body=max_body, body_idle_s=body_timeout,
+                                          body_total_s=max(600.0, body_timeout),
+                                          max_in_flight=2 * max_body),
                             timeouts=Timeouts(header_timeout, idle_timeout))
         scheme = "https" if tls else "http"
         click.echo(f"repoctx: serving sync of {store.repo_id} on {scheme}://{host}:{server.port}",

@@ -6,7 +6,8 @@ constant time), the path, and a declared ``Content-Length`` (ASCII digits only, 
 most ``Limits.max_body``). The body is then read in chunks under a per-chunk idle
 timeout and a whole-body deadline, counting bytes as they come, so a body over the
 limit is refused with 413 as soon as it crosses it, whether its length was declared
-or it is streamed (chunked): it is never buffered whole (issue 16 finding 4).
+or it is streamed (chunked): it is never buffered whole (issue 16 finding 4). The
+bodies held over all connections together are bounded too (``max_in_flight``: 503).
 
 Requests are answered one at a time by a single worker thread (the store's clock and
 merge transactions need no more, and LMDB write transactions stay on one thread),
@@ -50,6 +51,8 @@ class Limits:
     """Longest wait for the next chunk of a body."""
     body_total_s: float = 600.0
     """Longest time to receive a whole body."""
+    max_in_flight: int = 2 * MAX_BODY
+    """Most body bytes held at once over every connection (503 for the one crossing it)."""
 
 
 def parse_length(value: bytes | None) -> int | None:
@@ -74,6 +77,7 @@ class SyncApp:
         self.responder, self.limits = responder, limits
         self._expected = f"Bearer {token}".encode() if token else None
         self._worker = ThreadPoolExecutor(1, thread_name_prefix="repoctx-sync")
+        self._in_flight = 0  # body bytes held now; touched only on the event loop
 
     def close(self) -> None:
         """Finish the request in hand and stop the worker thread."""
@@ -83,14 +87,17 @@ class SyncApp:
         """Answer one HTTP request (the ASGI entry point)."""
         if scope["type"] != "http":
             return
+        held = [0]
         try:
-            body = await self._checked_body(scope, receive)
+            body = await self._checked_body(scope, receive, held)
             status, answer = 200, await self._dispatch(scope["path"][4:], body)
         except SyncRequestError as exc:  # a refusal is an answer, not a failure
             status, answer = exc.status, {"error": exc.error, "message": str(exc)}
+        finally:
+            self._in_flight -= held[0]
         await _respond(send, status, answer)
 
-    async def _checked_body(self, scope: Scope, receive: Receive) -> bytes:
+    async def _checked_body(self, scope: Scope, receive: Receive, held: list[int]) -> bytes:
         headers = dict(scope["headers"])
         if self._expected is not None and not hmac.compare_digest(
                 headers.get(b"authorization", b""), self._expected):
@@ -103,10 +110,13 @@ class SyncApp:
             raise SyncRequestError(
                 413, "size", f"a request is at most {self.limits.max_body} bytes "
                              f"(declared {declared})")
-        return await self._read_body(receive)
+        return await self._read_body(receive, held)
 
-    async def _read_body(self, receive: Receive) -> bytes:
-        """The body, chunk by chunk under the limits; refused as soon as one is crossed."""
+    async def _read_body(self, receive: Receive, held: list[int]) -> bytes:
+        """The body, chunk by chunk under the limits; refused as soon as one is crossed.
+
+        ``held[0]`` counts the bytes this request adds to every request's total in hand.
+        """
         limits, body = self.limits, bytearray()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + limits.body_total_s
@@ -119,10 +129,16 @@ class SyncApp:
                                        "the request body came too slowly") from None
             if message["type"] == "http.disconnect":
                 raise SyncRequestError(400, "disconnect", "the client went away mid-request")
-            body += message.get("body", b"")
+            chunk = message.get("body", b"")
+            body += chunk
+            held[0] += len(chunk)
+            self._in_flight += len(chunk)
             if len(body) > limits.max_body:
                 raise SyncRequestError(413, "size",
                                        f"a request is at most {limits.max_body} bytes")
+            if self._in_flight > limits.max_in_flight:
+                raise SyncRequestError(503, "busy", "the server holds too many request bodies "
+                                                    "at once; sync again shortly")
             if not message.get("more_body", False):
                 return bytes(body)
 

@@ -22,7 +22,8 @@ TOKEN = "Jd8-vQ2_xLm4Rt7pZk1Wc9"
 @pytest.fixture
 def port(tmp_path):
     server = SyncServer(new_store(tmp_path / "a", "ra"), "127.0.0.1", 0, token=TOKEN,
-                        limits=Limits(max_body=4096, body_idle_s=0.5, body_total_s=5))
+                        limits=Limits(max_body=4096, body_idle_s=1.0, body_total_s=5,
+                                      max_in_flight=6000))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield server.port
@@ -86,3 +87,19 @@ def test_content_length_is_ascii_digits_only(value):
         parse_length(value)
     assert caught.value.status == 400
     assert parse_length(b"12") == 12 and parse_length(None) is None
+
+
+def test_bodies_held_at_once_over_all_connections_are_bounded(port):
+    chunk = b"%x\r\n%s\r\n"
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as first:
+        first.sendall(post("/v1/push", "Transfer-Encoding: chunked\r\n")
+                      + chunk % (3000, b"x" * 3000))
+        time.sleep(0.2)
+        status, answer = ask(port, post("/v1/push", "Transfer-Encoding: chunked\r\n"),
+                             chunk % (3500, b"x" * 3500))
+        assert status == 503 and answer["error"] == "busy"
+        first.sendall(b"0\r\n\r\n")  # the first body ends: its bytes are let go
+        assert first.recv(100).startswith(b"HTTP/1.1 400")  # (they were not a message)
+    status, _ = ask(port, post("/v1/push", "Transfer-Encoding: chunked\r\n"),
+                    chunk % (3500, b"x" * 3500) + b"0\r\n\r\n")
+    assert status == 400
