@@ -118,11 +118,9 @@ class HttpTransport:
             raise PeerUnavailableError(f"peer {self.where} went away during {op}: {exc}") from exc
         self.sent_bytes += len(request)
         self.received_bytes += len(data)
-        answer = unpack(data)
         if response.status == 200:
-            return answer
-        message = answer.get("message", f"HTTP {response.status}") if isinstance(answer, dict) \
-            else f"HTTP {response.status}"
+            return unpack(data)
+        message = _error_message(response.status, data)
         if response.status in (401, 403):
             raise SyncRefusedError(f"peer {self.where} refused: {message}")
         raise SyncError(f"peer {self.where} failed {op}: {message}")
@@ -130,3 +128,15 @@ class HttpTransport:
     def close(self) -> None:
         """Close the connection."""
         self._conn.close()
+
+
+def _error_message(status: int, data: bytes) -> str:
+    """What a refusal says: its msgpack ``message``, else the start of its text."""
+    try:
+        answer = unpack(data)
+    except SyncError:  # the HTTP layer answered (plain text), not the sync server
+        text = data[:200].decode("utf-8", "replace").strip()
+        return f"HTTP {status}" + (f": {text}" if text else "")
+    if isinstance(answer, dict) and isinstance(answer.get("message"), str):
+        return answer["message"]
+    return f"HTTP {status}"
