@@ -9,7 +9,7 @@ import time
 import pytest
 
 from repoctx.errors import PeerUnavailableError, SyncError, SyncRefusedError
-from repoctx.sync import HttpTransport, SyncServer, check_bind, parse_bind, sync
+from repoctx.sync import HttpTransport, SyncServer, Timeouts, check_bind, parse_bind, sync
 from tests.conftest import lww_record
 
 from .helpers import new_store, raw_trees
@@ -111,3 +111,18 @@ def test_small_requests_do_not_wait_for_delayed_acks(tmp_path, serving):
     for _ in range(40):
         transport.call("finish", {})
     assert time.perf_counter() - started < 1.0
+
+
+def test_a_kept_alive_connection_that_stalls_in_its_next_request_gets_408(tmp_path):
+    server = SyncServer(new_store(tmp_path / "b", "rb"), timeouts=Timeouts(head_s=0.5))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=20) as sock:
+            request = b"POST /v1/finish HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"
+            sock.sendall(request)
+            assert sock.recv(4096).startswith(b"HTTP/1.1 200")
+            sock.sendall(request[:20])  # the next request stops midway through its head
+            assert sock.recv(4096).startswith(b"HTTP/1.1 408")
+    finally:
+        server.shutdown()
+        server.server_close()
