@@ -3,6 +3,7 @@ served over real sockets by an in-process ``SyncServer``."""
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 import time
@@ -39,13 +40,20 @@ def ask(port: int, request: bytes, then: bytes = b"") -> tuple[int, dict]:
             time.sleep(0.1)
             sock.sendall(then)
         data = b""
-        while b"\r\n\r\n" not in data or len(data.split(b"\r\n\r\n", 1)[1]) < 2:
+        while not _complete(data):
             chunk = sock.recv(65536)
             if not chunk:
                 break
             data += chunk
     head, _, body = data.partition(b"\r\n\r\n")
     return int(head.split()[1]), unpack(body)
+
+
+def _complete(data: bytes) -> bool:
+    """True once ``data`` holds a response head and all the body its length declares."""
+    head, found, body = data.partition(b"\r\n\r\n")
+    length = re.search(rb"content-length: (\d+)", head, re.IGNORECASE)
+    return bool(found and length and len(body) >= int(length.group(1)))
 
 
 def post(path: str, body_headers: str, auth: bool = True) -> bytes:
