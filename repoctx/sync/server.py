@@ -39,7 +39,9 @@ from .protocol import OnFinish, Responder
 if TYPE_CHECKING:
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-MAX_CONNECTIONS = 64
+MAX_CONNECTIONS = 256
+"""Connections served at once (uvicorn answers 503 beyond); a stalled one lasts at most
+``Timeouts.head_s``."""
 TOKEN_MIN_CHARS = 22
 """22 URL-safe characters carry 132 bits: ``secrets.token_urlsafe(16)`` and longer."""
 TOKEN_HINT = 'python -c "import secrets;print(secrets.token_urlsafe(32))"'
@@ -109,7 +111,6 @@ class SyncServer:
 
         check_bind(host, token)
         self.app = SyncApp(Responder(store, on_finish), token, limits)
-        self.tls = tls
         self._socket = _bind(host, port)
         cert, key = tls if tls else (None, None)
         config = uvicorn.Config(
