@@ -95,9 +95,13 @@ class SyncApp:
             status, answer = exc.status, {"error": exc.error, "message": str(exc)}
         finally:
             self._in_flight -= held[0]
-        await _respond(send, status, answer)
+        try:
+            await asyncio.wait_for(_respond(send, status, answer), self.limits.body_total_s)
+        except TimeoutError:  # a client that does not read: returning unfinished closes it
+            LOG.warning("gave up sending a %s answer to a client that does not read it", status)
 
-    async def _checked_body(self, scope: Scope, receive: Receive, held: list[int]) -> bytes:
+    async def _checked_body(self, scope: Scope, receive: Receive, held: list[int],
+                            ) -> bytearray:
         headers = dict(scope["headers"])
         if self._expected is not None and not hmac.compare_digest(
                 headers.get(b"authorization", b""), self._expected):
@@ -112,7 +116,7 @@ class SyncApp:
                              f"(declared {declared})")
         return await self._read_body(receive, held)
 
-    async def _read_body(self, receive: Receive, held: list[int]) -> bytes:
+    async def _read_body(self, receive: Receive, held: list[int]) -> bytearray:
         """The body, chunk by chunk under the limits; refused as soon as one is crossed.
 
         ``held[0]`` counts the bytes this request adds to every request's total in hand.
@@ -140,13 +144,13 @@ class SyncApp:
                 raise SyncRequestError(503, "busy", "the server holds too many request bodies "
                                                     "at once; sync again shortly")
             if not message.get("more_body", False):
-                return bytes(body)
+                return body  # not copied to bytes: a large body would be held twice
 
-    async def _dispatch(self, op: str, data: bytes) -> dict[str, Any]:
+    async def _dispatch(self, op: str, data: bytearray) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._worker, self._handle, op, data)
 
-    def _handle(self, op: str, data: bytes) -> dict[str, Any]:
+    def _handle(self, op: str, data: bytearray) -> dict[str, Any]:
         """On the worker thread: decode, answer; refusals become statuses."""
         try:
             return self.responder.handle(op, unpack(data) if data else {})

@@ -30,7 +30,7 @@ def pack(body: Any) -> bytes:
     return msgpack.packb(body, use_bin_type=True)
 
 
-def unpack(data: bytes) -> Any:
+def unpack(data: bytes | bytearray) -> Any:
     """Inverse of ``pack``; raises ``SyncError`` for bytes that are not a message."""
     try:
         return msgpack.unpackb(data, raw=False, strict_map_key=False)
