@@ -21,7 +21,8 @@ This module imports nothing, so every layer (``crdt/`` included) may use it.
     ├── ReconcileError                a pass that cannot complete
     ├── SyncError
     │   ├── SyncRefusedError          a peer of a newer format, another repo, a bad token
-    │   └── PeerUnavailableError      a peer that cannot be reached or went away midway
+    │   ├── PeerUnavailableError      a peer that cannot be reached or went away midway
+    │   └── SyncRequestError          a request sync-serve answers with an HTTP error status
     ├── EmbedderError                 an embedder that cannot load or failed to embed
     ├── ContextPullError
     │   ├── NotAStoreError            missing file, not SQLite, no meta
@@ -113,6 +114,14 @@ class SyncRefusedError(SyncError):
 
 class PeerUnavailableError(SyncError):
     """A peer that cannot be reached, or that went away in the middle of an exchange."""
+
+
+class SyncRequestError(SyncError):
+    """A request ``sync-serve`` answers with HTTP ``status`` (token, size, length, slowness)."""
+
+    def __init__(self, status: int, error: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.error = status, error
 
 
 class EmbedderError(RepoctxError):

@@ -348,6 +348,6 @@ def test_2_an_mcp_server_started_before_the_index_says_so_then_answers(tmp_path)
             return before, after
 
     before, after = anyio.run(body)
-    assert before.isError and json.loads(before.content[0].text) == {
+    assert before.is_error and json.loads(before.content[0].text) == {
         "error": {"message": f"no index for {root}: run `repoctx index {root}`"}}
-    assert not after.isError and after.structuredContent["exists"] is True
+    assert not after.is_error and after.structured_content["exists"] is True
