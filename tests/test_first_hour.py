@@ -351,3 +351,25 @@ def test_2_an_mcp_server_started_before_the_index_says_so_then_answers(tmp_path)
     assert before.is_error and json.loads(before.content[0].text) == {
         "error": {"message": f"no index for {root}: run `repoctx index {root}`"}}
     assert not after.is_error and after.structured_content["exists"] is True
+
+
+# 6. Symbol hits are the definitions, by their stored keys and spans.
+def test_6_a_symbol_hit_is_the_definition_with_its_whole_span(indexed):
+    hits = answer(repoctx("call", "repocontext_symbols", '{"query": "AppContext"}', "--repo",
+                          str(indexed)))["hits"]
+    top = hits[0]
+    assert top["symbol"] == "pkg.ctx.AppContext" and top["lines"] == [4, 6]
+    outline = answer(repoctx("call", "repocontext_outline", '{"path": "pkg/ctx.py"}', "--repo",
+                             str(indexed)))
+    assert {s["fqName"] for s in outline["symbols"]} >= {top["symbol"]}
+    missing = repoctx("call", "repocontext_related", '{"symbol": "pkg.ctx.AppContext.AppContext"}',
+                      "--repo", str(indexed))
+    assert missing.returncode == 1 and "is not in the index" in missing.stdout
+
+
+# 7. related resolves relative imports and says how much it left out.
+def test_7_related_resolves_relative_imports_and_counts_what_it_omits(indexed):
+    related = answer(repoctx("call", "repocontext_related", '{"path": "pkg/ctx.py", "k": 1}',
+                             "--repo", str(indexed)))
+    assert {"module": ".globals", "path": "pkg/globals.py"} in related["imports"]
+    assert set(related["omitted"]) == {"imports", "dependents", "tests"}

@@ -1,12 +1,12 @@
 """lazy: package exports imported on first read, as an eager ``__init__`` would bind them."""
 
-import subprocess
 import sys
 import textwrap
 
 import pytest
 
 from repoctx.lazy import LazyPackage, export_lazily
+from tests.conftest import loaded_by
 
 
 @pytest.fixture
@@ -73,18 +73,13 @@ def test_export_lazily_turns_a_module_lazy(package):
 def test_importing_the_cli_imports_no_store_and_no_heavy_library():
     """``repoctx --version`` must start fast (issue 14, finding 8): nothing heavy at import."""
     heavy = ("mcp", "numpy", "tiktoken", "lmdb", "pycrdt", "rapidfuzz", "tree_sitter",
-             "sqlite3", "tqdm", "repoctx.store", "repoctx.retrieval.tools")
-    code = (f"import sys, repoctx.cli; print(sorted(m for m in {heavy!r} if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
-    assert out.strip() == "[]"
+             "sqlite3", "tqdm", "repoctx.store", "repoctx.retrieval.tools", "uvicorn",
+             "repoctx.sync.protocol")
+    assert loaded_by("import repoctx.cli", heavy) == []
 
 
 def test_listing_the_tools_imports_neither_the_mcp_sdk_nor_numpy():
     """``repoctx call`` of one tool lists the registry: no MCP SDK, no numpy, no handlers."""
-    code = ("import sys; from repoctx.retrieval import tools; tools.tools(); "
-            "print(sorted(m for m in ('mcp', 'numpy', 'rapidfuzz', 'repoctx.retrieval.context',"
-            " 'repoctx.retrieval.search') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
-    assert out.strip() == "[]"
+    assert loaded_by("from repoctx.retrieval import tools; tools.tools()", (
+        "mcp", "numpy", "rapidfuzz", "repoctx.retrieval.context", "repoctx.retrieval.search",
+    )) == []
