@@ -16,21 +16,14 @@ from repoctx.lazy import export_lazily
 
 if TYPE_CHECKING:
     from .digests import ensure_digests
-    from .http_app import MAX_BODY, Limits, SyncApp
+    from .http_app import SyncApp
+    from .limits import MAX_BODY, TOKEN_HINT, Limits, Timeouts
     from .nats_log import NatsLog, replicate
     from .peer import adopt_repo_id, open_peer, open_peer_store, store_directory
     from .protocol import PROTOCOL, Responder, check_peer, identity
     from .receive import Received, canonical, receive
     from .refresh import refresh_export, refresher
-    from .server import (
-        TOKEN_HINT,
-        SyncServer,
-        Timeouts,
-        check_bind,
-        check_token,
-        is_loopback,
-        parse_bind,
-    )
+    from .server import SyncServer, check_bind, check_token, is_loopback, parse_bind
     from .session import SyncReport, sync
     from .token_env import TOKEN_ENV
     from .transport import HttpTransport, LocalTransport, Transport
@@ -72,14 +65,14 @@ __all__ = [
 
 export_lazily(__name__, {
     ".digests": ("ensure_digests",),
-    ".http_app": ("MAX_BODY", "Limits", "SyncApp"),
+    ".http_app": ("SyncApp",),
+    ".limits": ("MAX_BODY", "TOKEN_HINT", "Limits", "Timeouts"),
     ".nats_log": ("NatsLog", "replicate"),
     ".peer": ("adopt_repo_id", "open_peer", "open_peer_store", "store_directory"),
     ".protocol": ("PROTOCOL", "Responder", "check_peer", "identity"),
     ".receive": ("Received", "canonical", "receive"),
     ".refresh": ("refresh_export", "refresher"),
-    ".server": ("TOKEN_HINT", "SyncServer", "Timeouts", "check_bind", "check_token",
-                "is_loopback", "parse_bind"),
+    ".server": ("SyncServer", "check_bind", "check_token", "is_loopback", "parse_bind"),
     ".session": ("SyncReport", "sync"),
     ".token_env": ("TOKEN_ENV",),
     ".transport": ("HttpTransport", "LocalTransport", "Transport"),

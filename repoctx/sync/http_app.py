@@ -24,37 +24,22 @@ import hmac
 import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from repoctx.errors import RepoctxError, SyncRefusedError, SyncRequestError
 
+from .limits import DEFAULT_LIMITS, Limits
 from .transport import pack, unpack
 
 if TYPE_CHECKING:  # the CLI reads this module's limits without loading the store side
     from .protocol import Responder
 
-MAX_BODY = 512 << 20
 LOG = logging.getLogger("repoctx.sync.server")
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """How much a request may send and how slowly (seconds)."""
-
-    max_body: int = MAX_BODY
-    """Largest request body in bytes, declared or streamed."""
-    body_idle_s: float = 30.0
-    """Longest wait for the next chunk of a body."""
-    body_total_s: float = 600.0
-    """Longest time to receive a whole body."""
-    max_in_flight: int = 2 * MAX_BODY
-    """Most body bytes held at once over every connection (503 for the one crossing it)."""
 
 
 def parse_length(value: bytes | None) -> int | None:
@@ -68,7 +53,6 @@ def parse_length(value: bytes | None) -> int | None:
     return int(text)
 
 
-DEFAULT_LIMITS = Limits()
 
 
 class SyncApp:

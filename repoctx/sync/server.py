@@ -6,7 +6,7 @@ own connection (issue 16 finding 4: the old ``http.server`` served one connectio
 a time, so one idle client blocked every peer). Timeouts: a connection must complete
 its request headers within ``Timeouts.head_s`` of opening (or of its first byte
 after a kept-alive response), else it gets 408 and is closed; a kept-alive connection
-idle for ``idle_s`` is closed; bodies have their own limits (``http_app.Limits``).
+idle for ``idle_s`` is closed; bodies have their own limits (``limits.Limits``).
 h11 parses ``Content-Length`` strictly (``-1`` or ``abc`` is a 400, not a traceback)
 and bounds header size; at most ``MAX_CONNECTIONS`` are served at once (503 beyond).
 
@@ -26,13 +26,21 @@ import logging
 import socket
 import ssl
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from repoctx.errors import SyncError, SyncRefusedError
 
-from .http_app import DEFAULT_LIMITS, Limits, SyncApp
+from .http_app import SyncApp
+from .limits import (
+    DEFAULT_LIMITS,
+    DEFAULT_TIMEOUTS,
+    MAX_CONNECTIONS,
+    TOKEN_HINT,
+    TOKEN_MIN_CHARS,
+    Limits,
+    Timeouts,
+)
 
 if TYPE_CHECKING:
     from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -41,25 +49,6 @@ if TYPE_CHECKING:
 
     from .protocol import OnFinish
 
-MAX_CONNECTIONS = 256
-"""Connections served at once (uvicorn answers 503 beyond); a stalled one lasts at most
-``Timeouts.head_s``."""
-TOKEN_MIN_CHARS = 22
-"""22 URL-safe characters carry 132 bits: ``secrets.token_urlsafe(16)`` and longer."""
-TOKEN_HINT = 'python -c "import secrets;print(secrets.token_urlsafe(32))"'
-
-
-@dataclass(frozen=True, slots=True)
-class Timeouts:
-    """Connection timeouts of ``sync-serve`` (seconds)."""
-
-    head_s: float = 10.0
-    """From a connection's first byte (or its opening) to complete request headers."""
-    idle_s: float = 120.0
-    """A kept-alive connection with no request in progress (the client's own timeout)."""
-
-
-DEFAULT_TIMEOUTS = Timeouts()
 
 
 def parse_bind(bind: str) -> tuple[str, int]:
