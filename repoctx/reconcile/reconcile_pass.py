@@ -353,6 +353,8 @@ def _write_chunk(store: Store, options: PassOptions, state: _State, chunk: list[
                 projector.close()
                 if last:
                     _close_pass(store, batch, state)
+            state.counts.warnings += [f"replaced a damaged record: {exc}"
+                                      for exc in batch.repaired]
             return batch.written
         except Exception as exc:
             if not failed:

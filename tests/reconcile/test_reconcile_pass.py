@@ -326,3 +326,21 @@ def test_a_node_of_the_wrong_shape_is_read_afresh_not_fatal(tmp_path):
         assert file_node.load_all(store)["app.py"].markers == ("content", "symbols", "xref")
         again = reconcile_pass(store, root, PassOptions(workers=1))
         assert not again.warnings and again.unchanged == 2
+
+
+def test_a_damaged_record_a_pass_writes_over_is_reported(tmp_path):
+
+    root = tmp_path / "repo"
+    write(root, {"app.py": APP})
+    with open_store(root, repo_id="demo") as store:
+        reconcile_pass(store, root, PassOptions(workers=1))
+        key = store.key("content", "app.py")
+        env = store.trees.env
+        with env.begin(write=True, db=store.trees.dbs["repo-context-content"]) as txn:
+            assert txn.put(key.encode(), b"\xc1 not msgpack")
+        (root / "app.py").write_text(APP + "\n\nX = 1\n")  # the pass rewrites its content
+        report = reconcile_pass(store, root, PassOptions(workers=1))
+        assert any(w.startswith(f"replaced a damaged record: corrupt record {key!r}")
+                   for w in report.warnings), report.warnings
+        again = reconcile_pass(store, root, PassOptions(workers=1))
+        assert not again.warnings
