@@ -11,12 +11,13 @@ from repoctx.contextpull.reader import Reader
 from repoctx.contextpull.search import Embedder
 from repoctx.contextpull.store_export import export_store
 from repoctx.contextpull.tools import call_tool, check_arguments, tool_definitions
-from repoctx.contextpull.writer import ExportReport, write_export
+from repoctx.contextpull.writer import PREVIOUS_SCHEMA, ExportReport, write_export
 
 __all__ = [
     "Definition",
     "Embedder",
     "ExportReport",
+    "PREVIOUS_SCHEMA",
     "Reader",
     "SourceDocument",
     "call_tool",

@@ -268,13 +268,28 @@ def _fill(
 
 
 Finalize = Callable[[sqlite3.Connection, "set[int] | None"], None]
+PREVIOUS_SCHEMA = "previous"
+"""After a patch, ``finalize`` finds the previous export attached under this name (read
+it only): what the patch replaced, e.g. to delete from contentless FTS5 tables."""
+
+
+def _finalize(conn: sqlite3.Connection, finalize: Finalize, plan: PatchPlan | None,
+              previous: Path | None) -> None:
+    attach = plan is not None and previous is not None  # what the patch replaced
+    if attach:
+        conn.execute(f"ATTACH DATABASE ? AS {PREVIOUS_SCHEMA}", (str(previous),))
+    finalize(conn, None if plan is None else set())
+    conn.commit()
+    if attach:
+        conn.execute(f"DETACH DATABASE {PREVIOUS_SCHEMA}")
 
 
 def _write_file(
     tmp: Path, work: _Work, plan: PatchPlan | None, settings: _Settings,
-    finalize: Finalize | None, ahead: CopyAhead | None,
+    finalize: Finalize | None, ahead: CopyAhead | None, previous: Path | None = None,
 ) -> dict[str, str]:
-    """Build the export in ``tmp`` (a patch on the copy ``ahead`` made); returns its ``meta``."""
+    """Build the export in ``tmp`` (a patch on the copy ``ahead`` made of ``previous``);
+    returns its ``meta``."""
     if ahead is not None:  # there is one whenever there is a plan: the previous is patchable
         error = ahead.wait()
         if plan is None:
@@ -286,8 +301,7 @@ def _write_file(
         with translating_sqlite_errors(f"writing {tmp}"):
             meta = _fill(conn, work, plan, settings)
             if finalize is not None:
-                finalize(conn, None if plan is None else set())
-                conn.commit()
+                _finalize(conn, finalize, plan, previous)
             conn.execute("PRAGMA journal_mode = DELETE")  # what readers find (DESIGN §5)
     finally:
         conn.close()
@@ -317,7 +331,8 @@ def write_export(
     be called in forked worker processes (``contextpull/pool``); any other is called in
     this process. ``finalize(conn, changed)`` runs on the finished file before it is
     renamed into place, to add extra tables (``changed`` is None after a full rewrite,
-    an empty set after a patch: the hook finds what drifted itself).
+    an empty set after a patch: the hook finds what drifted itself, and the previous
+    export is attached as ``previous``).
     ``documents`` may hold files not read yet (``contextpull/files``); ``stats_since_ns``
     (``time.time_ns()`` before any of their stats was taken) lets the next export trust
     the stats recorded (``UnreadFile.mtime_ns``, ``SourceDocument.mtime_ns``).
@@ -339,7 +354,8 @@ def write_export(
             work = _plan_work(docs, shas, old, plan)
             settings = _Settings(corpus_root, index_budget, max_chars, _now(), definitions_for,
                                  old.index_counts, stats_since_ns)  # fmt: skip
-        meta = _write_file(tmp, work, plan, settings, finalize, ahead)
+        meta = _write_file(tmp, work, plan, settings, finalize, ahead,
+                           old.path if plan is not None else None)
         os.replace(tmp, out)
     finally:
         if ahead is not None:

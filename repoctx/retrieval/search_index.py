@@ -19,11 +19,22 @@ by the section's rowid, which the writer shares between ``sections`` and
   typo correction. Grow-only between full rebuilds: a stale word costs one fruitless
   correction, never a wrong hit.
 - ``repoctx_search_rows`` / ``repoctx_search_docs``: what the index was built from (section
-  id per rowid, SHA-256 per path), so an update finds every drifted document itself.
+  id and a digest of the indexed values per rowid, SHA-256 per path), so an update finds
+  every drifted document itself.
+
+The three FTS5 tables are contentless (``content=''``): searches read only their rowids
+and ``bm25()``, and a copy of every section's text in each (twice expanded) was over a
+fifth of Django's export (issue 15). SQLite before 3.43 deletes a contentless row only
+when given the values it indexed, so an update recomputes them from the section the row
+was built from (in the file, or in the previous export the writer attaches as
+``previous`` after a patch), checks them against the row's digest, and rebuilds every
+table when a row's values cannot be found (an export changed by someone else).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import sqlite3
 from collections import Counter
@@ -32,9 +43,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from repoctx.contextpull import PREVIOUS_SCHEMA
 from repoctx.retrieval.priors import is_secondary
 from repoctx.retrieval.query import expand_for_index, light_stem, normalise_name, split_identifier
-from repoctx.retrieval.section_symbols import fq_name, section_symbols
+from repoctx.retrieval.section_symbols import FoundSymbol, fq_name, section_symbols
 
 PORTER_TOKENIZE = "porter unicode61 remove_diacritics 2 tokenchars '_'"
 TEXT_TABLE, AUX_TABLE = "repoctx_search_text", "repoctx_search_text_aux"
@@ -46,11 +58,12 @@ _VOCAB_WORD = re.compile(r"[A-Za-z][a-z]{2,24}|[A-Z]{3,24}")
 _BATCH = 2000
 
 DDL = (
-    *(f"CREATE VIRTUAL TABLE {table} USING fts5(name, path, heading, body,"
+    *(f"CREATE VIRTUAL TABLE {table} USING fts5(name, path, heading, body, content = '',"
       f' tokenize = "{PORTER_TOKENIZE}")' for table in (TEXT_TABLE, AUX_TABLE)),
-    "CREATE VIRTUAL TABLE repoctx_search_names USING fts5(name, path, heading,"
+    "CREATE VIRTUAL TABLE repoctx_search_names USING fts5(name, path, heading, content = '',"
     " tokenize = 'trigram')",
-    "CREATE TABLE repoctx_search_rows(rowid INTEGER PRIMARY KEY, section_id TEXT NOT NULL)",
+    "CREATE TABLE repoctx_search_rows(rowid INTEGER PRIMARY KEY, section_id TEXT NOT NULL,"
+    " digest INTEGER NOT NULL)",
     "CREATE TABLE repoctx_search_docs(path TEXT PRIMARY KEY, sha256 TEXT NOT NULL)",
     "CREATE TABLE repoctx_search_symbols(id INTEGER PRIMARY KEY, fq TEXT NOT NULL,"
     " name TEXT NOT NULL, norm TEXT NOT NULL, kind TEXT NOT NULL, path TEXT NOT NULL,"
@@ -68,7 +81,8 @@ _SECTIONS = (
     " LEFT JOIN repoctx_sections r ON r.id = s.id"
 )
 _STALE_ROWS = (
-    "SELECT m.rowid FROM repoctx_search_rows m LEFT JOIN sections s ON s.rowid = m.rowid"
+    "SELECT m.rowid, m.digest FROM repoctx_search_rows m LEFT JOIN sections s"
+    " ON s.rowid = m.rowid"
     " WHERE s.id IS NULL OR s.id != m.section_id OR s.doc_id IN (SELECT doc_id FROM {ids})"
 )
 _DRIFTED_DOCS = (
@@ -105,10 +119,13 @@ def _savepoint(conn: sqlite3.Connection) -> Iterator[None]:
 
 
 def has_search_index(conn: sqlite3.Connection) -> bool:
-    """True when every search table exists in the database on ``conn``."""
+    """True when every search table exists, in this format, in the database on ``conn``."""
     names = {row[0] for row in conn.execute(
         "SELECT name FROM sqlite_master WHERE name LIKE 'repoctx_search_%'")}
-    return all(table in names for table in TABLES)
+    if not all(table in names for table in TABLES):
+        return False
+    columns = {row[1] for row in conn.execute("PRAGMA main.table_info(repoctx_search_rows)")}
+    return "digest" in columns  # an older export's tables (with content) are rebuilt
 
 
 def build_search_index(conn: sqlite3.Connection, changed_doc_ids: set[int] | None = None) -> None:
@@ -117,12 +134,13 @@ def build_search_index(conn: sqlite3.Connection, changed_doc_ids: set[int] | Non
     ``None`` rebuilds everything. Otherwise the rows of ``changed_doc_ids`` are deleted
     and inserted again, together with any document whose SHA-256 drifted from what the
     index was built from and any row whose section is gone; one savepoint holds it all.
+    When a row to delete was built from a section found neither in the file nor in an
+    attached ``previous`` export, everything is rebuilt.
     """
     with _savepoint(conn):
-        if changed_doc_ids is None or not has_search_index(conn):
+        if changed_doc_ids is None or not has_search_index(conn) or \
+                not _update(conn, changed_doc_ids):
             _rebuild(conn)
-        else:
-            _update(conn, changed_doc_ids)
 
 
 def _rebuild(conn: sqlite3.Connection) -> None:
@@ -136,34 +154,76 @@ def _rebuild(conn: sqlite3.Connection) -> None:
         conn.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
 
 
-def _update(conn: sqlite3.Connection, changed: set[int]) -> None:
+def _update(conn: sqlite3.Connection, changed: set[int]) -> bool:
+    """Delete and insert again what changed; False (having done part of it) when a row
+    to delete cannot be deleted, so the caller rebuilds."""
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS repoctx_search_changed"
                  "(doc_id INTEGER PRIMARY KEY)")
-    conn.execute("DELETE FROM repoctx_search_changed")
-    conn.executemany("INSERT OR IGNORE INTO repoctx_search_changed VALUES (?)",
-                     ((int(i),) for i in changed))
-    conn.execute(f"INSERT OR IGNORE INTO repoctx_search_changed {_DRIFTED_DOCS}")
-    stale = [row[0] for row in conn.execute(_STALE_ROWS.format(ids="repoctx_search_changed"))]
-    _delete_rows(conn, stale)
-    missing = (f"{_SECTIONS} WHERE s.doc_id IN (SELECT doc_id FROM repoctx_search_changed)"
-               " OR s.rowid NOT IN (SELECT rowid FROM repoctx_search_rows)")
-    _insert(conn, _read_sections(conn, missing))
-    conn.execute("DELETE FROM repoctx_search_docs")
-    conn.execute("INSERT INTO repoctx_search_docs(path, sha256) SELECT path, sha256 FROM documents")
-    conn.execute("DROP TABLE repoctx_search_changed")
+    try:
+        conn.execute("DELETE FROM repoctx_search_changed")
+        conn.executemany("INSERT OR IGNORE INTO repoctx_search_changed VALUES (?)",
+                         ((int(i),) for i in changed))
+        conn.execute(f"INSERT OR IGNORE INTO repoctx_search_changed {_DRIFTED_DOCS}")
+        stale = dict(conn.execute(_STALE_ROWS.format(ids="repoctx_search_changed")).fetchall())
+        if not _delete_rows(conn, stale):
+            return False
+        missing = (f"{_SECTIONS} WHERE s.doc_id IN (SELECT doc_id FROM repoctx_search_changed)"
+                   " OR s.rowid NOT IN (SELECT rowid FROM repoctx_search_rows)")
+        _insert(conn, _read_sections(conn, missing))
+        conn.execute("DELETE FROM repoctx_search_docs")
+        conn.execute("INSERT INTO repoctx_search_docs(path, sha256)"
+                     " SELECT path, sha256 FROM documents")
+    finally:
+        conn.execute("DROP TABLE repoctx_search_changed")
+    return True
 
 
-def _delete_rows(conn: sqlite3.Connection, rowids: list[int]) -> None:
-    rows = [(rowid,) for rowid in rowids]
-    for table in (*FTS_TABLES, "repoctx_search_rows"):
-        conn.executemany(f"DELETE FROM {table} WHERE rowid = ?", rows)
+def _schemas(conn: sqlite3.Connection) -> list[str]:
+    """Where a deleted row's section may still be: this file, then the previous export."""
+    attached = {row[1] for row in conn.execute("PRAGMA database_list")}
+    return [name for name in ("main", PREVIOUS_SCHEMA) if name in attached]
+
+
+def _sections_at(conn: sqlite3.Connection, schema: str, rowids: list[int]) -> list[SectionRow]:
+    """The sections of ``schema`` with these rowids."""
+    query = _SECTIONS.replace("FROM sections", f"FROM {schema}.sections").replace(
+        "JOIN documents", f"JOIN {schema}.documents").replace(
+        "JOIN repoctx_sections", f"JOIN {schema}.repoctx_sections")
+    return list(_read_sections(conn, f"{query} WHERE s.rowid IN (SELECT value FROM"
+                                     " json_each(?))", (json.dumps(rowids),)))
+
+
+def _delete_rows(conn: sqlite3.Connection, stale: dict[int, int]) -> bool:
+    """Delete the rows of ``stale`` (rowid -> digest); False, deleting nothing, when the
+    values some row was built from are nowhere to be found."""
+    found: dict[int, Indexed] = {}
+    for schema in _schemas(conn):
+        wanted = [rowid for rowid in stale if rowid not in found]
+        if not wanted:
+            break
+        for section in _sections_at(conn, schema, wanted):
+            indexed = indexed_values(section)
+            if indexed.digest == stale[section.rowid]:
+                found[section.rowid] = indexed
+    if len(found) < len(stale):
+        return False
+    for rowid, indexed in found.items():
+        table = AUX_TABLE if indexed.secondary else TEXT_TABLE
+        conn.execute(f"INSERT INTO {table}({table}, rowid, name, path, heading, body)"
+                     " VALUES ('delete', ?, ?, ?, ?, ?)", (rowid, *indexed.text))
+        conn.execute("INSERT INTO repoctx_search_names(repoctx_search_names, rowid, name, path,"
+                     " heading) VALUES ('delete', ?, ?, ?, ?)", (rowid, *indexed.names))
+    rows = [(rowid,) for rowid in stale]
+    conn.executemany("DELETE FROM repoctx_search_rows WHERE rowid = ?", rows)
     conn.executemany("DELETE FROM repoctx_search_symbol_parts WHERE symbol_id IN"
                      " (SELECT id FROM repoctx_search_symbols WHERE section_rowid = ?)", rows)
     conn.executemany("DELETE FROM repoctx_search_symbols WHERE section_rowid = ?", rows)
+    return True
 
 
-def _read_sections(conn: sqlite3.Connection, statement: str) -> Iterator[SectionRow]:
-    for row in conn.execute(statement).fetchall():
+def _read_sections(conn: sqlite3.Connection, statement: str,
+                   params: tuple = ()) -> Iterator[SectionRow]:
+    for row in conn.execute(statement, params).fetchall():
         yield SectionRow(*row)
 
 
@@ -180,6 +240,38 @@ def heading_words(section: SectionRow) -> str:
     if heading == section.path or heading.startswith(section.path + " > "):
         heading = heading[len(section.path) + 3 :]
     return heading
+
+
+@dataclass(frozen=True)
+class Indexed:
+    """What one section puts in the search tables: its declarations, the values of its
+    Porter row (``text``, in the ``_aux`` table when ``secondary``) and of its trigram row
+    (``names``), and a digest of both (kept in ``repoctx_search_rows``)."""
+
+    found: tuple[FoundSymbol, ...]
+    text: tuple[str, str, str, str]
+    names: tuple[str, str, str]
+    secondary: bool
+
+    @property
+    def digest(self) -> int:
+        """A signed 64-bit digest of the indexed values (an SQLite INTEGER)."""
+        joined = "\0".join((*self.text, *self.names, str(self.secondary))).encode()
+        return int.from_bytes(hashlib.blake2b(joined, digest_size=8).digest(), "big",
+                              signed=True)
+
+
+def indexed_values(section: SectionRow) -> Indexed:
+    """The values ``section`` is indexed with (the same for an insert and its delete)."""
+    found: tuple[FoundSymbol, ...] = ()
+    if section.path.endswith((".py", ".pyi")) and section.doc_kind == "code":
+        found = tuple(section_symbols(section.text, section.start_line or 1, section.symbol,
+                                      section.end_line))
+    heading = heading_words(section)
+    name_text = " ".join(dict.fromkeys(f.qualname for f in found))
+    text = (expand_for_index(name_text), path_words(section.path), expand_for_index(heading),
+            expand_for_index(section.text))
+    return Indexed(found, text, (name_text, section.path, heading), is_secondary(section.path))
 
 
 @dataclass
@@ -201,8 +293,8 @@ class _Batch:
                              " VALUES (?, ?, ?, ?, ?)", rows)
         conn.executemany("INSERT INTO repoctx_search_names(rowid, name, path, heading)"
                          " VALUES (?, ?, ?, ?)", self.names)
-        conn.executemany("INSERT INTO repoctx_search_rows(rowid, section_id) VALUES (?, ?)",
-                         self.rows)
+        conn.executemany("INSERT INTO repoctx_search_rows(rowid, section_id, digest)"
+                         " VALUES (?, ?, ?)", self.rows)
         conn.executemany("INSERT INTO repoctx_search_symbols(id, fq, name, norm, kind, path,"
                          " start_line, end_line, section_rowid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          self.symbols)
@@ -218,22 +310,19 @@ def _insert(conn: sqlite3.Connection, sections: Iterable[SectionRow]) -> None:
     vocab: Counter[str] = Counter()
     batch = _Batch()
     for section in sections:
-        names = []
-        if section.path.endswith((".py", ".pyi")) and section.doc_kind == "code":
-            for found in section_symbols(section.text, section.start_line or 1, section.symbol,
-                                         section.end_line):
-                names.append(found.qualname)
-                fq = fq_name(section.path, found.qualname)
-                if (fq, section.path) in seen:
-                    continue
-                seen.add((fq, section.path))
-                simple = found.qualname.rsplit(".", 1)[-1]
-                batch.symbols.append((next_id, fq, simple, normalise_name(simple), found.kind,
-                                      section.path, found.start_line, found.end_line,
-                                      section.rowid))
-                batch.parts.extend((light_stem(p), next_id) for p in set(split_identifier(simple)))
-                next_id += 1
-        _add_section(batch, section, names, vocab)
+        indexed = indexed_values(section)
+        for found in indexed.found:
+            fq = fq_name(section.path, found.qualname)
+            if (fq, section.path) in seen:
+                continue
+            seen.add((fq, section.path))
+            simple = found.qualname.rsplit(".", 1)[-1]
+            batch.symbols.append((next_id, fq, simple, normalise_name(simple), found.kind,
+                                  section.path, found.start_line, found.end_line,
+                                  section.rowid))
+            batch.parts.extend((light_stem(p), next_id) for p in set(split_identifier(simple)))
+            next_id += 1
+        _add_section(batch, section, indexed, vocab)
         if len(batch.rows) >= _BATCH:
             batch.flush(conn)
     batch.flush(conn)
@@ -241,15 +330,12 @@ def _insert(conn: sqlite3.Connection, sections: Iterable[SectionRow]) -> None:
                      " ON CONFLICT(term) DO UPDATE SET n = n + excluded.n", vocab.items())
 
 
-def _add_section(batch: _Batch, section: SectionRow, names: list[str], vocab: Counter[str]) -> None:
-    heading = heading_words(section)
-    name_text = " ".join(dict.fromkeys(names))
-    path = path_words(section.path)
-    rows = batch.aux if is_secondary(section.path) else batch.text
-    rows.append((section.rowid, expand_for_index(name_text), path,
-                 expand_for_index(heading), expand_for_index(section.text)))
-    batch.names.append((section.rowid, name_text, section.path, heading))
-    batch.rows.append((section.rowid, section.section_id))
+def _add_section(batch: _Batch, section: SectionRow, indexed: Indexed,
+                 vocab: Counter[str]) -> None:
+    rows = batch.aux if indexed.secondary else batch.text
+    rows.append((section.rowid, *indexed.text))
+    batch.names.append((section.rowid, *indexed.names))
+    batch.rows.append((section.rowid, section.section_id, indexed.digest))
     words = set(_VOCAB_WORD.findall(section.text))
-    words.update(_VOCAB_WORD.findall(heading))
+    words.update(_VOCAB_WORD.findall(indexed.names[2]))
     vocab.update({w.lower() for w in words})
