@@ -129,6 +129,8 @@ def test_update_by_doc_ids_equals_a_full_rebuild(export, tmp_path):
     (new_id,) = conn.execute("SELECT id FROM repoctx_search_symbols"
                              " WHERE fq = 'shop.extra.brand_new_helper'").fetchone()
     assert new_id > last_id
+    assert conn.execute("SELECT count(*) FROM repoctx_search_symbol_parts WHERE symbol_id"
+                        " NOT IN (SELECT id FROM repoctx_search_symbols)").fetchone() == (0,)
     incremental = _index_state(conn)
     build_search_index(conn)
     assert incremental == _index_state(conn)
