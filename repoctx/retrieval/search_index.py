@@ -38,14 +38,16 @@ import json
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from repoctx.contextpull import PREVIOUS_SCHEMA
 from repoctx.retrieval.priors import is_secondary
 from repoctx.retrieval.query import expand_for_index, light_stem, normalise_name, split_identifier
+from repoctx.retrieval.search_pool import ordered_map
 from repoctx.retrieval.section_symbols import FoundSymbol, fq_name, section_symbols
 
 PORTER_TOKENIZE = "porter unicode61 remove_diacritics 2 tokenchars '_'"
@@ -238,9 +240,8 @@ def _parts(name: str) -> set[str]:
 
 
 def _read_sections(conn: sqlite3.Connection, statement: str,
-                   params: tuple = ()) -> Iterator[SectionRow]:
-    for row in conn.execute(statement, params).fetchall():
-        yield SectionRow(*row)
+                   params: tuple = ()) -> list[SectionRow]:
+    return [SectionRow(*row) for row in conn.execute(statement, params).fetchall()]
 
 
 def path_words(path: str) -> str:
@@ -285,9 +286,16 @@ def indexed_values(section: SectionRow) -> Indexed:
                                       section.end_line))
     heading = heading_words(section)
     name_text = " ".join(dict.fromkeys(f.qualname for f in found))
-    text = (expand_for_index(name_text), path_words(section.path), expand_for_index(heading),
+    words, secondary = _path_values(section.path)
+    text = (expand_for_index(name_text), words, expand_for_index(heading),
             expand_for_index(section.text))
-    return Indexed(found, text, (name_text, section.path, heading), is_secondary(section.path))
+    return Indexed(found, text, (name_text, section.path, heading), secondary)
+
+
+@lru_cache(maxsize=8192)
+def _path_values(path: str) -> tuple[str, bool]:
+    """A path's words and whether it is secondary (sections of one path come together)."""
+    return path_words(path), is_secondary(path)
 
 
 @dataclass
@@ -319,14 +327,14 @@ class _Batch:
         self.__post_init__()
 
 
-def _insert(conn: sqlite3.Connection, sections: Iterable[SectionRow]) -> None:
+def _insert(conn: sqlite3.Connection, sections: Sequence[SectionRow]) -> None:
     (next_id,) = conn.execute(
         "SELECT coalesce(max(id), 0) + 1 FROM repoctx_search_symbols").fetchone()
     seen = {(fq, path) for fq, path in conn.execute("SELECT fq, path FROM repoctx_search_symbols")}
     vocab: Counter[str] = Counter()
     batch = _Batch()
-    for section in sections:
-        indexed = indexed_values(section)
+    for section, (indexed, words) in zip(sections, ordered_map(_computed, sections),
+                                         strict=True):
         for found in indexed.found:
             fq = fq_name(section.path, found.qualname)
             if (fq, section.path) in seen:
@@ -338,7 +346,8 @@ def _insert(conn: sqlite3.Connection, sections: Iterable[SectionRow]) -> None:
                                   section.rowid))
             batch.parts.extend((part, next_id) for part in _parts(simple))
             next_id += 1
-        _add_section(batch, section, indexed, vocab)
+        _add_section(batch, section, indexed)
+        vocab.update(words)
         if len(batch.rows) >= _BATCH:
             batch.flush(conn)
     batch.flush(conn)
@@ -346,12 +355,16 @@ def _insert(conn: sqlite3.Connection, sections: Iterable[SectionRow]) -> None:
                      " ON CONFLICT(term) DO UPDATE SET n = n + excluded.n", vocab.items())
 
 
-def _add_section(batch: _Batch, section: SectionRow, indexed: Indexed,
-                 vocab: Counter[str]) -> None:
+def _computed(section: SectionRow) -> tuple[Indexed, set[str]]:
+    """A section's indexed values and its vocabulary words (in a worker for a full build)."""
+    indexed = indexed_values(section)
+    words = set(_VOCAB_WORD.findall(section.text))
+    words.update(_VOCAB_WORD.findall(indexed.names[2]))
+    return indexed, {w.lower() for w in words}
+
+
+def _add_section(batch: _Batch, section: SectionRow, indexed: Indexed) -> None:
     rows = batch.aux if indexed.secondary else batch.text
     rows.append((section.rowid, *indexed.text))
     batch.names.append((section.rowid, *indexed.names))
     batch.rows.append((section.rowid, section.section_id, indexed.digest))
-    words = set(_VOCAB_WORD.findall(section.text))
-    words.update(_VOCAB_WORD.findall(indexed.names[2]))
-    vocab.update({w.lower() for w in words})
