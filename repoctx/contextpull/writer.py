@@ -66,6 +66,8 @@ _BUILD_CACHE_KIB = 65536
 # Django's export ~15% cheaper, its file ~25% smaller and grep ~15% faster, for ~5% more
 # CPU per search (bench/contextpull.py).
 _PAGE_SIZE = 16384
+# A finished file with more than 1/_FREE_SHARE of its pages free is written again compact.
+_FREE_SHARE = 8
 
 
 @dataclass(frozen=True)
@@ -297,16 +299,38 @@ def _write_file(
         elif error is not None:
             raise error
     conn = _open_build(tmp)
+    compact: Path | None = None
     try:
         with translating_sqlite_errors(f"writing {tmp}"):
             meta = _fill(conn, work, plan, settings)
             if finalize is not None:
                 _finalize(conn, finalize, plan, previous)
             conn.execute("PRAGMA journal_mode = DELETE")  # what readers find (DESIGN §5)
+            compact = _compact(conn, tmp)
     finally:
         conn.close()
+    if compact is not None:
+        os.replace(compact, tmp)
     sync_file(tmp)
     return meta
+
+
+def _compact_name(tmp: Path) -> Path:
+    return tmp.with_name(tmp.name + ".compact")
+
+
+def _compact(conn: sqlite3.Connection, tmp: Path) -> Path | None:
+    """A compact copy of ``tmp`` when over ``1/_FREE_SHARE`` of its pages are free (a
+    patch copies the previous file whole, free pages included, so what a finalize hook
+    dropped, e.g. search tables rebuilt, would stay in every later export), else None."""
+    (free,) = conn.execute("PRAGMA freelist_count").fetchone()
+    (pages,) = conn.execute("PRAGMA page_count").fetchone()
+    if free * _FREE_SHARE <= pages:
+        return None
+    compact = _compact_name(tmp)
+    compact.unlink(missing_ok=True)
+    conn.execute("VACUUM INTO ?", (str(compact),))
+    return compact
 
 
 def write_export(
@@ -361,6 +385,7 @@ def write_export(
         if ahead is not None:
             ahead.wait()  # never leave the copy writing a file about to be deleted
         tmp.unlink(missing_ok=True)
+        _compact_name(tmp).unlink(missing_ok=True)
     sections = sum(e.n_sections for e in work.entries if e is not None)
     return ExportReport(
         out, len(docs), sections, work.reused, len(docs) - work.reused,
