@@ -38,3 +38,23 @@ def test_an_embedder_failure_is_a_warning(shop, tmp_path, monkeypatch):
     finalize(conn, None)
     assert warnings == ["embeddings not filled: model missing"]
     assert has_search_index(conn)
+
+
+def test_a_reader_following_the_contract_literally_reads_the_export(shop):
+    # Seed 000's reader, literally: plain MATCH on sections_fts, bm25 with its column
+    # weights, snippet() and highlight() of the text column, joined to sections by id.
+    # The search tables beside it are contentless; sections_fts is the contract's table.
+    with sqlite3.connect(f"file:{shop.export}?mode=ro", uri=True) as conn:
+        (declared,) = conn.execute(
+            "SELECT sql FROM sqlite_master WHERE name = 'sections_fts'").fetchone()
+        assert "content" not in declared.lower()  # a normal FTS5 table, as in DESIGN §5
+        rows = conn.execute(
+            "SELECT f.id, s.doc_id, -round(bm25(sections_fts, 0.0, 2.0, 1.0), 2),"
+            " snippet(sections_fts, 2, '**', '**', '…', 20),"
+            " highlight(sections_fts, 2, '[', ']')"
+            " FROM sections_fts f JOIN sections s ON s.id = f.id"
+            " WHERE sections_fts MATCH ? ORDER BY bm25(sections_fts, 0.0, 2.0, 1.0), f.id"
+            " LIMIT 5", ('"discounts"',)).fetchall()
+    assert rows and rows[0][0] == "README.md#0"
+    _, _, score, snip, marked = rows[0]
+    assert score > 0 and "**discounts**" in snip and "[discounts]" in marked
