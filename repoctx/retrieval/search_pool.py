@@ -11,11 +11,13 @@ worker or no ``fork``: the function runs in this process.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
@@ -28,6 +30,8 @@ MIN_ITEMS = 2000
 """Below this many items the fork and the result transfer cost more than they save."""
 CHUNK = 500
 """Items per task: big enough to amortise a round trip, small enough to start early."""
+IN_FLIGHT = 3
+"""Chunks submitted per worker ahead of the one being taken: enough to keep workers busy."""
 
 _JOB: tuple[Callable[[Any], Any], Sequence[Any]] | None = None  # set while workers fork
 _FORK_LOCK = threading.Lock()
@@ -51,24 +55,39 @@ def ordered_map(function: Callable[[T], R], items: Sequence[T], *,
                 workers: int | None = None) -> Iterator[R]:
     """``function(item)`` for each of ``items``, in order, over forked ``workers``
     (default: one per CPU) when there are at least ``MIN_ITEMS`` items."""
-    global _JOB
     workers = default_workers() if workers is None else workers
     forkable = "fork" in multiprocessing.get_all_start_methods()
     if workers < 2 or len(items) < MIN_ITEMS or not forkable:
         yield from map(function, items)
         return
     chunks = [(i, min(i + CHUNK, len(items))) for i in range(0, len(items), CHUNK)]
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+    # Workers never collect garbage: a collection would touch every inherited object and
+    # copy its page (fork shares them copy-on-write).
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                               initializer=gc.disable)
     try:
-        with _FORK_LOCK:
-            _JOB = (function, items)
-            try:
-                results = pool.map(_chunk, chunks)  # submits every chunk: forks now
-            finally:
-                _JOB = None
-        for chunk in results:
-            yield from chunk
+        yield from _in_order(pool, function, items, chunks, IN_FLIGHT * workers)
     except BrokenProcessPool as exc:  # a worker was killed (OOM, signal): no results for it
         raise ContextPullError(f"a search-index worker died: {exc}") from exc
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _in_order(pool: ProcessPoolExecutor, function: Callable[[Any], Any], items: Sequence[Any],
+              chunks: list[tuple[int, int]], window: int) -> Iterator[Any]:
+    """The chunks' results in order, at most ``window`` chunks submitted and not yet
+    taken (results this process has not consumed stay bounded)."""
+    global _JOB
+    pending: deque[Future[list[Any]]] = deque()
+    upcoming = iter(chunks)
+    while True:
+        with _FORK_LOCK:  # workers fork on a submit: they inherit this job
+            _JOB = (function, items)
+            try:
+                while len(pending) < window and (bounds := next(upcoming, None)) is not None:
+                    pending.append(pool.submit(_chunk, bounds))
+            finally:
+                _JOB = None
+        if not pending:
+            return
+        yield from pending.popleft().result()
