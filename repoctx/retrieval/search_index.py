@@ -263,19 +263,19 @@ def heading_words(section: SectionRow) -> str:
 class Indexed:
     """What one section puts in the search tables: its declarations, the values of its
     Porter row (``text``, in the ``_aux`` table when ``secondary``) and of its trigram row
-    (``names``), and a digest of both (kept in ``repoctx_search_rows``)."""
+    (``names``), and a signed 64-bit digest of both (kept in ``repoctx_search_rows``)."""
 
     found: tuple[FoundSymbol, ...]
     text: tuple[str, str, str, str]
     names: tuple[str, str, str]
     secondary: bool
+    digest: int
 
-    @property
-    def digest(self) -> int:
-        """A signed 64-bit digest of the indexed values (an SQLite INTEGER)."""
-        joined = "\0".join((*self.text, *self.names, str(self.secondary))).encode()
-        return int.from_bytes(hashlib.blake2b(joined, digest_size=8).digest(), "big",
-                              signed=True)
+
+def values_digest(text: tuple[str, ...], names: tuple[str, ...], secondary: bool) -> int:
+    """A signed 64-bit digest (an SQLite INTEGER) of a section's indexed values."""
+    joined = "\0".join((*text, *names, str(secondary))).encode()
+    return int.from_bytes(hashlib.blake2b(joined, digest_size=8).digest(), "big", signed=True)
 
 
 def indexed_values(section: SectionRow) -> Indexed:
@@ -289,7 +289,8 @@ def indexed_values(section: SectionRow) -> Indexed:
     words, secondary = _path_values(section.path)
     text = (expand_for_index(name_text), words, expand_for_index(heading),
             expand_for_index(section.text))
-    return Indexed(found, text, (name_text, section.path, heading), secondary)
+    names = (name_text, section.path, heading)
+    return Indexed(found, text, names, secondary, values_digest(text, names, secondary))
 
 
 @lru_cache(maxsize=8192)
