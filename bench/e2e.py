@@ -128,32 +128,41 @@ def _tree_of(root: int) -> list[int]:
     return found
 
 
-def _memory(pids: list[int]) -> tuple[int, int]:
-    """Summed (PSS, RSS) in KiB of ``pids`` (a process gone meanwhile counts 0)."""
-    pss = rss = 0
+_FIELDS = {b"Pss:": "pss", b"Rss:": "rss", b"Pss_Anon:": "anon", b"Pss_File:": "file"}
+
+
+def _memory(pids: list[int]) -> dict[str, int]:
+    """Summed PSS, RSS, anonymous PSS and file-backed PSS in KiB of ``pids`` (a process
+    gone meanwhile counts 0)."""
+    total = dict.fromkeys(_FIELDS.values(), 0)
     for pid in pids:
         try:
             with open(f"/proc/{pid}/smaps_rollup", "rb") as handle:
                 for line in handle:
-                    if line.startswith(b"Pss:"):
-                        pss += int(line.split()[1])
-                    elif line.startswith(b"Rss:"):
-                        rss += int(line.split()[1])
+                    key = _FIELDS.get(line.split(b" ", 1)[0])
+                    if key is not None:
+                        total[key] += int(line.split()[1])
         except (OSError, ValueError):
             continue
-    return pss, rss
+    return total
 
 
 @dataclass
 class Run:
-    """One ``repoctx index`` process: wall seconds, its ``--json``, memory peaks (KiB)."""
+    """One ``repoctx index`` process: wall seconds, its ``--json``, memory peaks (KiB):
+    ``peaks`` of the summed ``pss``, ``rss``, ``anon`` and ``file``, each with the
+    seconds since the start when it was reached (``at_*``)."""
 
     wall: float
     payload: dict
-    pss_kib: int
-    rss_kib: int
+    peaks: dict[str, float]
     maxrss_kib: int
     processes: int
+
+    @property
+    def pss_kib(self) -> int:
+        """Peak of the summed PSS."""
+        return int(self.peaks["pss"])
 
     @property
     def seconds(self) -> dict[str, float]:
@@ -166,14 +175,15 @@ def run_index(root: Path, store_dir: Path, *extra: str) -> Run:
     command = [*REPOCTX, "index", str(root), "--store", str(store_dir), "--json", *extra]
     start = time.perf_counter()
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    peak = {"pss": 0, "rss": 0, "procs": 1}
+    peak: dict[str, float] = {"procs": 1}
     stop = threading.Event()
 
     def sample() -> None:
         while not stop.is_set():
             pids = _tree_of(proc.pid)
-            pss, rss = _memory(pids)
-            peak["pss"], peak["rss"] = max(peak["pss"], pss), max(peak["rss"], rss)
+            for key, kib in _memory(pids).items():
+                if kib > peak.get(key, 0):
+                    peak[key], peak[f"at_{key}"] = kib, time.perf_counter() - start
             peak["procs"] = max(peak["procs"], len(pids))
             stop.wait(0.05)
 
@@ -188,8 +198,8 @@ def run_index(root: Path, store_dir: Path, *extra: str) -> Run:
     sampler.join()
     if proc.returncode != 0:
         raise SystemExit(f"repoctx index failed ({proc.returncode}): {err.decode()[-2000:]}")
-    return Run(wall, json.loads(out), peak["pss"], peak["rss"], usage.ru_maxrss,
-               peak["procs"])
+    procs = int(peak.pop("procs"))
+    return Run(wall, json.loads(out), peak, usage.ru_maxrss, procs)
 
 
 def import_floor(repeat: int) -> float:
@@ -265,9 +275,15 @@ def _memory_row(run: Run, label: str, res: Results) -> None:
     res.add_text(f"{label}peak memory of the command tree, summed PSS ({run.processes} "
                  "processes at most)", f"{run.pss_kib / 1024:,.0f} MiB", "< 1 GiB",
                  run.pss_kib < MIB)
-    res.notes.append(f"{label}memory: summed PSS {run.pss_kib / 1024:,.0f} MiB, summed RSS "
-                     f"{run.rss_kib / 1024:,.0f} MiB (shared pages counted in every process), "
-                     f"largest single process {run.maxrss_kib / 1024:,.0f} MiB (`ru_maxrss`).")
+    peaks = run.peaks
+    res.notes.append(
+        f"{label}memory peaks of the command tree (each with the second it was reached): "
+        f"summed PSS {peaks['pss'] / 1024:,.0f} MiB ({peaks['at_pss']:.0f} s), of it "
+        f"anonymous {peaks['anon'] / 1024:,.0f} MiB at most ({peaks['at_anon']:.0f} s) and "
+        f"file-backed {peaks['file'] / 1024:,.0f} MiB at most ({peaks['at_file']:.0f} s: "
+        f"the LMDB map and libraries, page cache the kernel may drop); summed RSS "
+        f"{peaks['rss'] / 1024:,.0f} MiB (shared pages counted in every process); largest "
+        f"single process {run.maxrss_kib / 1024:,.0f} MiB (`ru_maxrss`).")
 
 
 def best_cold(root: Path, store_dir: Path, repeat: int) -> Run:

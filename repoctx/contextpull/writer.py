@@ -261,6 +261,7 @@ def _fill(
         conn.executemany(sql.UPDATE_MTIME, work.restat)
     else:
         insert_documents(conn, _placed(work, encoded), 1)
+    work.items.clear()  # every document's bytes: not held through the finalize hook
     meta, ours = _meta(work, settings)
     write_meta(conn, meta, ours)
     if plan is None:  # later writers (a patch) get FTS5's usual merging
@@ -378,6 +379,8 @@ def write_export(
             work = _plan_work(docs, shas, old, plan)
             settings = _Settings(corpus_root, index_budget, max_chars, _now(), definitions_for,
                                  old.index_counts, stats_since_ns)  # fmt: skip
+        n_docs = len(docs)
+        del docs, given  # the documents' bytes live on in ``work.items`` only, until inserted
         meta = _write_file(tmp, work, plan, settings, finalize, ahead,
                            old.path if plan is not None else None)
         os.replace(tmp, out)
@@ -388,7 +391,7 @@ def write_export(
         _compact_name(tmp).unlink(missing_ok=True)
     sections = sum(e.n_sections for e in work.entries if e is not None)
     return ExportReport(
-        out, len(docs), sections, work.reused, len(docs) - work.reused,
+        out, n_docs, sections, work.reused, n_docs - work.reused,
         meta["corpus_fingerprint"], meta["index_mode"], int(meta["index_tokens"]),
         plan is not None,
     )  # fmt: skip

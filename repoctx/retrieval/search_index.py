@@ -38,7 +38,7 @@ import json
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -150,7 +150,8 @@ def _rebuild(conn: sqlite3.Connection) -> None:
         conn.execute(f"DROP TABLE IF EXISTS {table}")
     for statement in DDL:
         conn.execute(statement)
-    _insert(conn, _read_sections(conn, _SECTIONS))
+    # Streamed from a cursor, not read whole: a big tree's sections are its whole text.
+    _insert(conn, (SectionRow(*row) for row in conn.execute(_SECTIONS)))
     conn.execute("INSERT INTO repoctx_search_docs(path, sha256) SELECT path, sha256 FROM documents")
     for table in FTS_TABLES:
         conn.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
@@ -328,14 +329,13 @@ class _Batch:
         self.__post_init__()
 
 
-def _insert(conn: sqlite3.Connection, sections: Sequence[SectionRow]) -> None:
+def _insert(conn: sqlite3.Connection, sections: Iterable[SectionRow]) -> None:
     (next_id,) = conn.execute(
         "SELECT coalesce(max(id), 0) + 1 FROM repoctx_search_symbols").fetchone()
     seen = {(fq, path) for fq, path in conn.execute("SELECT fq, path FROM repoctx_search_symbols")}
     vocab: Counter[str] = Counter()
     batch = _Batch()
-    for section, (indexed, words) in zip(sections, ordered_map(_computed, sections),
-                                         strict=True):
+    for section, (indexed, words) in ordered_map(_computed, sections):
         for found in indexed.found:
             fq = fq_name(section.path, found.qualname)
             if (fq, section.path) in seen:

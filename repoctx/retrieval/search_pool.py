@@ -4,8 +4,9 @@ A full build of the search tables computes, for every section of the export, the
 it is indexed with (identifier expansion, nested declarations, vocabulary words): pure
 CPU work in Python, ~60% of the build on Django (issue 15). Over workers it runs on the
 other cores while this process inserts the rows already computed (SQLite releases the
-GIL). Workers inherit the items and the function through ``fork`` (nothing is pickled
-but the results), take them in chunks, and send results back in order. Few items, one
+GIL). Items are streamed: taken from their iterable in chunks and sent to the workers,
+with at most ``IN_FLIGHT`` chunks per worker not yet taken back, so memory stays bounded
+however many sections a tree has (a 50,000-file tree has ~360,000). Few items, one
 worker or no ``fork``: the function runs in this process.
 """
 
@@ -14,12 +15,12 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
-import threading
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from itertools import chain, islice
+from typing import TypeVar
 
 from repoctx.errors import ContextPullError
 
@@ -31,10 +32,7 @@ MIN_ITEMS = 2000
 CHUNK = 500
 """Items per task: big enough to amortise a round trip, small enough to start early."""
 IN_FLIGHT = 3
-"""Chunks submitted per worker ahead of the one being taken: enough to keep workers busy."""
-
-_JOB: tuple[Callable[[Any], Any], Sequence[Any]] | None = None  # set while workers fork
-_FORK_LOCK = threading.Lock()
+"""Chunks sent per worker ahead of the one being taken: enough to keep workers busy."""
 
 
 def default_workers() -> int:
@@ -44,50 +42,45 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
-def _chunk(bounds: tuple[int, int]) -> list[Any]:
-    """Worker task: the function over the inherited items ``[start, stop)``."""
-    assert _JOB is not None, "workers are forked after the job is set"
-    function, items = _JOB
-    return [function(item) for item in items[bounds[0] : bounds[1]]]
+def _run(function: Callable[[T], R], chunk: list[T]) -> list[R]:
+    """Worker task: the function over one chunk."""
+    return [function(item) for item in chunk]
 
 
-def ordered_map(function: Callable[[T], R], items: Sequence[T], *,
-                workers: int | None = None) -> Iterator[R]:
-    """``function(item)`` for each of ``items``, in order, over forked ``workers``
-    (default: one per CPU) when there are at least ``MIN_ITEMS`` items."""
+def ordered_map(function: Callable[[T], R], items: Iterable[T], *,
+                workers: int | None = None) -> Iterator[tuple[T, R]]:
+    """``(item, function(item))`` for each of ``items``, in order, over forked ``workers``
+    (default: one per CPU) when there are at least ``MIN_ITEMS`` items. ``function`` is
+    sent to the workers by name: a module-level function."""
     workers = default_workers() if workers is None else workers
+    iterator = iter(items)
+    head = list(islice(iterator, MIN_ITEMS))
     forkable = "fork" in multiprocessing.get_all_start_methods()
-    if workers < 2 or len(items) < MIN_ITEMS or not forkable:
-        yield from map(function, items)
+    if workers < 2 or len(head) < MIN_ITEMS or not forkable:
+        for item in chain(head, iterator):
+            yield item, function(item)
         return
-    chunks = [(i, min(i + CHUNK, len(items))) for i in range(0, len(items), CHUNK)]
-    # Workers never collect garbage: a collection would touch every inherited object and
-    # copy its page (fork shares them copy-on-write).
+    # Workers never collect garbage: a collection would touch every object inherited
+    # through fork and copy its page.
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
                                initializer=gc.disable)
     try:
-        yield from _in_order(pool, function, items, chunks, IN_FLIGHT * workers)
+        yield from _in_order(pool, function, chain(head, iterator), IN_FLIGHT * workers)
     except BrokenProcessPool as exc:  # a worker was killed (OOM, signal): no results for it
         raise ContextPullError(f"a search-index worker died: {exc}") from exc
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _in_order(pool: ProcessPoolExecutor, function: Callable[[Any], Any], items: Sequence[Any],
-              chunks: list[tuple[int, int]], window: int) -> Iterator[Any]:
-    """The chunks' results in order, at most ``window`` chunks submitted and not yet
-    taken (results this process has not consumed stay bounded)."""
-    global _JOB
-    pending: deque[Future[list[Any]]] = deque()
-    upcoming = iter(chunks)
+def _in_order(pool: ProcessPoolExecutor, function: Callable[[T], R], items: Iterator[T],
+              window: int) -> Iterator[tuple[T, R]]:
+    """The chunks' results in order, at most ``window`` chunks sent and not yet taken."""
+    pending: deque[tuple[list[T], Future[list[R]]]] = deque()
+    chunks = iter(lambda: list(islice(items, CHUNK)), [])
     while True:
-        with _FORK_LOCK:  # workers fork on a submit: they inherit this job
-            _JOB = (function, items)
-            try:
-                while len(pending) < window and (bounds := next(upcoming, None)) is not None:
-                    pending.append(pool.submit(_chunk, bounds))
-            finally:
-                _JOB = None
+        while len(pending) < window and (chunk := next(chunks, None)) is not None:
+            pending.append((chunk, pool.submit(_run, function, chunk)))
         if not pending:
             return
-        yield from pending.popleft().result()
+        chunk, future = pending.popleft()
+        yield from zip(chunk, future.result(), strict=True)
