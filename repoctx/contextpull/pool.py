@@ -19,6 +19,7 @@ pool costs ~10% more CPU in all (results are pickled), so it only pays with a fr
 from __future__ import annotations
 
 import ctypes
+import gc
 import multiprocessing
 import os
 import signal
@@ -154,10 +155,14 @@ def encode_all(
     try:
         with _FORK_LOCK:  # one job in the global while this export's workers fork
             _JOB = job
+            # Frozen, this process's objects are never scanned by a worker's collector,
+            # which would write to every one of them and so copy every inherited page.
+            gc.freeze()
             try:  # the first submit forks every worker (fork start: all at once)
                 pending.extend(pool.submit(_encode_chunk, bounds)
                                for bounds in islice(upcoming, IN_FLIGHT * workers))
             finally:
+                gc.unfreeze()
                 _JOB = None
         if meanwhile is not None:  # after the fork: these workers never inherit it
             side = threading.Thread(target=meanwhile, name="export-meanwhile", daemon=True)

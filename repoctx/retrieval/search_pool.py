@@ -60,10 +60,7 @@ def ordered_map(function: Callable[[T], R], items: Iterable[T], *,
         for item in chain(head, iterator):
             yield item, function(item)
         return
-    # Workers never collect garbage: a collection would touch every object inherited
-    # through fork and copy its page.
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
-                               initializer=gc.disable)
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
     try:
         yield from _in_order(pool, function, chain(head, iterator), IN_FLIGHT * workers)
     except BrokenProcessPool as exc:  # a worker was killed (OOM, signal): no results for it
@@ -77,6 +74,15 @@ def _in_order(pool: ProcessPoolExecutor, function: Callable[[T], R], items: Iter
     """The chunks' results in order, at most ``window`` chunks sent and not yet taken."""
     pending: deque[tuple[list[T], Future[list[R]]]] = deque()
     chunks = iter(lambda: list(islice(items, CHUNK)), [])
+    # The first submit forks every worker. Frozen, this process's objects are never
+    # scanned by a worker's collector, which would write to each and copy its page.
+    gc.freeze()
+    try:
+        first = next(chunks, None)
+        if first is not None:
+            pending.append((first, pool.submit(_run, function, first)))
+    finally:
+        gc.unfreeze()
     while True:
         while len(pending) < window and (chunk := next(chunks, None)) is not None:
             pending.append((chunk, pool.submit(_run, function, chunk)))
