@@ -6,13 +6,15 @@ CPU work in Python, ~60% of the build on Django (issue 15). Over workers it runs
 other cores while this process inserts the rows already computed (SQLite releases the
 GIL). Items are streamed: taken from their iterable in chunks and sent to the workers,
 with at most ``IN_FLIGHT`` chunks per worker not yet taken back, so memory stays bounded
-however many sections a tree has (a 50,000-file tree has ~360,000). Few items, one
-worker or no ``fork``: the function runs in this process.
+however many sections a tree has (a 50,000-file tree has ~360,000). The workers start
+fresh (``forkserver``, else ``spawn``), not forked from this process: a forked worker
+keeps every page of this process's heap that this process changes afterwards, which on
+a 55,000-file tree was 0.5-0.9 GiB more in all (bench/e2e.py). Few items or one worker:
+the function runs in this process.
 """
 
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import os
 from collections import deque
@@ -49,18 +51,20 @@ def _run(function: Callable[[T], R], chunk: list[T]) -> list[R]:
 
 def ordered_map(function: Callable[[T], R], items: Iterable[T], *,
                 workers: int | None = None) -> Iterator[tuple[T, R]]:
-    """``(item, function(item))`` for each of ``items``, in order, over forked ``workers``
-    (default: one per CPU) when there are at least ``MIN_ITEMS`` items. ``function`` is
-    sent to the workers by name: a module-level function."""
+    """``(item, function(item))`` for each of ``items``, in order, over ``workers``
+    processes (default: one per CPU) when there are at least ``MIN_ITEMS`` items.
+    ``function`` and the items are sent to the workers pickled: ``function`` is a
+    module-level function."""
     workers = default_workers() if workers is None else workers
     iterator = iter(items)
     head = list(islice(iterator, MIN_ITEMS))
-    forkable = "fork" in multiprocessing.get_all_start_methods()
-    if workers < 2 or len(head) < MIN_ITEMS or not forkable:
+    if workers < 2 or len(head) < MIN_ITEMS:
         for item in chain(head, iterator):
             yield item, function(item)
         return
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    pool = ProcessPoolExecutor(workers, mp_context=context)
     try:
         yield from _in_order(pool, function, chain(head, iterator), IN_FLIGHT * workers)
     except BrokenProcessPool as exc:  # a worker was killed (OOM, signal): no results for it
@@ -74,15 +78,6 @@ def _in_order(pool: ProcessPoolExecutor, function: Callable[[T], R], items: Iter
     """The chunks' results in order, at most ``window`` chunks sent and not yet taken."""
     pending: deque[tuple[list[T], Future[list[R]]]] = deque()
     chunks = iter(lambda: list(islice(items, CHUNK)), [])
-    # The first submit forks every worker. Frozen, this process's objects are never
-    # scanned by a worker's collector, which would write to each and copy its page.
-    gc.freeze()
-    try:
-        first = next(chunks, None)
-        if first is not None:
-            pending.append((first, pool.submit(_run, function, first)))
-    finally:
-        gc.unfreeze()
     while True:
         while len(pending) < window and (chunk := next(chunks, None)) is not None:
             pending.append((chunk, pool.submit(_run, function, chunk)))

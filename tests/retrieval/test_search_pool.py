@@ -1,4 +1,4 @@
-"""ordered_map: results in order, over forked workers for many items, in process for few."""
+"""ordered_map: results in order, over worker processes for many items, in process for few."""
 
 import os
 
@@ -18,7 +18,8 @@ def _die_on_seven(n: int) -> int:
     return n
 
 
-PARENT = os.getpid()
+# The test process's pid, the same in the workers (they start fresh and import this module).
+PARENT = int(os.environ.setdefault("REPOCTX_TEST_POOL_PARENT", str(os.getpid())))
 
 
 def test_many_items_go_to_workers_and_come_back_in_order():
