@@ -1,9 +1,10 @@
-"""Shared by the benchmarks: a real corpus (Django's source distribution), cached locally.
+"""Shared by the benchmarks: real corpora (Django's and Flask's source distributions),
+cached locally.
 
-``django_source()`` downloads the sdist once with pip (``--no-binary :all:`` so it is the
-``.tar.gz``, not a wheel), extracts it once under ``bench/.cache/`` refusing any member that
-would land outside that folder, and returns the extracted root. Later calls find the
-extracted folder and touch neither pip nor the network.
+``django_source()`` (and ``flask_source()``) downloads the sdist once with pip
+(``--no-binary :all:`` so it is the ``.tar.gz``, not a wheel), extracts it once under
+``bench/.cache/`` refusing any member that would land outside that folder, and returns the
+extracted root. Later calls find the extracted folder and touch neither pip nor the network.
 """
 
 from __future__ import annotations
@@ -12,13 +13,36 @@ import re
 import subprocess
 import sys
 import tarfile
+from dataclasses import dataclass
 from pathlib import Path
 
 CACHE = Path(__file__).resolve().parent / ".cache"
 DOWNLOADS = CACHE / "dl"
-DJANGO_SPEC = "django==5.2.*"
-_SDIST = re.compile(r"^django-(5\.2(?:\.\d+)*)\.tar\.gz$", re.IGNORECASE)
 _MARKER = ".extracted"
+
+
+@dataclass(frozen=True)
+class Sdist:
+    """A project's newest sdist of one release series, e.g. django 5.2.x."""
+
+    project: str
+    series: str
+
+    @property
+    def spec(self) -> str:
+        """What pip is asked for."""
+        return f"{self.project}=={self.series}.*"
+
+    def version(self, name: str) -> tuple[int, ...]:
+        """The version in an sdist file name of this series, () for any other name."""
+        pattern = rf"^{self.project}-({re.escape(self.series)}(?:\.\d+)*)\.tar\.gz$"
+        match = re.match(pattern, name, re.IGNORECASE)
+        return tuple(int(p) for p in match.group(1).split(".")) if match else ()
+
+
+DJANGO = Sdist("django", "5.2")
+FLASK = Sdist("flask", "3.1")
+DJANGO_SPEC = DJANGO.spec
 
 
 class CorpusError(RuntimeError):
@@ -29,15 +53,10 @@ def _log(message: str) -> None:
     print(f"[corpus] {message}", file=sys.stderr)
 
 
-def _version_key(name: str) -> tuple[int, ...]:
-    match = _SDIST.match(name)
-    return tuple(int(p) for p in match.group(1).split(".")) if match else ()
-
-
-def _newest(folder: Path) -> Path | None:
-    """The newest Django 5.2.x sdist in ``folder``."""
-    found = [p for p in folder.glob("[Dd]jango-5.2*.tar.gz") if _SDIST.match(p.name)]
-    return max(found, key=lambda p: _version_key(p.name), default=None)
+def _newest(folder: Path, sdist: Sdist) -> Path | None:
+    """The newest sdist of ``sdist``'s series in ``folder``."""
+    found = [p for p in folder.glob("*.tar.gz") if sdist.version(p.name)]
+    return max(found, key=lambda p: sdist.version(p.name), default=None)
 
 
 def _pip_download(spec: str) -> subprocess.CompletedProcess[str]:
@@ -47,29 +66,30 @@ def _pip_download(spec: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, capture_output=True, text=True, check=False)
 
 
-def _fallback_specs(stderr: str) -> list[str]:
-    """Exact 5.2.x versions pip said exist, newest first (for when the wildcard fails)."""
+def _fallback_specs(stderr: str, sdist: Sdist = DJANGO) -> list[str]:
+    """Exact versions of the series pip said exist, newest first (for when the wildcard
+    fails)."""
     listed = re.search(r"from versions: ([^)]*)\)", stderr)
     versions = [v.strip() for v in listed.group(1).split(",")] if listed else []
-    wanted = [v for v in versions if re.fullmatch(r"5\.2(\.\d+)?", v)]
+    wanted = [v for v in versions if re.fullmatch(rf"{re.escape(sdist.series)}(\.\d+)?", v)]
     wanted.sort(key=lambda v: tuple(int(p) for p in v.split(".")), reverse=True)
-    return [f"django=={v}" for v in wanted]
+    return [f"{sdist.project}=={v}" for v in wanted]
 
 
-def _download() -> Path:
+def _download(sdist: Sdist) -> Path:
     DOWNLOADS.mkdir(parents=True, exist_ok=True)
-    result = _pip_download(DJANGO_SPEC)
+    result = _pip_download(sdist.spec)
     if result.returncode != 0:
-        for spec in _fallback_specs(result.stderr)[:3]:
+        for spec in _fallback_specs(result.stderr, sdist)[:3]:
             result = _pip_download(spec)
             if result.returncode == 0:
                 break
-    archive = _newest(DOWNLOADS)
+    archive = _newest(DOWNLOADS, sdist)
     if result.returncode != 0 or archive is None:
         tail = "\n".join((result.stderr or result.stdout).strip().splitlines()[-5:])
         raise CorpusError(
-            f"could not download the Django 5.2 sdist with pip (is the package index "
-            f"reachable from here?)\n{tail}"
+            f"could not download the {sdist.project} {sdist.series} sdist with pip (is the "
+            f"package index reachable from here?)\n{tail}"
         )
     _log(f"downloaded {archive.name} ({archive.stat().st_size / 1e6:.1f} MB)")
     return archive
@@ -100,21 +120,30 @@ def _marker(root: Path) -> Path:
     return root.with_name(root.name + _MARKER)
 
 
-def _extracted() -> Path | None:
-    roots = [p.with_name(p.name.removesuffix(_MARKER))
-             for p in CACHE.glob("[Dd]jango-5.2*" + _MARKER)]
-    roots = [r for r in roots if r.is_dir()]
-    return max(roots, key=lambda p: _version_key(p.name + ".tar.gz"), default=None)
+def _extracted(sdist: Sdist) -> Path | None:
+    roots = [p.with_name(p.name.removesuffix(_MARKER)) for p in CACHE.glob("*" + _MARKER)]
+    roots = [r for r in roots if r.is_dir() and sdist.version(r.name + ".tar.gz")]
+    return max(roots, key=lambda p: sdist.version(p.name + ".tar.gz"), default=None)
+
+
+def source(sdist: Sdist) -> Path:
+    """The root of ``sdist``'s extracted source under ``bench/.cache/`` (cached)."""
+    root = _extracted(sdist)
+    if root is not None:
+        return root
+    archive = (_newest(DOWNLOADS, sdist) if DOWNLOADS.is_dir() else None) or _download(sdist)
+    _log(f"extracting {archive.name} into {CACHE}")
+    return _safe_extract(archive, CACHE)
 
 
 def django_source() -> Path:
     """The root of Django 5.2.x's extracted sdist under ``bench/.cache/`` (cached)."""
-    root = _extracted()
-    if root is not None:
-        return root
-    archive = (_newest(DOWNLOADS) if DOWNLOADS.is_dir() else None) or _download()
-    _log(f"extracting {archive.name} into {CACHE}")
-    return _safe_extract(archive, CACHE)
+    return source(DJANGO)
+
+
+def flask_source() -> Path:
+    """The root of Flask 3.1.x's extracted sdist under ``bench/.cache/`` (cached)."""
+    return source(FLASK)
 
 
 if __name__ == "__main__":

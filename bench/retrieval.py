@@ -151,12 +151,12 @@ def repoctx_workspace(root: Path, workdir: Path):  # noqa: ANN201 (a Workspace)
         from repoctx import open_store
         from repoctx.contextpull import export_store
         from repoctx.reconcile import reconcile_pass
-        from repoctx.retrieval import Workspace, build_search_index
+        from repoctx.retrieval import Workspace, export_extras
 
         store = open_store(root, repo_id="django", store_dir=workdir / "store")
         reconcile_pass(store, root)
         export = workdir / "repoctx-export.sqlite"
-        export_store(store, root, export, finalize=build_search_index)
+        export_store(store, root, export, finalize=export_extras(store))
         _WORKSPACES[workdir] = Workspace(store, root.resolve(), export)
     return _WORKSPACES[workdir]
 

@@ -2,8 +2,17 @@
 
 Indexes a repository into a CRDT store (LMDB), keeps it converged with an incremental
 reconcile, exports a ContextPull SQLite store, and serves ``repocontext_*`` tools.
+The exports are imported on first use (``repoctx.lazy``), so a command that needs no
+store starts fast.
 """
 
-from .store import FORMAT_VERSION, Store, default_repo_id, open_store
+from typing import TYPE_CHECKING
+
+from .lazy import export_lazily
+
+if TYPE_CHECKING:
+    from .store import FORMAT_VERSION, Store, default_repo_id, open_store
 
 __all__ = ["FORMAT_VERSION", "Store", "default_repo_id", "open_store"]
+
+export_lazily(__name__, {".store": tuple(__all__)})

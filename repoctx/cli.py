@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from repoctx.cli_check import COMMANDS as CHECK_COMMANDS
 from repoctx.cli_common import (
     EXIT_ERROR,
     Cli,
@@ -188,9 +189,12 @@ def export(path: Path, out: Path | None, store_dir: Path | None, repo_id: str | 
         report = export_directory(path, out, previous=out if out.exists() else None,
                                   finalize=build_search_index)
     payload = {"path": str(out), "documents": report.documents, "sections": report.sections,
-               "reused": report.reused, "corpusFingerprint": report.corpus_fingerprint}
+               "reused": report.reused, "corpusFingerprint": report.corpus_fingerprint,
+               **report.skipped.as_json(), "leftoversRemoved": list(report.leftovers_removed)}
     emit(payload, as_json, lambda p: f"exported {p['documents']} documents, {p['sections']} "
-         f"sections ({p['reused']} documents reused) to {p['path']}")
+         f"sections ({p['reused']} documents reused) to {p['path']}\n"
+         f"  skipped: {report.skipped.text()}" + "".join(
+             f"\n  removed {name}, left by a killed export" for name in p["leftoversRemoved"]))
 
 
 class _ToolsHelp(click.Command):
@@ -290,12 +294,15 @@ def tools_command(as_json: bool) -> None:
 @repo_options(positional=False)
 @fails_cleanly
 def serve(path: Path, store_dir: Path | None, repo_id: str | None) -> None:
-    """Serve the repocontext_* and ContextPull tools over MCP on stdio."""
+    """Serve the repocontext_* and ContextPull tools over MCP on stdio.
+
+    The store is opened at the first call: until `repoctx index` has run, every tool
+    answers a tool error saying so, and a later index needs no restart.
+    """
     from repoctx.retrieval import open_workspace
     from repoctx.server import serve as run_server
 
-    with open_workspace(path, store_dir=store_dir, repo_id=repo_id) as ws:
-        run_server(ws)
+    run_server(lambda: open_workspace(path, store_dir=store_dir, repo_id=repo_id))
 
 
 @main.command()
@@ -319,10 +326,13 @@ def backup(dest: Path, path: Path, store_dir: Path | None, repo_id: str | None) 
     if dest.exists():
         raise click.UsageError(f"{dest} exists; backup writes a new directory")
     with open_for(path, store_dir, repo_id, readonly=True) as store:
-        store.backup(dest)
-    click.echo(f"backed up {store.path} to {dest}")
+        copied = store.backup(dest)
+    click.echo(f"backed up {store.path} to {dest}: {sum(copied.records.values())} records in "
+               f"{len(copied.records)} trees, {copied.bytes / 1e6:.1f} MB, verified")
 
 
 main.add_command(memory)
 for _command in SYNC_COMMANDS:
+    main.add_command(_command)
+for _command in CHECK_COMMANDS:
     main.add_command(_command)

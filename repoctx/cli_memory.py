@@ -13,18 +13,21 @@ import sys
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from repoctx.cli_common import EXIT_ERROR, repo_options
 from repoctx.errors import RepoctxError
-from repoctx.memory import export_archive, import_archive
-from repoctx.retrieval import Workspace, open_workspace, tools
+
+if TYPE_CHECKING:  # commands import the store side when they run: a fast start (issue 14)
+    from repoctx.retrieval import Workspace
 
 
 def _run(ctx: click.Context, work: Callable[[Workspace], Any]) -> None:
     """Open the workspace, run ``work``, print its JSON; a repoctx error exits 1."""
+    from repoctx.retrieval import open_workspace
+
     opts = ctx.obj or {}
     try:
         with open_workspace(opts.get("path", "."), store_dir=opts.get("store_dir"),
@@ -37,6 +40,8 @@ def _run(ctx: click.Context, work: Callable[[Workspace], Any]) -> None:
 
 
 def _tool(name: str, args: dict[str, Any]) -> Callable[[Workspace], Any]:
+    from repoctx.retrieval import tools
+
     clean = {k: v for k, v in args.items() if v is not None and v != [] and v != {}}
     return lambda ws: tools.call(ws, name, clean)
 
@@ -169,6 +174,8 @@ def scan(ctx: click.Context, scope: str, topic: str | None, path_prefix: str | N
 @_takes_context
 def export_(ctx: click.Context, file: Path) -> None:
     """Write the repository's memory records to FILE (JSON lines, full CRDT records)."""
+    from repoctx.memory import export_archive
+
     _run(ctx, lambda ws: export_archive(ws.store, file))
 
 
@@ -177,4 +184,6 @@ def export_(ctx: click.Context, file: Path) -> None:
 @_takes_context
 def import_(ctx: click.Context, file: Path) -> None:
     """Merge the memory archive FILE into the store (safe to repeat or resume)."""
+    from repoctx.memory import import_archive
+
     _run(ctx, lambda ws: import_archive(ws.store, file))

@@ -21,14 +21,16 @@ This module imports nothing, so every layer (``crdt/`` included) may use it.
     ├── ReconcileError                a pass that cannot complete
     ├── SyncError
     │   ├── SyncRefusedError          a peer of a newer format, another repo, a bad token
-    │   └── PeerUnavailableError      a peer that cannot be reached or went away midway
+    │   ├── PeerUnavailableError      a peer that cannot be reached or went away midway
+    │   └── SyncRequestError          a request sync-serve answers with an HTTP error status
     ├── EmbedderError                 an embedder that cannot load or failed to embed
     ├── ContextPullError
     │   ├── NotAStoreError            missing file, not SQLite, no meta
     │   ├── SchemaVersionError        a store of another major version
     │   └── Fts5UnavailableError      the SQLite binding lacks FTS5 or the table
     └── ToolError                     bad arguments or unknown ids given to a tool
-        └── NotIndexedError           a tool called on a repository with no index
+        ├── NotIndexedError           a tool called on a repository with no index
+        └── CallTimeoutError          a call stopped past its deadline, or cancelled
 """
 
 from __future__ import annotations
@@ -87,13 +89,20 @@ class InvalidKeyError(StoreError):
 
 
 class CorruptRecordError(StoreError):
-    """A stored value that does not decode; names the tree and the key."""
+    """A stored value that does not decode; names the tree and the key, and what to do."""
+
+    HINT = "run `repoctx check` to see all damage and `repoctx repair` to rebuild the store"
 
     def __init__(self, tree: str, key: str, reason: str) -> None:
-        super().__init__(f"corrupt record {key!r} in tree {tree}: {reason}")
+        super().__init__(f"corrupt record {key!r} in tree {tree}: {reason}; {self.HINT}")
         self.tree = tree
         self.key = key
         self.reason = reason
+
+    def __reduce__(self) -> tuple:
+        # Raised in a worker process (a search build decodes symbols there): pickled
+        # with the arguments its __init__ takes.
+        return (type(self), (self.tree, self.key, self.reason))
 
 
 class ReconcileError(RepoctxError):
@@ -110,6 +119,14 @@ class SyncRefusedError(SyncError):
 
 class PeerUnavailableError(SyncError):
     """A peer that cannot be reached, or that went away in the middle of an exchange."""
+
+
+class SyncRequestError(SyncError):
+    """A request ``sync-serve`` answers with HTTP ``status`` (token, size, length, slowness)."""
+
+    def __init__(self, status: int, error: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.error = status, error
 
 
 class EmbedderError(RepoctxError):
@@ -138,3 +155,7 @@ class ToolError(RepoctxError):
 
 class NotIndexedError(ToolError):
     """A tool was called on a repository that has no index yet."""
+
+
+class CallTimeoutError(ToolError):
+    """A tool call stopped at its deadline (or cancelled because its caller went away)."""

@@ -17,17 +17,19 @@ import errno
 import os
 import re
 import secrets
+import shutil
+import threading
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from repoctx.crdt import Clock
 from repoctx.crdt.record import Record
-from repoctx.errors import StoreFormatError, StoreMissingError, StoreReadOnlyError
+from repoctx.errors import StoreFormatError, StoreIOError, StoreMissingError, StoreReadOnlyError
 from repoctx.trees import (
     DEFAULT_MAP_SIZE,
-    LOCAL_TREE,
     TREES,
+    BackupReport,
     Batch,
     Snapshot,
     Trees,
@@ -40,6 +42,7 @@ from repoctx.trees import (
 FORMAT_VERSION = 1
 STORE_DIRNAME = ".repoctx"
 LMDB_DIRNAME = "lmdb"
+_TICK_LOCK = threading.Lock()
 
 
 @dataclass
@@ -58,8 +61,9 @@ class Store:
         return make_key(self.repo_id, family, rest)
 
     def tick(self) -> int:
-        """A fresh tick of this replica's clock."""
-        return self.clock.now()
+        """A fresh tick of this replica's clock (unique across threads: tools run on a pool)."""
+        with _TICK_LOCK:
+            return self.clock.now()
 
     def __post_init__(self) -> None:
         self.trees.before_commit = self._persist_clock
@@ -86,7 +90,9 @@ class Store:
     def repo_ids(self) -> list[str]:
         """Repositories that have a root node in this store."""
         with self.trees.snapshot() as snap:
-            return sorted({key.split("/")[1] for key, _ in snap.scan_tree(TREES[0], "repo/")
+            # Undecoded: a damaged file node must not stop the store from opening (the
+            # tools name it when they read it; `repoctx check` lists them all).
+            return sorted({key.split("/")[1] for key, _ in snap.scan_encoded(TREES[0], "repo/")
                            if key.count("/") == 1})
 
     def stats(self) -> list[TreeStats]:
@@ -97,15 +103,21 @@ class Store:
         """Compact every tree now; returns records reaped per tree."""
         return compact(self.trees, now_ms=now_ms)
 
-    def backup(self, dest: Path) -> None:
-        """Write a compact copy of this store into ``dest`` (a new store directory)."""
-        self.trees.backup(dest / LMDB_DIRNAME)
-        copy = Trees(dest / LMDB_DIRNAME)
+    def backup(self, dest: Path) -> BackupReport:
+        """Write a compact, verified copy of this store into ``dest`` (a new store
+        directory), without the replica id: the restored store must author new dots.
+        Built beside ``dest`` and renamed into place, so a failure leaves nothing."""
+        if dest.exists():
+            raise StoreIOError(f"{dest} exists; a backup writes a new directory")
+        work = dest.parent / f".{dest.name}.tmp-{os.getpid()}"
         try:
-            with copy.env.begin(write=True, db=copy.dbs[LOCAL_TREE]) as txn:
-                txn.delete(b"replica")  # the restored store must author new dots
-        finally:
-            copy.close()
+            shutil.rmtree(work, ignore_errors=True)  # a killed backup of this pid's
+            copied = self.trees.backup(work / LMDB_DIRNAME, drop_local=("replica",))
+            os.rename(work, dest)
+        except BaseException:
+            shutil.rmtree(work, ignore_errors=True)
+            raise
+        return replace(copied, path=dest / LMDB_DIRNAME)
 
     def close(self) -> None:
         """Close the store."""

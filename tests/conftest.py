@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,3 +27,11 @@ def lww_record(store: Store, **values: object) -> Record:
     states = {name: lww_register.set_value(lww_register.empty(), v, tick, store.replica_id)
               for name, v in values.items()}
     return record.write(states, tick)
+
+
+def loaded_by(statement: str, modules: tuple[str, ...]) -> list[str]:
+    """Which of ``modules`` a fresh interpreter has imported after running ``statement``."""
+    code = f"import sys; {statement}; print(sorted(m for m in {modules!r} if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    return eval(out)  # the printed list of names

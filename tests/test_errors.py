@@ -54,4 +54,6 @@ def test_every_class_has_a_docstring(name):
 def test_corrupt_record_error_names_tree_and_key():
     exc = errors.CorruptRecordError("repo-context-file", "repo/x/file/a.py", "bad tag")
     assert (exc.tree, exc.key, exc.reason) == ("repo-context-file", "repo/x/file/a.py", "bad tag")
-    assert str(exc) == "corrupt record 'repo/x/file/a.py' in tree repo-context-file: bad tag"
+    assert str(exc).startswith(
+        "corrupt record 'repo/x/file/a.py' in tree repo-context-file: bad tag; ")
+    assert "repoctx check" in str(exc) and "repoctx repair" in str(exc)

@@ -326,3 +326,50 @@ def test_12_a_worktree_takes_its_repository_id_from_the_shared_origin(tmp_path):
         subprocess.run([*git, *args], check=True, capture_output=True)
     out = answer(repoctx("index", str(tmp_path / "second"), "--json"))
     assert out["repoId"] == "example.org-acme-widget"
+
+
+# 2, over MCP: a server started before the index answers "no index", then serves it.
+def test_2_an_mcp_server_started_before_the_index_says_so_then_answers(tmp_path):
+    import anyio
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    root = write_repo(tmp_path / "repo")
+
+    async def body():
+        params = StdioServerParameters(command=sys.executable,
+                                       args=["-m", "repoctx", "serve", "--repo", str(root)])
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            before = await session.call_tool("repocontext_outline", {"path": "pkg/ctx.py"})
+            assert not (root / ".repoctx").exists()
+            await anyio.to_thread.run_sync(lambda: repoctx("index", str(root)))
+            after = await session.call_tool("repocontext_outline", {"path": "pkg/ctx.py"})
+            return before, after
+
+    before, after = anyio.run(body)
+    assert before.is_error and json.loads(before.content[0].text) == {
+        "error": {"message": f"no index for {root}: run `repoctx index {root}`"}}
+    assert not after.is_error and after.structured_content["exists"] is True
+
+
+# 6. Symbol hits are the definitions, by their stored keys and spans.
+def test_6_a_symbol_hit_is_the_definition_with_its_whole_span(indexed):
+    hits = answer(repoctx("call", "repocontext_symbols", '{"query": "AppContext"}', "--repo",
+                          str(indexed)))["hits"]
+    top = hits[0]
+    assert top["symbol"] == "pkg.ctx.AppContext" and top["lines"] == [4, 6]
+    outline = answer(repoctx("call", "repocontext_outline", '{"path": "pkg/ctx.py"}', "--repo",
+                             str(indexed)))
+    assert {s["fqName"] for s in outline["symbols"]} >= {top["symbol"]}
+    missing = repoctx("call", "repocontext_related", '{"symbol": "pkg.ctx.AppContext.AppContext"}',
+                      "--repo", str(indexed))
+    assert missing.returncode == 1 and "is not in the index" in missing.stdout
+
+
+# 7. related resolves relative imports and says how much it left out.
+def test_7_related_resolves_relative_imports_and_counts_what_it_omits(indexed):
+    related = answer(repoctx("call", "repocontext_related", '{"path": "pkg/ctx.py", "k": 1}',
+                             "--repo", str(indexed)))
+    assert {"module": ".globals", "path": "pkg/globals.py"} in related["imports"]
+    assert set(related["omitted"]) == {"imports", "dependents", "tests"}

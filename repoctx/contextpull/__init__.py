@@ -5,13 +5,19 @@ follows seed 000 on any writer's store and never writes; ``tools.json`` declares
 reader's tools and :func:`call_tool` dispatches validated calls to a :class:`Reader`.
 """
 
-from repoctx.contextpull.directory import export_directory
-from repoctx.contextpull.documents import Definition, SourceDocument
-from repoctx.contextpull.reader import Reader
-from repoctx.contextpull.search import Embedder
-from repoctx.contextpull.store_export import export_store
-from repoctx.contextpull.tools import call_tool, check_arguments, tool_definitions
-from repoctx.contextpull.writer import PREVIOUS_SCHEMA, ExportReport, write_export
+from typing import TYPE_CHECKING
+
+from repoctx.lazy import export_lazily
+
+if TYPE_CHECKING:
+    from repoctx.contextpull.directory import export_directory
+    from repoctx.contextpull.documents import Definition, SourceDocument
+    from repoctx.contextpull.integrity import check_export
+    from repoctx.contextpull.reader import Reader
+    from repoctx.contextpull.search import Embedder
+    from repoctx.contextpull.store_export import export_store
+    from repoctx.contextpull.tools import call_tool, check_arguments, tool_definitions
+    from repoctx.contextpull.writer import PREVIOUS_SCHEMA, ExportReport, write_export
 
 __all__ = [
     "Definition",
@@ -22,8 +28,20 @@ __all__ = [
     "SourceDocument",
     "call_tool",
     "check_arguments",
+    "check_export",
     "export_directory",
     "export_store",
     "tool_definitions",
     "write_export",
 ]
+
+export_lazily(__name__, {
+    ".directory": ("export_directory",),
+    ".documents": ("Definition", "SourceDocument"),
+    ".integrity": ("check_export",),
+    ".reader": ("Reader",),
+    ".search": ("Embedder",),
+    ".store_export": ("export_store",),
+    ".tools": ("call_tool", "check_arguments", "tool_definitions"),
+    ".writer": ("ExportReport", "PREVIOUS_SCHEMA", "write_export"),
+})

@@ -2,8 +2,10 @@
 
 Reads only. Literal mode is ``instr(lower(text), lower(pattern)) > 0`` over every section
 under the path filter (no word index: ``TX-45`` must match inside ``TX-4501``), with
-SQLite's ASCII-only case folding. Regex mode runs the ``regex`` package, case-insensitive,
-over the same candidates, each section bounded by a timeout; an overrun is a tool error.
+SQLite's ASCII-only case folding. Regex mode checks the pattern's size (``pattern``), then
+runs the ``regex`` package, case-insensitive, over the same candidates, each section bounded
+by a timeout; an overrun is a tool error. The whole call is bounded by
+:data:`GREP_CALL_SECONDS` (or the caller's earlier deadline, ``repoctx.deadline``).
 One match per section (its first matching line), ordered by id, ``truncated`` when more
 sections matched than ``limit``.
 """
@@ -14,14 +16,16 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-import regex
-
+from repoctx import deadline
 from repoctx.contextpull import sql
+from repoctx.contextpull.pattern import compile_pattern
 from repoctx.contextpull.tokens import ascii_lower
 from repoctx.errors import ToolError
 
 PATTERN_MAX_CHARS = 200
 REGEX_SECTION_TIMEOUT_S = 0.25
+GREP_CALL_SECONDS = 5.0
+"""Longest a whole grep call may run, whatever the caller's own deadline."""
 
 
 def line_at(text: str, offset: int) -> str:
@@ -51,14 +55,6 @@ def _literal(
     return [_match(row, literal_line(row[3], pattern)) for row in rows[:limit]], len(rows) > limit
 
 
-def compile_pattern(pattern: str) -> regex.Pattern:
-    """Compile a user regex (case-insensitive), or raise :class:`ToolError`."""
-    try:
-        return regex.compile(pattern, regex.IGNORECASE)
-    except regex.error as exc:
-        raise ToolError(f"pattern: invalid regular expression ({exc})") from exc
-
-
 def _regex(
     conn: sqlite3.Connection, pattern: str, in_: Sequence[str] | None, limit: int
 ) -> tuple[list[dict[str, Any]], bool]:
@@ -66,9 +62,12 @@ def _regex(
     filter_sql, params = sql.path_filter_clause(in_)
     matches: list[dict[str, Any]] = []
     for row in conn.execute(sql.grep_sql(filter_sql, literal=False), params):
-        try:
-            found = compiled.search(row[3], timeout=REGEX_SECTION_TIMEOUT_S)
+        deadline.check()
+        try:  # concurrent: the GIL is released while matching, other calls go on
+            found = compiled.search(row[3], concurrent=True,
+                                    timeout=deadline.remaining(REGEX_SECTION_TIMEOUT_S))
         except TimeoutError as exc:
+            deadline.raise_if_due(exc)
             raise ToolError(
                 f"pattern: the regular expression ran over {REGEX_SECTION_TIMEOUT_S}s on"
                 f" section {row[0]}; simplify it or use literal mode"
@@ -91,5 +90,6 @@ def grep(
     if len(pattern) > PATTERN_MAX_CHARS:
         raise ToolError(f"pattern: at most {PATTERN_MAX_CHARS} characters ({len(pattern)} given)")
     scan = _regex if use_regex else _literal
-    matches, truncated = scan(conn, pattern, in_, limit)
+    with deadline.bounded(GREP_CALL_SECONDS, "grep"):
+        matches, truncated = scan(conn, pattern, in_, limit)
     return {"matches": matches, "truncated": truncated}

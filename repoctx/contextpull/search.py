@@ -3,7 +3,9 @@
 Reads only. Lexical: phrase, AND, then OR passes, each ranked by
 ``bm25(sections_fts, 0.0, 2.0, 1.0)`` then id and limited; concatenated without repeats.
 Hybrid: cosine over the stored embeddings (the query embedded by the caller's ``embed``)
-fused with the lexical ranking by reciprocal rank, k = 60.
+fused with the lexical ranking by reciprocal rank, k = 60. A long query is searched with
+its rarest words in the corpus (``fts.match_queries``; rarity from an in-memory
+``fts5vocab`` table over ``sections_fts``), so its cost is bounded.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from array import array
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from repoctx import deadline
 from repoctx.contextpull import sql
 from repoctx.contextpull.fts import MatchQueries, match_queries
 from repoctx.contextpull.tokens import normalise_fts_text
@@ -29,6 +32,7 @@ HINT_NO_WORDS = "no searchable words"
 HINT_NO_EMBEDDINGS = "no embeddings in store"
 HINT_NO_EMBEDDER = "no query embedder configured; lexical results only"
 HINT_NO_HITS = "nothing matched; grep finds substrings inside words"
+HINT_REDUCED = "long query: searched for its {n} most distinctive words"
 _WHITESPACE = re.compile(r"\s+")
 _PREVIEW_WORDS = 20
 
@@ -48,6 +52,7 @@ def lexical_hits(
     for match in queries.passes():
         if len(hits) >= limit:
             break
+        deadline.check()
         for row in conn.execute(statement, (match, *params, limit)):
             section_id, doc, heading_path, kind, snippet, rank = row
             hits.setdefault(section_id, {
@@ -78,9 +83,11 @@ def dense_hits(
     query = _unit(query_vector)
     filter_sql, params = sql.path_filter_clause(in_)
     scored = []
-    for section_id, blob, doc, heading_path, kind, text in conn.execute(
+    for n, (section_id, blob, doc, heading_path, kind, text) in enumerate(conn.execute(
         sql.dense_candidates_sql(filter_sql), (model, *params)
-    ):
+    )):
+        if n % 256 == 0:
+            deadline.check()
         vector = _decode(blob)
         if len(vector) == len(query):
             cosine = sum(a * b for a, b in zip(query, vector, strict=True))
@@ -115,12 +122,35 @@ def search(
     embed: Embedder | None,
 ) -> dict[str, Any]:  # fmt: skip
     """The search result: ``hits``, ``mode``, and ``hint`` when there is something to say."""
-    queries = match_queries(query)
+    queries = match_queries(query, lambda terms: rarest_first(conn, terms))
     if queries is None:
         return {"hits": [], "mode": "lexical", "hint": HINT_NO_WORDS}
     if mode == "hybrid":
-        return _hybrid(conn, queries, query, in_, limit, embed)
-    return _with_hint({"hits": lexical_hits(conn, queries, in_, limit), "mode": "lexical"})
+        result = _hybrid(conn, queries, query, in_, limit, embed)
+    else:
+        result = _with_hint({"hits": lexical_hits(conn, queries, in_, limit), "mode": "lexical"})
+    if queries.reduced and "hint" not in result:
+        result["hint"] = HINT_REDUCED.format(n=len(queries.tokens))
+    return result
+
+
+def rarest_first(conn: sqlite3.Connection, terms: Sequence[str]) -> list[str]:
+    """``terms`` by how few sections hold them; terms absent from the corpus go last.
+
+    Falls back to query order when the binding lacks ``fts5vocab``.
+    """
+    try:
+        conn.execute("PRAGMA query_only = 0")  # a temp (in-memory) table; main stays ro
+        try:
+            conn.execute(sql.CREATE_VOCABULARY)
+        finally:
+            conn.execute("PRAGMA query_only = 1")
+        counts = dict(conn.execute(sql.document_counts_sql(len(terms)), list(terms)))
+    except sqlite3.OperationalError as exc:
+        deadline.raise_if_due(exc)
+        return list(terms)  # fail open: no vocabulary means query order, still bounded
+    order = {term: i for i, term in enumerate(terms)}
+    return sorted(terms, key=lambda t: (t not in counts, counts.get(t, 0), order[t]))
 
 
 def _with_hint(result: dict[str, Any], hint: str | None = None) -> dict[str, Any]:

@@ -123,6 +123,16 @@ SECTIONS_AROUND = (
 )
 DOCUMENTS_IN_ORDER = "SELECT path, title, summary, n_sections FROM documents ORDER BY path"
 EMBEDDING_MODEL = "SELECT model FROM embeddings LIMIT 1"
+CREATE_VOCABULARY = (
+    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.sections_vocab"
+    " USING fts5vocab(main, 'sections_fts', 'row')"
+)
+
+
+def document_counts_sql(n_terms: int) -> str:
+    """``(term, doc)`` of the FTS vocabulary for ``n_terms`` bound terms (absent: no row)."""
+    marks = ", ".join("?" * n_terms)
+    return f"SELECT term, doc FROM temp.sections_vocab WHERE term IN ({marks})"
 
 _GLOB_CHARS = "*?["
 

@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from repoctx import deadline
 from repoctx.errors import ContextPullError, Fts5UnavailableError, NotAStoreError
 
 # sqlite3 exception class -> repoctx error class, most specific first.
@@ -58,4 +59,5 @@ def translating_sqlite_errors(where: str) -> Iterator[None]:
     try:
         yield
     except (sqlite3.Error, sqlite3.Warning) as exc:
+        deadline.raise_if_due(exc)  # interrupted by the progress handler: the call is due
         raise translate(exc, where) from exc

@@ -38,7 +38,7 @@ from repoctx.extract import extract
 from repoctx.reconcile import file_node, symbol_record
 from repoctx.reconcile.walk import IGNORE_FILES
 from repoctx.store import Store
-from repoctx.trees import decode_stored, tree_of
+from repoctx.trees import decode_stored, make_key, tree_of, unescape_name
 
 if TYPE_CHECKING:
     from repoctx.trees import Snapshot
@@ -94,6 +94,7 @@ class StoreDefinitions:
 
     def __init__(self, store: Store, snapshot: Snapshot, known: dict[str, _Known]) -> None:
         self._snapshot, self._known, self._now_ms = snapshot, known, snapshot.now_ms
+        self._repo_id = store.repo_id
         self._prefix = store.key("symbol", "x")[:-1]
         self._encoded: dict[str, bytes] = {}  # fully-qualified name -> its stored record
         self._fetched: set[str] = set()  # paths whose symbols' records were read
@@ -118,14 +119,15 @@ class StoreDefinitions:
         tree = tree_of(self._prefix + "x")
         if len(names) * SCAN_SHARE < self._snapshot.records(tree):
             for fq_name in sorted(names):
-                raw = self._snapshot.get_encoded(self._prefix + fq_name)
+                raw = self._snapshot.get_encoded(make_key(self._repo_id, "symbol", fq_name))
                 if raw is not None:
                     yield fq_name, raw
             return
         start = len(self._prefix)
         for key, raw in self._snapshot.scan_encoded(tree, self._prefix):
-            if key[start:] in names:
-                yield key[start:], raw
+            fq_name = unescape_name(key[start:])
+            if fq_name in names:
+                yield fq_name, raw
 
     def _declaration(self, fq_name: str, path: str) -> symbol_record.Declaration | None:
         """What ``path`` declares as ``fq_name`` (a tombstone or expired record: nothing);
@@ -133,7 +135,7 @@ class StoreDefinitions:
         raw = self._encoded.get(fq_name)
         if raw is None:
             return None
-        rec = decode_stored(self._prefix + fq_name, raw)
+        rec = decode_stored(make_key(self._repo_id, "symbol", fq_name), raw)
         return None if _expired(rec, self._now_ms) else symbol_record.declaration_at(rec, path)
 
     def spans(self, path: str, text: str) -> list[SymbolSpan]:
@@ -173,11 +175,11 @@ class _NodeFile(UnreadFile):
     node: Record
     known: dict[str, _Known]
 
-    def read(self) -> SourceDocument | None:
-        """The document, or ``None`` when the file is no longer an exportable text file."""
-        document = UnreadFile.read(self)
-        if document is None:
-            return None
+    def read_checked(self) -> SourceDocument | str:
+        """The document, or why the file is no longer an exportable text file."""
+        document = UnreadFile.read_checked(self)
+        if isinstance(document, str):
+            return document
         sha = hashlib.sha256(document.data).hexdigest()
         stored = self.known[self.path] = _Known(self.node, sha)
         language = language_for(self.path) or stored.language

@@ -16,6 +16,9 @@ is chosen by ``contextpull/index_text`` with the token counts the previous expor
 recorded (``repoctx_meta.index_counts``), so an unchanged index is not counted again.
 Files given unread (``contextpull/files``) are read only when the previous export, patched,
 cannot vouch for them by their stat; each document's stat is recorded for the next export.
+Files left out are counted by reason in the report's ``skipped``. Before it starts, an
+export removes the temporary files that killed exports to the same output left behind
+(``contextpull/leftovers``).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -33,9 +36,10 @@ from repoctx.contextpull import sql
 from repoctx.contextpull.connection import connect_new
 from repoctx.contextpull.documents import SourceDocument
 from repoctx.contextpull.encoded import EncodedDocument
-from repoctx.contextpull.files import UnreadFile, Vouch, Vouched, resolve
+from repoctx.contextpull.files import Skips, UnreadFile, Vouch, Vouched, resolve
 from repoctx.contextpull.index_text import DEFAULT_INDEX_BUDGET, IndexEntry, build_index
 from repoctx.contextpull.inserts import insert_documents, write_meta
+from repoctx.contextpull.leftovers import remove_leftovers, temporary_name
 from repoctx.contextpull.patch import CopyAhead, PatchPlan, apply_patch, plan_patch, sync_file
 from repoctx.contextpull.pool import DefinitionsFor, Item, encode_all
 from repoctx.contextpull.previous import PreviousExport
@@ -83,6 +87,10 @@ class ExportReport:
     index_mode: str
     index_tokens: int
     patched: bool = False
+    skipped: Skips = field(default_factory=Skips)
+    """Files left out, by reason (binary, too large, unreadable, and the caller's)."""
+    leftovers_removed: tuple[str, ...] = ()
+    """Temporary files of killed exports to the same output, removed first."""
 
 
 def corpus_fingerprint(pairs: Iterable[tuple[str, str]]) -> str:
@@ -152,21 +160,22 @@ class _Settings:
     stats_since_ns: int | None
 
 
-def _resolved(given: Sequence[Given], vouch: Vouch | None) -> tuple[list[Resolved], list[str]]:
+def _resolved(given: Sequence[Given], vouch: Vouch | None, skipped: Skips,
+              ) -> tuple[list[Resolved], list[str]]:
     """The documents with unread files vouched for or read, and their SHA-256s."""
-    docs = resolve(given, vouch)
+    docs = resolve(given, vouch, skipped)
     return docs, [d.sha256 or sha256_hex(d.data) for d in docs]
 
 
 def _read_vouched(
-    given: Sequence[Given], docs: Sequence[Resolved], shas: Sequence[str]
+    given: Sequence[Given], docs: Sequence[Resolved], shas: Sequence[str], skipped: Skips
 ) -> tuple[list[Resolved], list[str]]:
     """``docs`` with the vouched files read after all; files already read (or left out)
     are not read again."""
     unread = {g.path: g for g in given}
     again = [unread[d.path] if isinstance(d, Vouched) else replace(d, sha256=sha)
              for d, sha in zip(docs, shas, strict=True)]  # fmt: skip
-    return _resolved(again, None)
+    return _resolved(again, None, skipped)
 
 
 def _plan_work(
@@ -345,6 +354,7 @@ def write_export(
     definitions_for: DefinitionsFor | None = None,
     finalize: Finalize | None = None,
     stats_since_ns: int | None = None,
+    skipped: Skips | None = None,
 ) -> ExportReport:
     """Write ``documents`` as a ContextPull store at ``out`` (atomically replaced).
 
@@ -361,10 +371,14 @@ def write_export(
     ``documents`` may hold files not read yet (``contextpull/files``); ``stats_since_ns``
     (``time.time_ns()`` before any of their stats was taken) lets the next export trust
     the stats recorded (``UnreadFile.mtime_ns``, ``SourceDocument.mtime_ns``).
+    ``skipped`` holds what the caller left out already; the files this export leaves
+    out are added to it, and it becomes the report's.
     """
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    skipped = Skips() if skipped is None else skipped
+    leftovers = remove_leftovers(out)
+    tmp = temporary_name(out)
     tmp.unlink(missing_ok=True)
     ahead: CopyAhead | None = None
     try:
@@ -372,10 +386,11 @@ def write_export(
             if old.patchable and old.path is not None:  # copy while the documents are read
                 ahead = CopyAhead(old.path, tmp)
             given = _ordered(documents)
-            docs, shas = _resolved(given, old.vouch)
+            docs, shas = _resolved(given, old.vouch, skipped)
             plan = plan_patch(old, [d.path for d in docs], shas)
             if plan is None and any(isinstance(d, Vouched) for d in docs):
-                docs, shas = _read_vouched(given, docs, shas)  # only a patch keeps them
+                # only a patch keeps them
+                docs, shas = _read_vouched(given, docs, shas, skipped)
             work = _plan_work(docs, shas, old, plan)
             settings = _Settings(corpus_root, index_budget, max_chars, _now(), definitions_for,
                                  old.index_counts, stats_since_ns)  # fmt: skip
@@ -393,5 +408,5 @@ def write_export(
     return ExportReport(
         out, n_docs, sections, work.reused, n_docs - work.reused,
         meta["corpus_fingerprint"], meta["index_mode"], int(meta["index_tokens"]),
-        plan is not None,
+        plan is not None, skipped, tuple(leftovers),
     )  # fmt: skip

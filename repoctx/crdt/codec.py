@@ -57,29 +57,32 @@ def unpack_fields(data: bytes, *, stamped: bool = False) -> dict[str, Any]:
             f"a record is a map of field names to encoded CRDTs: {exc}") from exc
 
 
-def frame(tag: int, body: Any) -> bytes:
+def frame(tag: int, body: Any, version: int = FORMAT_VERSION) -> bytes:
     """The binary form of a CRDT state: tag byte, version byte, msgpack body."""
-    return bytes((tag, FORMAT_VERSION)) + pack(body)
+    return bytes((tag, version)) + pack(body)
 
 
 _BYTES_LIKE = (bytes, bytearray, memoryview)  # a tuple: a ``|`` union is rebuilt per call
 
 
-def check_header(tag: int, data: bytes, minimum: int) -> None:
-    """Raise unless ``data`` is at least ``minimum`` bytes and starts with tag and version."""
+def check_header(tag: int, data: bytes, minimum: int,
+                 versions: tuple[int, ...] = (FORMAT_VERSION,)) -> None:
+    """Raise unless ``data`` is at least ``minimum`` bytes and starts with tag and a version
+    of ``versions``."""
     if not isinstance(data, _BYTES_LIKE) or len(data) < minimum:
         raise InvalidEncodingError("too short to be a CRDT encoding")
     if data[0] != tag:
         raise InvalidEncodingError(f"type tag {data[0]} where {tag} was expected")
-    if data[1] != FORMAT_VERSION:
+    if data[1] not in versions:
         raise UnsupportedVersionError(
-            f"encoding version {data[1]}; this build reads version {FORMAT_VERSION}"
+            f"encoding version {data[1]}; this build reads version "
+            f"{' or '.join(map(str, versions))}"
         )
 
 
-def unframe(tag: int, data: bytes) -> Any:
+def unframe(tag: int, data: bytes, versions: tuple[int, ...] = (FORMAT_VERSION,)) -> Any:
     """The msgpack body of ``data`` after checking its tag and version."""
-    check_header(tag, data, minimum=3)
+    check_header(tag, data, 3, versions)
     return unpack(bytes(data[2:]))
 
 

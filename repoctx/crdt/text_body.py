@@ -1,19 +1,35 @@
-"""crdt/text_body — a collaborative text (a Yjs ``Text`` through pycrdt) stored as its update.
+"""crdt/text_body — a collaborative text of whole lines (Yjs through pycrdt), stored as its update.
 
 State: one Yjs update (v1 encoding) holding every insert ever made and the delete
-set; the text lives under the root name ``body``. An edit is a list of splices
-``(start, end, text)`` in code-point offsets of the current text; it is applied to a
-document loaded from the state, so only the touched region gets new items and two
-replicas editing different parts of one text both keep their edits (Yjs ordering
-decides where concurrent inserts at one place land). ``merge`` is
-``pycrdt.merge_updates``, which is canonical: the union of the same items gives the
-same bytes whatever the order or grouping of the merges (property-tested in
-``tests/crdt/test_laws.py``), so replicas converge to identical bytes. Deleted
-content is kept (no garbage collection, which would depend on the order edits were
-seen); the body size bound is the caller's. Pure; no I/O (pycrdt works in memory).
-Equality is structural (equal update bytes). Reference: Nicolaescu et al., "Near
-Real-Time Peer-to-Peer Shared Editing on Extensible Data Types" (2016) — YATA, the
-algorithm behind Yjs/yrs.
+set. The text is a Yjs ``Text`` under the root name ``lines`` in which every line,
+the last included, ends with ``"\\n"`` (the value drops that final one; ``""`` is no
+line at all). An edit replaces whole runs of lines (``replace_lines``): it deletes
+whole terminated lines and inserts whole terminated lines, one Yjs item per run, at a
+line start, so the text is always a sequence of whole lines, whatever merges. It is
+applied to a document loaded from the state, so only the touched lines get new items.
+Two replicas replacing the same line each insert their version as one run at the
+same place; Yjs (YATA) never interleaves two runs and orders them by client id, so
+the merge holds both versions, adjacent, intact and on their own lines, in the same
+order everywhere, where character edits interleaved the two versions letter by
+letter (issue 16 finding 7: ``SAME PARA r3 version`` and ``SAME PARA r4 version``
+merged to ``SAME PARA r43 version``). Edits of different lines all survive.
+
+Format version 2. Version 1 states (written before lines) hold a character-level
+Yjs ``Text`` under ``body``: they still decode, merge and read (the value is that
+text while no line was ever written). The first line edit of such a state moves
+its text into lines first, under a client id derived from the state's bytes, so
+replicas that migrate the same state write identical items and the merge keeps one
+copy. A merged state holding lines encodes as version 2; a text-only one as
+version 1, byte for byte as before.
+
+``merge`` is ``pycrdt.merge_updates``, which is canonical: the union of the same
+items gives the same bytes whatever the order or grouping of the merges
+(property-tested in ``tests/crdt/test_laws.py``), so replicas converge to identical
+bytes. Deleted content is kept (no garbage collection, which would depend on the
+order edits were seen); the body size bound is the caller's. Pure; no I/O (pycrdt
+works in memory). Equality is structural (equal update bytes). Reference:
+Nicolaescu et al., "Near Real-Time Peer-to-Peer Shared Editing on Extensible Data
+Types" (2016) — YATA, the algorithm behind Yjs/yrs.
 """
 
 from __future__ import annotations
@@ -29,14 +45,20 @@ from repoctx.errors import PreconditionError
 from . import codec
 from .tags import TEXT_BODY
 
-__all__ = ["TextBody", "client_id", "decode", "empty", "encode", "merge", "splice", "value"]
+__all__ = ["TextBody", "client_id", "decode", "empty", "encode", "lines", "merge",
+           "replace_lines", "value"]
 
-ROOT = "body"
+LINES = "lines"
+"""Root of the line text (every line terminated by ``"\\n"``)."""
+LEGACY_TEXT = "body"
+"""Root of the version 1 character-level text (read, merged, migrated; never written)."""
+VERSION = 2
+LEGACY_VERSION = 1
 EMPTY_UPDATE = b"\x00\x00"
 """The update of a document nobody wrote to (no structs, empty delete set)."""
 
-Splice = tuple[int, int, str]
-"""Replace code points ``[start, end)`` of the current text by ``text``."""
+LineSplice = tuple[int, int, Sequence[str]]
+"""Replace lines ``[start, end)`` of the current text by the given lines."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,10 +77,17 @@ def empty() -> TextBody:
 
 
 def value(state: TextBody) -> str:
-    """The text the update spells."""
+    """The text the update spells: its lines joined by ``"\\n"``."""
     if state.update == EMPTY_UPDATE:
         return ""
-    return str(_load(state.update, 0).get(ROOT, type=Text))
+    return "\n".join(_read(_load(state.update, 0)))
+
+
+def lines(state: TextBody) -> list[str]:
+    """The lines ``replace_lines`` offsets count (``[]`` for ``""``)."""
+    if state.update == EMPTY_UPDATE:
+        return []
+    return _read(_load(state.update, 0))
 
 
 def client_id(replica: str) -> int:
@@ -68,40 +97,49 @@ def client_id(replica: str) -> int:
     from a state holding the replica's earlier edits — the store guarantees that by
     editing inside the write transaction that reads the record.
     """
-    return int.from_bytes(hashlib.sha256(replica.encode()).digest()[:8], "big") & ((1 << 53) - 1)
+    return _id53(replica.encode())
 
 
-def splice(state: TextBody, edits: Sequence[Splice], replica: str) -> TextBody:
-    """Delta applying ``edits`` (non-overlapping, any order) to the text of ``state``.
+def replace_lines(state: TextBody, edits: Sequence[LineSplice], replica: str) -> TextBody:
+    """Delta applying ``edits`` (non-overlapping, any order) to the lines of ``state``.
 
-    Offsets are code points of ``value(state)``; the delta holds only the new items and
-    the deletions. No edits (or only empty ones) is the empty delta.
+    Offsets index ``lines(state)``; each new line is a ``str`` without ``"\\n"``. The
+    delta holds the new items and deletions only (plus, for a version 1 state, the
+    move of its text into lines). No edits (or only empty ones) is the empty delta.
     """
-    doc = _load(state.update, client_id(replica))
-    text = doc.get(ROOT, type=Text)
-    current = str(text)
     ordered = sorted(edits, key=lambda e: (e[0], e[1]), reverse=True)
+    if not any(e[1] > e[0] or e[2] for e in ordered):
+        _check(ordered, len(lines(state)))
+        return EMPTY
+    moved = _migrate(state.update)
+    doc = _load(merge_updates(state.update, moved) if moved else state.update,
+                client_id(replica))
+    text = doc.get(LINES, type=Text)
+    current = _split(str(text))
     _check(ordered, len(current))
+    starts = [0]  # UTF-8 byte offset of each line (Yjs text offsets are bytes)
+    for line in current:
+        starts.append(starts[-1] + len(line.encode()) + 1)
     before = doc.get_state()
-    # Back to front, so each splice's offsets still refer to the unchanged prefix; the
-    # Yjs offsets are UTF-8 bytes, converted from code points on that prefix.
+    # Back to front, so each edit's offsets still refer to the unchanged prefix.
     with doc.transaction():
         for start, end, new in ordered:
-            at = len(current[:start].encode())
             if end > start:
-                del text[at:at + len(current[start:end].encode())]
+                del text[starts[start]:starts[end]]
             if new:
-                text.insert(at, new)
-    if doc.get_state() == before and not any(e[1] > e[0] for e in ordered):
-        return EMPTY
-    return TextBody(merge_updates(doc.get_update(before)))
+                text.insert(starts[start], "".join(f"{line}\n" for line in new))
+    return TextBody(merge_updates(moved, doc.get_update(before)) if moved
+                    else merge_updates(doc.get_update(before)))
 
 
-def _check(ordered: list[Splice], length: int) -> None:
+def _check(ordered: list[LineSplice], length: int) -> None:
     limit = length
     for start, end, new in ordered:
-        if not (0 <= start <= end <= limit) or not isinstance(new, str):
-            raise PreconditionError(f"splice ({start}, {end}) is outside the text or overlaps")
+        if not (0 <= start <= end <= limit):
+            raise PreconditionError(f"line splice ({start}, {end}) is outside the text or "
+                                    "overlaps")
+        if isinstance(new, str) or any(not isinstance(x, str) or "\n" in x for x in new):
+            raise PreconditionError("a line splice inserts a sequence of lines without '\\n'")
         limit = start
 
 
@@ -115,13 +153,14 @@ def merge(a: TextBody, b: TextBody) -> TextBody:
 
 
 def encode(state: TextBody) -> bytes:
-    """Binary form: tag, version, msgpack ``bin`` of the update."""
-    return codec.frame(TEXT_BODY, state.update)
+    """Binary form: tag, version (2 with lines, 1 for a text-only state), ``bin`` update."""
+    legacy = state.update == EMPTY_UPDATE or LINES not in _load(state.update, 0)
+    return codec.frame(TEXT_BODY, state.update, LEGACY_VERSION if legacy else VERSION)
 
 
 def decode(data: bytes) -> TextBody:
-    """Inverse of ``encode``; the update must parse as a Yjs update."""
-    body = codec.unframe(TEXT_BODY, data)
+    """Inverse of ``encode`` (either version); the update must parse as a Yjs update."""
+    body = codec.unframe(TEXT_BODY, data, (LEGACY_VERSION, VERSION))
     if type(body) is not bytes:
         raise codec.shape_error("TextBody", "the body is the update's bytes")
     if body == EMPTY_UPDATE:
@@ -131,6 +170,47 @@ def decode(data: bytes) -> TextBody:
     except ValueError as exc:
         raise codec.shape_error("TextBody", f"not a Yjs update: {exc}") from exc
     return TextBody(body)
+
+
+def _read(doc: Doc) -> list[str]:
+    found = _split(str(doc.get(LINES, type=Text)))
+    if found or LEGACY_TEXT not in doc:
+        return found
+    text = str(doc.get(LEGACY_TEXT, type=Text))
+    return text.split("\n") if text else []
+
+
+def _split(terminated: str) -> list[str]:
+    """The lines of a text in which every line ends with ``"\\n"`` (an unterminated tail,
+    which edits never leave, would still read as a line rather than vanish)."""
+    parts = terminated.split("\n")
+    return parts[:-1] if parts[-1] == "" else parts
+
+
+def _migrate(update: bytes) -> bytes:
+    """The update moving a version 1 text into lines (``b""`` when there is nothing to move).
+
+    Written under a client id derived from ``update``: replicas holding the same state
+    write the same items, which the merge then keeps once.
+    """
+    if update == EMPTY_UPDATE:
+        return b""
+    doc = _load(update, _id53(b"repoctx text_body lines\0" + update))
+    if len(str(doc.get(LINES, type=Text))) or LEGACY_TEXT not in doc:
+        return b""
+    text = doc.get(LEGACY_TEXT, type=Text)
+    old = str(text)
+    if not old:
+        return b""
+    before = doc.get_state()
+    with doc.transaction():
+        del text[0:len(old.encode())]  # Yjs text offsets are UTF-8 bytes
+        doc.get(LINES, type=Text).insert(0, old + "\n")
+    return merge_updates(doc.get_update(before))
+
+
+def _id53(data: bytes) -> int:
+    return int.from_bytes(hashlib.sha256(data).digest()[:8], "big") & ((1 << 53) - 1)
 
 
 def _load(update: bytes, client: int) -> Doc:

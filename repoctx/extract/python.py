@@ -11,7 +11,8 @@ Invariants:
   yields one symbol per `def`), the qualified name joins the enclosing class and
   function names with `.`, a function whose nearest enclosing definition is a class
   is a `method` (also inside `if`/`try` blocks of the class body), and `start_line`
-  is `ast`'s `lineno` — the `def`/`class` line, not a decorator's;
+  is `ast`'s `lineno` — the `def`/`class` line, not a decorator's; a `def` decorated
+  with `@overload` (bare or as `typing.overload`, `t.overload`…) is marked `overload`;
 - variables are module-level simple-name bindings — `X = …`, `X: T = …`, `X: T`,
   `A = B = …`, `A, B = …`, `type X = …` — also inside module-level `if` / `try` /
   `with` / `for` / `while` blocks; only a name's first binding is reported;
@@ -83,6 +84,7 @@ _COMMENT_OR_STRING = re.compile(r"(\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*')|#
 _OPEN_SPACE = re.compile(r"([(\[]) ")
 _SPACE_CLOSE = re.compile(r" ([)\]])")
 _TRAILING_COMMA = re.compile(r",\)(?= ->|$)")  # `def f(\n    a,\n)` reads `def f(a)`
+_OVERLOAD = re.compile(r"@\s*(?:[A-Za-z_]\w*\s*\.\s*)*overload")
 _PER_THREAD = threading.local()
 _HEADER_CAP: Final = 2000  # bytes of a header or docstring worth decoding
 _STATEMENT_CAP: Final = 800  # bytes of a variable's statement worth decoding
@@ -118,6 +120,7 @@ class _Span:
     doc: str
     start_line: int
     end_line: int
+    overload: bool = False
 
 
 @cache
@@ -159,6 +162,7 @@ def extract_python(path: str, text: str) -> tuple[Symbol, ...]:
         Symbol(
             qualify(module, span.qualname), span.qualname.rpartition(".")[2], span.kind,
             span.signature, span.doc, span.start_line, span.end_line, refs[index],
+            span.overload,
         )
         for index, span in enumerate(spans)
     )
@@ -176,7 +180,7 @@ def _encode(text: str) -> bytes:
 
 def _definitions(grammar: _Grammar, source: bytes, captures: dict[str, list[Node]]) -> list[_Span]:
     """Qualify every class/function node by a sweep over them in source order."""
-    decorated = _decorator_starts(grammar, captures.get("decorated", ()))
+    decorated, overloads = _decorator_starts(grammar, captures.get("decorated", ()))
     nodes = [(node, True) for node in captures.get("class", ())]
     nodes += [(node, False) for node in captures.get("function", ())]
     nodes.sort(key=lambda item: item[0].start_byte)
@@ -196,19 +200,31 @@ def _definitions(grammar: _Grammar, source: bytes, captures: dict[str, list[Node
         spans.append(_Span(
             decorated.get(start, start), end, qualname, kind,
             _header(grammar, source, node, is_class), _docstring(grammar, source, node),
-            node.start_point[0] + 1, node.end_point[0] + 1,
+            node.start_point[0] + 1, node.end_point[0] + 1, start in overloads,
         ))
     return spans
 
 
-def _decorator_starts(grammar: _Grammar, decorated: list[Node]) -> dict[int, int]:
-    """Map a decorated definition's start byte to its first decorator's start byte."""
+def _decorator_starts(grammar: _Grammar, decorated: list[Node],
+                      ) -> tuple[dict[int, int], set[int]]:
+    """Map a decorated definition's start byte to its first decorator's start byte, and
+    the start bytes of the definitions decorated with ``overload``."""
     starts: dict[int, int] = {}
+    overloads: set[int] = set()
     for node in decorated:
         definition = node.child_by_field_id(grammar.definition)
-        if definition is not None:
-            starts[definition.start_byte] = node.start_byte
-    return starts
+        if definition is None:
+            continue
+        starts[definition.start_byte] = node.start_byte
+        if any(_is_overload(child) for child in node.children if child.type == "decorator"):
+            overloads.add(definition.start_byte)
+    return starts, overloads
+
+
+def _is_overload(decorator: Node) -> bool:
+    """True for ``@overload`` and ``@<module>.overload`` (typing, typing_extensions…)."""
+    text = (decorator.text or b"").decode("utf-8", "replace")
+    return _OVERLOAD.fullmatch(text.strip()) is not None
 
 
 def _header(grammar: _Grammar, source: bytes, node: Node, is_class: bool) -> str:

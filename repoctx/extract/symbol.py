@@ -33,7 +33,9 @@ class Symbol:
     `start_line` is the line of the declaring keyword (for a decorated definition
     the `def`/`class` line, not the decorator's); `end_line` is its last line.
     `refs` are the distinct simple names the declaration itself uses (see the
-    extractor of its language for which uses count).
+    extractor of its language for which uses count). `overload` is True for a typed
+    stub (`@typing.overload`) standing before its implementation, not for the
+    implementation itself.
     """
 
     fq_name: str
@@ -44,6 +46,7 @@ class Symbol:
     start_line: int
     end_line: int
     refs: tuple[str, ...] = ()
+    overload: bool = False
 
 
 def bounded(text: str, limit: int = SIGNATURE_MAX) -> str:

@@ -5,15 +5,20 @@ Record shapes of the trees the reconcile owns live one per module: ``file_node``
 ``symbol_record`` and ``xref_record``.
 """
 
-from . import content_record, file_node, package_node, root_node, symbol_record, xref_record
-from .file_node import FileNode
-from .lock import is_locked, writer_lock
-from .reconcile_pass import PassOptions, reconcile_pass
-from .report import PassReport
-from .status import read_status, write_status
-from .symbol_record import Declaration, declarations_of
-from .walk import Walk, is_binary, walk
-from .xref import edges, snake
+from typing import TYPE_CHECKING
+
+from repoctx.lazy import export_lazily
+
+if TYPE_CHECKING:
+    from . import content_record, file_node, package_node, root_node, symbol_record, xref_record
+    from .file_node import FileNode
+    from .lock import is_locked, writer_lock
+    from .reconcile_pass import PassOptions, reconcile_pass
+    from .report import PassReport
+    from .status import read_status, write_status
+    from .symbol_record import Declaration, declarations_of
+    from .walk import Walk, is_binary, walk
+    from .xref import edges, snake
 
 __all__ = [
     "Declaration",
@@ -38,3 +43,15 @@ __all__ = [
     "writer_lock",
     "xref_record",
 ]
+
+export_lazily(__name__, {
+    ".file_node": ("FileNode",),
+    ".lock": ("is_locked", "writer_lock"),
+    ".reconcile_pass": ("PassOptions", "reconcile_pass"),
+    ".report": ("PassReport",),
+    ".status": ("read_status", "write_status"),
+    ".symbol_record": ("Declaration", "declarations_of"),
+    ".walk": ("Walk", "is_binary", "walk"),
+    ".xref": ("edges", "snake"),
+}, modules=("content_record", "file_node", "package_node", "root_node", "symbol_record",
+            "xref_record"))

@@ -2,7 +2,9 @@
 
 Runs in worker processes: reads the file once, hashes it, and (as asked) counts its
 tokens, bounds its body and extracts its symbols. Never raises for a bad file: an
-unreadable file comes back with ``error`` set. Touches no store.
+unreadable file comes back with ``error`` set, and one whose analysis raised (an
+extractor's bug, say) with ``error`` and ``failed`` set, so one file never stops a pass.
+Touches no store.
 """
 
 from __future__ import annotations
@@ -49,10 +51,19 @@ class Analysis:
     """Declarations by fully-qualified name; None when not extracted (not asked, no
     extractor, too large)."""
     error: str | None = None
+    failed: bool = False
+    """The file was read but analysing it raised (``error`` says what)."""
 
 
 def analyse(root: str, job: Job) -> Analysis:
     """Read, hash and project the file ``job.path`` under ``root``."""
+    try:
+        return _analyse(root, job)
+    except Exception as exc:  # noqa: BLE001 - one file's failure is reported, never fatal
+        return Analysis(job.path, error=f"{type(exc).__name__}: {exc}", failed=True)
+
+
+def _analyse(root: str, job: Job) -> Analysis:
     try:
         with open(os.path.join(root, job.path), "rb") as handle:
             stat = os.fstat(handle.fileno())

@@ -10,14 +10,17 @@ re-parsing. A pass that finds nothing to change writes nothing.
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from repoctx.collector import collector_paused
 from repoctx.crdt.record import Record
+from repoctx.errors import StoreBusyError, StoreFormatError, StoreIOError
 from repoctx.extract import extractor_for, language_of
 from repoctx.store import Store
 from repoctx.trees import Batch
@@ -165,35 +168,59 @@ def _classify(store: Store, found: Walk, options: PassOptions, report: PassRepor
     for skip in found.skipped:
         report.skip(skip.path, skip.reason)
     for f in found.files:
-        rec = plan.live.get(f.path)
-        if rec is not None and settled.get(f.path) == (f.size, f.mtime_ns):
-            report.unchanged += 1
-            continue
-        symbols = _wants_symbols(f.path, options)
-        if rec is None:
-            if _known_binary(plan, f):
-                report.skip(f.path, "binary")  # known binary, unchanged: not read again
-            else:
-                plan.work.append(_Work(Job(f.path, options.content, symbols), None, False))
-            continue
-        size, mtime_ns, markers = fn.stat_of(rec)
-        if options.full or (size, mtime_ns) != (f.size, f.mtime_ns):
-            node = fn.file_node(f.path, rec)
-            known = None if options.full else node.digest
-            plan.work.append(_Work(Job(f.path, options.content, symbols, known), node, False))
-            continue
-        content, symbols, xref = _missing(markers, size, symbols, options)
-        if content or symbols:
-            job = Job(f.path, content, symbols)
-            plan.work.append(_Work(job, fn.file_node(f.path, rec), backfill=True))
-        elif xref:
-            plan.seeds.append(fn.file_node(f.path, rec))
-        else:
-            report.unchanged += 1
+        try:
+            _classify_file(plan, f, options, report, settled)
+        except Exception as exc:  # noqa: BLE001 - a node that does not decode: this file only
+            report.warnings.append(f"{f.path!r}: its node does not decode "
+                                   f"({type(exc).__name__}: {exc}); read afresh")
+            plan.work.append(_Work(Job(f.path, options.content, _wants_symbols(f.path, options)),
+                                   None, False))
     walked = {f.path for f in found.files}
-    plan.removed = [fn.file_node(p, rec) for p, rec in plan.live.items()
-                    if p not in walked and found.covers(p)]
+    for path, rec in plan.live.items():
+        if path not in walked and found.covers(path):
+            try:
+                plan.removed.append(fn.file_node(path, rec))
+            except Exception as exc:  # noqa: BLE001 - as above
+                _failed(plan, report, path, exc)
     return plan
+
+
+def _classify_file(plan: _Plan, f: WalkedFile, options: PassOptions, report: PassReport,
+                   settled: dict[str, tuple[int, int]]) -> None:
+    """Add one walked file to the plan (work, seed) or count it unchanged."""
+    rec = plan.live.get(f.path)
+    if rec is not None and settled.get(f.path) == (f.size, f.mtime_ns):
+        report.unchanged += 1
+        return
+    symbols = _wants_symbols(f.path, options)
+    if rec is None:
+        if _known_binary(plan, f):
+            report.skip(f.path, "binary")  # known binary, unchanged: not read again
+        else:
+            plan.work.append(_Work(Job(f.path, options.content, symbols), None, False))
+        return
+    size, mtime_ns, markers = fn.stat_of(rec)
+    if options.full or (size, mtime_ns) != (f.size, f.mtime_ns):
+        node = fn.file_node(f.path, rec)
+        known = None if options.full else node.digest
+        plan.work.append(_Work(Job(f.path, options.content, symbols, known), node, False))
+        return
+    content, symbols, xref = _missing(markers, size, symbols, options)
+    if content or symbols:
+        job = Job(f.path, content, symbols)
+        plan.work.append(_Work(job, fn.file_node(f.path, rec), backfill=True))
+    elif xref:
+        plan.seeds.append(fn.file_node(f.path, rec))
+    else:
+        report.unchanged += 1
+
+
+def _failed(plan: _Plan, report: PassReport, path: str, exc: Exception) -> None:
+    """Leave ``path`` out of this pass, say why, and keep the next pass from skipping it."""
+    report.skip(path, "failed")
+    report.warnings.append(f"{path!r} not indexed ({type(exc).__name__}: {exc}); "
+                           "retried next pass")
+    plan.unsettled = True
 
 
 def _known_binary(plan: _Plan, f: WalkedFile) -> bool:
@@ -252,45 +279,143 @@ def _write(store: Store, root: Path, options: PassOptions, report: PassReport, p
     cross-references; returns how many of the batches wrote the structural tree (each
     moved its generation by one)."""
     known, changes = xref_journal.pending(store)  # an interrupted pass's edges come first
-    counts, structural = Counts(changes=changes, journal_keys=known), 0
-    live, binary, before = plan.live, dict(plan.binary), plan.binary
+    state = _State(Counts(changes=changes, journal_keys=known), report, plan.live,
+                   dict(plan.binary), plan.binary, store.trees.writes)
     steps = [("work", w) for w in plan.work] + [("seed", n) for n in plan.seeds] + [
         ("remove", n) for n in plan.removed]
     advance = progress(len(steps), 0) if progress else None
-    writes_before = store.trees.writes
+    structural = 0
     big = len(plan.work) >= POOL_THRESHOLD  # else a pool costs more than it saves
     with worker_pool(options.workers or default_workers() if big else 1) as pool:
         analyses = analyse_all(str(root), [w.job for w in plan.work], pool)
         with _timed(report, "project"):
             for start in range(0, len(steps), options.batch_files):
-                chunk = steps[start:start + options.batch_files]
-                with store.batch() as batch:
-                    projector = Projector(store, batch, counts, xref=options.xref)
-                    for kind, item in chunk:
-                        if kind == "work":
-                            _apply(projector, item, next(analyses), options, report, live,
-                                   binary)
-                        elif kind == "seed":
-                            _seed(projector, item, report, live)
-                        else:
-                            _remove(projector, item, report, live)
-                    projector.close()
-                    if start + options.batch_files >= len(steps):  # the last batch
-                        if binary != before:
-                            batch.put_local(_binary_key(store), binary)
-                        if batch.written or store.trees.writes > writes_before:
-                            _finish(store, batch, report, live)
-                structural += 1 if batch.written.get(walk_cache.STRUCTURAL) else 0
+                chunk = [(kind, item, next(analyses) if kind == "work" else None)
+                         for kind, item in steps[start:start + options.batch_files]]
+                last = start + options.batch_files >= len(steps)
+                written = _write_chunk(store, options, state, chunk, last)
+                structural += 1 if written.get(walk_cache.STRUCTURAL) else 0
                 if advance:
                     advance(len(chunk))
-            report.symbols_written = counts.symbols
-            report.warnings.extend(counts.warnings)
+            report.symbols_written = state.counts.symbols
+            report.warnings.extend(state.counts.warnings)
         with _timed(report, "xref"):
             report.xref_edges_written = xref_journal.apply_pending(
-                store, counts.changes, counts.journal_keys, pool=pool)
-    report.records_written = store.trees.writes - writes_before
-    plan.binary, plan.unsettled = binary, bool(counts.warnings)
+                store, state.counts.changes, state.counts.journal_keys, pool=pool)
+    report.records_written = store.trees.writes - state.writes_before
+    plan.binary = state.binary
+    plan.unsettled = plan.unsettled or bool(state.counts.warnings)
     return structural
+
+
+Step = tuple[str, Any, Analysis | None]
+"""``(kind, item, analysis)``: kind "work" (a ``_Work`` and its analysis), "seed" or
+"remove" (a ``FileNode``)."""
+_STORE_WIDE = (StoreIOError, StoreFormatError, StoreBusyError)
+"""Failures of the store itself, not of one file: they end the pass."""
+
+
+@dataclass
+class _State:
+    """What the batches of one pass keep up to date."""
+
+    counts: Counts
+    report: PassReport
+    live: dict[str, fn.FileNode | Record]
+    binary: dict[str, list[int]]
+    binary_before: dict[str, list[int]]
+    writes_before: int
+
+
+def _write_chunk(store: Store, options: PassOptions, state: _State, chunk: list[Step],
+                 last: bool) -> dict[str, int]:
+    """Write one batch of steps; returns the records it wrote per tree.
+
+    A file whose projection raises (anything but a failure of the store itself) is left
+    out: the batch is discarded, what it had changed in ``state`` restored, and the batch
+    written again without that file, which is reported as skipped (``failed``) and left
+    for the next pass. One file never stops a pass.
+    """
+    while True:
+        saved = _Saved.take(state, chunk)
+        failed: list[str] = []
+        try:
+            with store.batch() as batch:
+                projector = Projector(store, batch, state.counts, xref=options.xref)
+                for step in chunk:
+                    try:
+                        _step(projector, step, options, state)
+                    except _STORE_WIDE:
+                        raise
+                    except Exception:
+                        failed.append(_step_path(step))
+                        raise
+                projector.close()
+                if last:
+                    _close_pass(store, batch, state)
+            state.counts.warnings += [f"replaced a damaged record: {exc}"
+                                      for exc in batch.repaired]
+            return batch.written
+        except Exception as exc:
+            if not failed:
+                raise
+            saved.restore(state)
+            chunk = [step for step in chunk if _step_path(step) != failed[0]]
+            state.report.skip(failed[0], "failed")
+            state.counts.warnings.append(
+                f"{failed[0]!r} not indexed ({type(exc).__name__}: {exc}); retried next pass")
+
+
+def _step(projector: Projector, step: Step, options: PassOptions, state: _State) -> None:
+    kind, item, analysis = step
+    if kind == "work":
+        _apply(projector, item, analysis, options, state.report, state.live, state.binary)
+    elif kind == "seed":
+        _seed(projector, item, state.report, state.live)
+    else:
+        _remove(projector, item, state.report, state.live)
+
+
+def _step_path(step: Step) -> str:
+    kind, item, _ = step
+    return item.job.path if kind == "work" else item.path
+
+
+def _close_pass(store: Store, batch: Batch, state: _State) -> None:
+    """The last batch's extras: the binary-file cache and the root node."""
+    if state.binary != state.binary_before:
+        batch.put_local(_binary_key(store), state.binary)
+    if batch.written or store.trees.writes > state.writes_before:
+        _finish(store, batch, state.report, state.live)
+
+
+@dataclass
+class _Saved:
+    """What a batch may change in ``_State`` before it commits, to undo a discarded one."""
+
+    report: dict[str, Any]
+    symbols: int
+    warnings: int
+    live: dict[str, fn.FileNode | Record | None]
+    binary: dict[str, list[int] | None]
+
+    @classmethod
+    def take(cls, state: _State, chunk: list[Step]) -> _Saved:
+        paths = [_step_path(step) for step in chunk]
+        return cls(copy.deepcopy(vars(state.report)), state.counts.symbols,
+                   len(state.counts.warnings), {p: state.live.get(p) for p in paths},
+                   {p: state.binary.get(p) for p in paths})
+
+    def restore(self, state: _State) -> None:
+        vars(state.report).update(self.report)
+        state.counts.symbols = self.symbols
+        del state.counts.warnings[self.warnings:]
+        for target, saved in ((state.live, self.live), (state.binary, self.binary)):
+            for path, value in saved.items():
+                if value is None:
+                    target.pop(path, None)
+                else:
+                    target[path] = value
 
 
 def _seed(projector: Projector, node: fn.FileNode, report: PassReport,
@@ -316,8 +441,10 @@ def _apply(projector: Projector, item: _Work, a: Analysis, options: PassOptions,
            ) -> None:
     """Project one analysed file."""
     node = item.node
-    if a.error is not None:
-        report.skip(a.path, "unreadable")  # left as it was; retried next pass
+    if a.error is not None:  # left as it was; retried next pass
+        report.skip(a.path, "failed" if a.failed else "unreadable")
+        if a.failed:
+            report.warnings.append(f"{a.path!r} not indexed ({a.error}); retried next pass")
         return
     if a.binary:
         report.skip(a.path, "binary")

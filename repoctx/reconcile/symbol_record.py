@@ -39,18 +39,23 @@ class Declaration:
 
 
 def declarations_of(path: str, symbols: Iterable[Symbol]) -> dict[str, Declaration]:
-    """One declaration per fully-qualified name of an extraction (repeated ``def``s —
-    overloads, if/else twins — fold into the first, spanning to the last, with every
-    reference)."""
+    """One declaration per fully-qualified name of an extraction, with every reference.
+
+    ``@overload`` stubs resolve to their implementation: its signature, docstring and
+    span are the declaration's. Other repeated ``def``s (if/else twins, or stubs with no
+    implementation, as in a ``.pyi``) fold into the first, spanning to the last.
+    """
     grouped: dict[str, list[Symbol]] = {}
     for sym in symbols:
         grouped.setdefault(sym.fq_name, []).append(sym)
     out = {}
     for fq, group in grouped.items():
-        first = min(group, key=lambda s: s.start_line)
+        implemented = [s for s in group if not s.overload]
+        group_span = implemented or group
+        first = min(group_span, key=lambda s: s.start_line)
         refs = tuple(sorted({r for s in group for r in s.refs}))
         out[fq] = Declaration(first.kind, first.signature, first.doc, first.start_line,
-                              max(s.end_line for s in group), refs,
+                              max(s.end_line for s in group_span), refs,
                               any(is_test_symbol(s, path) for s in group))
     return out
 

@@ -92,6 +92,10 @@ class Walk:
     taken before reading it: what the listing depends on beyond the files' own stats."""
     followed_links: bool = False
     """True if a symlink was followed (its target can change while no listing does)."""
+    ignored: int = field(default=0, compare=False)
+    """Files and directories the ignore rules left out (an ignored directory counts once,
+    its contents not at all), in the directories listed afresh: one listed from an
+    earlier walk (``previous``) adds none, so it takes no part in comparing walks."""
 
     @property
     def truncated(self) -> bool:
@@ -194,6 +198,7 @@ class _Walker:
     ctimes: list[tuple[str, int]] = field(default_factory=list)
     followed_links: bool = False
     previous: Mapping[str, Listing] = field(default_factory=dict)
+    ignored: int = 0
 
     def run(self) -> Walk:
         """Walk the real tree, then the symlinked directories it found."""
@@ -203,7 +208,7 @@ class _Walker:
             self._walk_from(self.linked.pop())
         self.files.sort(key=lambda walked: walked.path)
         return Walk(tuple(self.files), tuple(sorted(self.skipped)), tuple(sorted(self.ctimes)),
-                    self.followed_links)
+                    self.followed_links, self.ignored)
 
     def _walk_from(self, start: _Dir) -> None:
         pending = [start]
@@ -290,20 +295,26 @@ class _Walker:
             elif entry.is_dir(follow_symlinks=False):
                 self._subdir(directory, entry.path, rel, directory.real_path + "/" + entry.name,
                              rules, subdirs)
-            elif not _ignored(rules, rel, False):
+            elif not self._ignored(rules, rel, False):
                 self._file(rel, entry.stat(follow_symlinks=False))
         except OSError:  # vanished or unstat-able between listing and stat
             self.skipped.append(Skipped(rel, UNREADABLE_FILE))
 
     def _subdir(self, directory: _Dir, abs_path: str, rel: str, real: str,
                 rules: tuple[_Rules, ...], subdirs: list[_Dir]) -> None:
-        if real == self.store or _ignored(rules, rel, True):
+        if real == self.store or self._ignored(rules, rel, True):
             return
         if directory.depth + 1 > self.max_depth:
             self.skipped.append(Skipped(rel, MAX_DEPTH))
             return
         subdirs.append(_Dir(abs_path, rel, real, directory.depth + 1, rules,
                             directory.reusable))
+
+    def _ignored(self, rules: tuple[_Rules, ...], rel: str, is_dir: bool) -> bool:
+        if _ignored(rules, rel, is_dir):
+            self.ignored += 1
+            return True
+        return False
 
     def _file(self, rel: str, info: os.stat_result) -> None:
         if not stat.S_ISREG(info.st_mode):
@@ -331,7 +342,7 @@ class _Walker:
             self.skipped.append(Skipped(rel, SYMLINK_LOOP if looped else BROKEN_SYMLINK))
             return
         if not stat.S_ISDIR(info.st_mode):
-            if not _ignored(rules, rel, False):
+            if not self._ignored(rules, rel, False):
                 self._file(rel, info)
         elif _within(directory.real_path, target):
             self.skipped.append(Skipped(rel, SYMLINK_LOOP))

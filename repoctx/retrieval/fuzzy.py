@@ -6,18 +6,24 @@ with adjacent transpositions as one edit, so ``qeury`` is one edit from ``query`
 most 1 edit for words of up to 5 letters, 2 beyond; ties go to the more frequent word.
 A correction is a recovery path ("look here"), so search reports it in ``reasons``
 and ``corrected`` rather than applying it silently.
+
+An identifier (``regster_bluprint``, ``getHttpRespnse``) is corrected by parts: each part
+that neither the words nor the symbol names of the index hold is corrected against the
+parts of the symbol names (``Vocabulary.of_names``), its separators and case kept.
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
+from collections import Counter
 from collections.abc import Iterable
 
-from rapidfuzz import process
-from rapidfuzz.distance import OSA
+from repoctx.retrieval.query import is_compound, split_identifier
 
 MIN_WORD = 3
 _CANDIDATES = 8
+_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")  # as query splits
 
 
 def max_edits(word: str) -> int:
@@ -37,6 +43,14 @@ class Vocabulary:
         """The vocabulary stored in the export open on ``conn``."""
         return cls(dict(conn.execute("SELECT term, n FROM repoctx_search_vocab")))
 
+    @classmethod
+    def of_names(cls, names: Iterable[str]) -> Vocabulary:
+        """The identifier parts of symbol ``names``, counted once per name."""
+        counts: Counter[str] = Counter()
+        for name in names:
+            counts.update(set(split_identifier(name)))
+        return cls(dict(counts))
+
     def __contains__(self, word: object) -> bool:
         return isinstance(word, str) and word.lower() in self.counts
 
@@ -45,6 +59,9 @@ class Vocabulary:
         word = word.lower()
         if len(word) < MIN_WORD or word in self.counts or not word.isalpha():
             return None
+        from rapidfuzz import process  # imported by the first word that needs correcting
+        from rapidfuzz.distance import OSA
+
         limit = max_edits(word)
         found = process.extract(word, self._words, scorer=OSA.distance,
                                 score_cutoff=limit, limit=_CANDIDATES)
@@ -61,3 +78,38 @@ class Vocabulary:
             if fixed is not None and fixed != word.lower():
                 out[word.lower()] = fixed
         return out
+
+
+def _same_case(typed: str, fixed: str) -> str:
+    if len(typed) > 1 and typed.isupper():
+        return fixed.upper()
+    return fixed.capitalize() if typed[:1].isupper() else fixed
+
+
+def correct_identifier(token: str, parts: Vocabulary, words: Vocabulary) -> str | None:
+    """``token`` with each part unknown to both ``parts`` and ``words`` corrected against
+    ``parts``, separators and case style kept; None when nothing changes."""
+    out: list[str] = []
+    pos, changed = 0, False
+    for match in _PART.finditer(token):
+        part = match.group(0)
+        fixed = None
+        if part.lower() not in parts and part.lower() not in words:
+            fixed = parts.correct(part)
+        out += [token[pos:match.start()], part if fixed is None else _same_case(part, fixed)]
+        changed = changed or fixed is not None
+        pos = match.end()
+    return "".join([*out, token[pos:]]) if changed else None
+
+
+def identifier_corrections(tokens: Iterable[str], parts: Vocabulary, words: Vocabulary,
+                           ) -> dict[str, str]:
+    """``{typed: corrected}`` for each compound identifier of ``tokens`` with a part
+    corrected by ``correct_identifier``."""
+    out: dict[str, str] = {}
+    for token in tokens:
+        if is_compound(token):
+            fixed = correct_identifier(token, parts, words)
+            if fixed is not None:
+                out[token] = fixed
+    return out

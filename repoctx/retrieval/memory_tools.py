@@ -13,6 +13,7 @@ from typing import Any
 from repoctx import memory
 from repoctx.memory.entries import MAX_TTL_SECONDS
 
+from . import tool_outputs as outputs
 from .tool_spec import Tool, integer, schema, string, strings
 from .workspace import Workspace
 
@@ -61,7 +62,10 @@ TOOLS: tuple[Tool, ...] = (
                 "ttlSeconds": {"type": "integer", "minimum": 1, "maximum": MAX_TTL_SECONDS,
                                "description": "Expire after this many seconds."}},
                ("topic",)),
-        _remember, read_only=False,
+        # Given fields of an existing entry are overwritten; without an id each call
+        # creates another entry.
+        _remember, read_only=False, destructive=True, idempotent=False,
+        title="Remember a note", output_schema=outputs.REMEMBER,
     ),
     Tool(
         "repocontext_recall",
@@ -70,6 +74,7 @@ TOOLS: tuple[Tool, ...] = (
         "dangle (the target is not in the index).",
         schema({"key": _KEY}, ("key",)),
         lambda ws, a: memory.recall(ws.store, a["key"]),
+        title="Recall a memory entry", output_schema=outputs.RECALL,
     ),
     Tool(
         "repocontext_update",
@@ -80,7 +85,8 @@ TOOLS: tuple[Tool, ...] = (
                 "fields": {"type": "object", "description": "Field -> new value."},
                 "addTags": strings("Tags to add."), "removeTags": strings("Tags to remove."),
                 "addLinks": _LINKS, "removeLinks": _LINKS}, ("key",)),
-        _update, read_only=False,
+        _update, read_only=False, destructive=True, title="Edit a memory entry",
+        output_schema=outputs.UPDATE,
     ),
     Tool(
         "repocontext_forget",
@@ -93,7 +99,8 @@ TOOLS: tuple[Tool, ...] = (
                                         60)}, ("key",)),
         lambda ws, a: memory.forget(ws.store, a["key"], lapse=a["lapse"],
                                     lapse_seconds=a["lapseSeconds"]),
-        read_only=False,
+        read_only=False, destructive=True, title="Forget a memory entry",
+        output_schema=outputs.FORGET,
     ),
     Tool(
         "repocontext_neighbors",
@@ -105,6 +112,7 @@ TOOLS: tuple[Tool, ...] = (
                 "maxNodes": integer("Most neighbours.", 1, 100, 50)}, ("key",)),
         lambda ws, a: memory.neighbors(ws.store, a["key"], relation=a.get("relation"),
                                        depth=a["depth"], max_nodes=a["maxNodes"]),
+        title="Links around an entry, file or symbol", output_schema=outputs.NEIGHBORS,
     ),
     Tool(
         "repocontext_scan",
@@ -117,13 +125,14 @@ TOOLS: tuple[Tool, ...] = (
                 "pathPrefix": string("Only keys whose name starts with this."),
                 "pageSize": integer("Entries per page.", 1, 500, 100),
                 "continuationToken": string("From the previous page.", 8192)}, ("scope",)),
-        _scan,
+        _scan, title="Page through the store", output_schema=outputs.SCAN,
     ),
     Tool(
         "repocontext_list_topics",
         "List the memory topics with how many live entries each holds.",
         schema({}),
         lambda ws, a: memory.list_topics(ws.store),
+        title="Memory topics", output_schema=outputs.LIST_TOPICS,
     ),
 )
 

@@ -25,6 +25,7 @@ MAX_QUERY_CHARS = 1000
 MAX_QUERY_TERMS = 32
 MAX_JOIN_WORDS = 3  # neighbouring words joined into one candidate identifier
 _WORD = re.compile(r"[A-Za-z0-9_]+")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 _PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 # An identifier worth splitting: has an inner underscore or a lower→upper / ACRONYMWord turn.
 _COMPOUND = re.compile(r"[A-Za-z0-9]_+[A-Za-z0-9]|[a-z][A-Z]|[A-Z][A-Z][a-z]")
@@ -107,6 +108,7 @@ class QueryTerms:
     words: tuple[str, ...]  # lowercase content words and parts, deduplicated, no stopwords
     identifiers: tuple[str, ...]  # lowercase tokens typed as compound identifiers
     joins: tuple[str, ...]  # normalised joins of neighbouring content words
+    name: str | None = None  # the query as typed when it is one (dotted) identifier
 
     @property
     def empty(self) -> bool:
@@ -127,10 +129,11 @@ def sanitise_query(query: object, argument: str = "query") -> QueryTerms:
     raw = tuple(t for t in (w.strip("_") for w in _WORD.findall(query)) if t)
     if len(raw) > MAX_QUERY_TERMS:
         raise ToolError(f"{argument}: at most {MAX_QUERY_TERMS} words (got {len(raw)})")
-    return _terms(" ".join(raw), raw)
+    name = query.strip()
+    return _terms(" ".join(raw), raw, name if _NAME.fullmatch(name) else None)
 
 
-def _terms(text: str, raw: tuple[str, ...]) -> QueryTerms:
+def _terms(text: str, raw: tuple[str, ...], name: str | None = None) -> QueryTerms:
     words: dict[str, None] = {}
     identifiers: dict[str, None] = {}
     content: list[str] = []
@@ -145,7 +148,7 @@ def _terms(text: str, raw: tuple[str, ...]) -> QueryTerms:
         for part in split_identifier(token) or [lower]:
             if part not in STOPWORDS:
                 words[part] = None
-    return QueryTerms(text, raw, tuple(words), tuple(identifiers), _joins(content))
+    return QueryTerms(text, raw, tuple(words), tuple(identifiers), _joins(content), name)
 
 
 def _joins(content: list[str]) -> tuple[str, ...]:
@@ -157,9 +160,17 @@ def _joins(content: list[str]) -> tuple[str, ...]:
 
 
 def replace_words(terms: QueryTerms, corrections: dict[str, str]) -> QueryTerms:
-    """``terms`` re-tokenised with each corrected word (lowercase) swapped for its fix."""
-    raw = tuple(corrections.get(t.lower(), t) for t in terms.raw)
-    return _terms(" ".join(raw), raw)
+    """``terms`` re-tokenised with each corrected word (as typed, or lowercase) swapped
+    for its fix."""
+
+    def fixed(token: str) -> str:
+        return corrections.get(token, corrections.get(token.lower(), token))
+
+    raw = tuple(fixed(t) for t in terms.raw)
+    name = terms.name
+    if name is not None:
+        name = ".".join(fixed(p) for p in name.split("."))
+    return _terms(" ".join(raw), raw, name)
 
 
 def fts_quote(term: str) -> str:

@@ -29,8 +29,9 @@ TEXT_WEIGHTS = (4.0, 1.5, 2.0, 1.0)
 TRIGRAM_MIN = 4  # shorter words match too many names by substring
 _GLOB_CHARS = "*?["
 # Symbol tiers: a multi-word join or typed identifier met exactly, a single word met
-# exactly, a prefix of the name, then identifier-part coverage.
-TIER_JOIN, TIER_EXACT, TIER_PREFIX, TIER_PARTS = 0, 1, 2, 3
+# exactly, a private twin of the name asked for (``_trigsimp`` for ``trigsimp``), a
+# prefix of the name, then identifier-part coverage.
+TIER_JOIN, TIER_EXACT, TIER_NORM, TIER_PREFIX, TIER_PARTS = 0, 1, 2, 3, 4
 _KIND_ORDER = {"class": 0, "function": 1, "method": 2, "variable": 3}
 
 
@@ -146,6 +147,7 @@ def symbol_ranking(conn: sqlite3.Connection, terms: QueryTerms,
                    filt: tuple[str, list[str]], limit: int) -> list[SymbolMatch]:
     """Symbols in tier order (exact join > exact word > prefix > parts), best first."""
     words = [w for w in terms.words if w not in STOPWORDS]
+    asked = terms.name.rsplit(".", 1)[-1] if terms.name else None
     joins = set(terms.joins) | {normalise_name(i) for i in terms.identifiers}
     norms = sorted(joins | {normalise_name(w) for w in words})
     parts = sorted({light_stem(w) for w in words})
@@ -154,7 +156,9 @@ def symbol_ranking(conn: sqlite3.Connection, terms: QueryTerms,
     rows = conn.execute(symbols_by_name_sql(len(norms), filt[0]),
                         (*norms, prefix, prefix + "\uffff", *filt[1], 4 * limit))
     for sid, fq, name, norm, kind, path, start, end, rowid in rows:
-        tier = TIER_JOIN if norm in joins else TIER_EXACT if norm in norms else TIER_PREFIX
+        tier = (TIER_PREFIX if norm not in norms
+                else TIER_NORM if name.startswith("_") and name != asked
+                else TIER_JOIN if norm in joins else TIER_EXACT)
         covered = len(set(parts) & {light_stem(p) for p in split_identifier(name)})
         found[sid] = SymbolMatch(fq, name, kind, path, start, end, rowid, tier, covered)
     if parts:

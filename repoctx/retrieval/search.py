@@ -16,16 +16,18 @@ from typing import Any
 from repoctx import contextpull, vectors
 from repoctx.errors import ToolError
 from repoctx.memory import memory_hits
-from repoctx.reconcile import reconcile_pass
+from repoctx.reconcile import Declaration, reconcile_pass, symbol_record
 from repoctx.retrieval.export_extras import export_extras
 from repoctx.retrieval.fusion import fuse
-from repoctx.retrieval.query import QueryTerms, replace_words, sanitise_query
+from repoctx.retrieval.fuzzy import identifier_corrections
+from repoctx.retrieval.query import QueryTerms, is_compound, replace_words, sanitise_query
 from repoctx.retrieval.rankings import matches_filter
 from repoctx.retrieval.search_candidates import (
     CONTENT,
     PARTIAL,
     PATH,
     Candidate,
+    exact_first,
     gather,
     rerank,
     rerank_words,
@@ -128,14 +130,17 @@ def _answer(ws: Workspace, terms: QueryTerms, k: int, kinds: tuple[str, ...],
     state = search_state(ws.export)
     if not state.indexed:
         return _fallback(ws, terms, k, paths)
+    corrections = _identifier_corrections(state, terms)
+    if corrections:
+        terms = replace_words(terms, corrections)
     candidates = gather(state, terms, paths)
-    corrections: dict[str, str] = {}
     if not candidates:
-        corrections = state.vocabulary().corrections(t for t in terms.raw if t.isalpha())
-        if corrections:
-            terms = replace_words(terms, corrections)
+        words = state.vocabulary().corrections(t for t in terms.raw if t.isalpha())
+        if words:
+            corrections.update(words)
+            terms = replace_words(terms, words)
             candidates = gather(state, terms, paths)
-    ranked = rerank(state, candidates, terms)
+    ranked = exact_first(rerank(state, candidates, terms), terms)
     hits = (_hits(ws, state, ranked, terms, kinds, k, corrections, brief)
             if kinds != ("memory",) else [])
     if "memory" in kinds and not paths:
@@ -147,6 +152,15 @@ def _answer(ws: Workspace, terms: QueryTerms, k: int, kinds: tuple[str, ...],
     if corrections:
         out["corrected"] = {"query": terms.text, "words": corrections}
     return out
+
+
+def _identifier_corrections(state: SearchState, terms: QueryTerms) -> dict[str, str]:
+    """Typed identifiers with a part no name or word of the index holds, corrected by
+    parts against the symbol names (``fuzzy.correct_identifier``)."""
+    compound = [t for t in terms.raw if is_compound(t)]
+    if not compound:
+        return {}
+    return identifier_corrections(compound, state.name_parts(), state.vocabulary())
 
 
 def _fuse_hits(ranked: list[tuple[str, list[dict[str, Any]]]], k: int) -> list[dict[str, Any]]:
@@ -199,10 +213,13 @@ def _natural_kind(cand: Candidate) -> str:
     return "section"
 
 
-def _shown_kind(natural: str, kinds: tuple[str, ...]) -> str | None:
-    order = {"symbol": ("symbol", "section", "file"), "section": ("section", "file"),
-             "file": ("file",)}[natural]
-    return next((kind for kind in order if kind in kinds), None)
+_KIND_ORDER = {"symbol": ("symbol", "section", "file"), "section": ("section", "file"),
+               "file": ("file",)}
+
+
+def _shown_kinds(natural: str, kinds: tuple[str, ...]) -> list[str]:
+    """The kinds a candidate may be shown as, best first, among those asked for."""
+    return [kind for kind in _KIND_ORDER[natural] if kind in kinds]
 
 
 def _reasons(cand: Candidate, corrections: dict[str, str]) -> list[str]:
@@ -217,26 +234,47 @@ def _reasons(cand: Candidate, corrections: dict[str, str]) -> list[str]:
     return reasons[:MAX_REASONS]
 
 
-def _hit(ws: Workspace, cand: Candidate, kind: str, corrections: dict[str, str]
-         ) -> dict[str, Any]:
+def _symbol_of(ws: Workspace, cand: Candidate) -> tuple[str, Declaration] | None:
+    """The candidate's symbol and its stored declaration in the candidate's file, or None
+    when the store does not hold it (an export newer than the index): a symbol hit names
+    only keys that exist, with the definition's own lines."""
     section = cand.section
+    if cand.symbol is not None:
+        fq = cand.symbol.fq
+    elif section is not None and section.symbol:
+        fq = fq_name(section.path, section.symbol)
+    else:
+        return None
+    decl = symbol_record.declaration_at(ws.get(ws.store.key("symbol", fq)), cand.path)
+    return None if decl is None else (fq, decl)
+
+
+def _hit(ws: Workspace, cand: Candidate, shown: list[str], corrections: dict[str, str]
+         ) -> dict[str, Any] | None:
+    """The hit of a candidate as the first of ``shown`` it can be (None when none)."""
+    section = cand.section
+    symbol = _symbol_of(ws, cand) if shown and shown[0] == "symbol" else None
+    kinds = shown if symbol is not None else [k for k in shown if k != "symbol"]
+    if not kinds:
+        return None
+    kind = kinds[0]
     hit: dict[str, Any] = {"score": round(cand.score, 5), "kind": kind, "path": cand.path}
     if kind == "file":
         hit["key"] = ws.store.key("file", cand.path)
     elif kind == "section":
         assert section is not None
         hit["key"] = section.section_id
-    if section is not None and kind != "file":
-        fq = cand.symbol.fq if cand.symbol else (
-            fq_name(section.path, section.symbol) if section.symbol else None)
-        if kind == "symbol":
-            hit["key"] = ws.store.key("symbol", fq or "")
-        if fq:
-            hit["symbol"] = fq
-        lines = ((cand.symbol.start_line, cand.symbol.end_line) if cand.symbol and kind == "symbol"
-                 else (section.start_line, section.end_line))
-        if lines[0] is not None and lines[1] is not None:
-            hit["lines"] = list(lines)
+        if cand.symbol is not None or section.symbol:
+            hit["symbol"] = (cand.symbol.fq if cand.symbol is not None
+                             else fq_name(section.path, section.symbol))
+    if symbol is not None and kind == "symbol":
+        fq, decl = symbol
+        hit["key"] = ws.store.key("symbol", fq)
+        hit["symbol"] = fq
+        hit["lines"] = [decl.start_line, decl.end_line]
+    elif kind == "section" and section is not None and section.start_line is not None \
+            and section.end_line is not None:
+        hit["lines"] = [section.start_line, section.end_line]
     hit["reasons"] = _reasons(cand, corrections)
     return hit
 
@@ -271,11 +309,8 @@ def _hits(ws: Workspace, state: SearchState, ranked: list[Candidate], terms: Que
     chosen: list[tuple[Candidate, dict[str, Any]]] = []
     keys: set[str] = set()
     for cand in _diverse(ranked):
-        kind = _shown_kind(_natural_kind(cand), kinds)
-        if kind is None:
-            continue
-        hit = _hit(ws, cand, kind, corrections)
-        if hit["key"] not in keys:
+        hit = _hit(ws, cand, _shown_kinds(_natural_kind(cand), kinds), corrections)
+        if hit is not None and hit["key"] not in keys:
             keys.add(hit["key"])
             chosen.append((cand, hit))
             if len(chosen) >= k:

@@ -228,6 +228,26 @@ def file_candidates(state: SearchState, ranks: dict[str, int]) -> list[Candidate
             for path, rank in ranks.items()]
 
 
+def names_exactly(cand: Candidate, name: str) -> bool:
+    """True when the candidate's symbol is ``name`` (``Class.method`` or ``method``), as
+    typed: its fully-qualified name is ``name`` or ends in ``.name``."""
+    names = [cand.symbol.fq] if cand.symbol is not None else []
+    if cand.section is not None and cand.section.symbol:
+        names.append(cand.section.symbol)
+    return any(n == name or n.endswith("." + name) for n in names)
+
+
+def exact_first(candidates: list[Candidate], terms: QueryTerms) -> list[Candidate]:
+    """For a query that is one name, the candidates declaring exactly that name first
+    (each group keeps its order); other queries are left as ranked."""
+    if terms.name is None:
+        return candidates
+    exact = [c for c in candidates if names_exactly(c, terms.name)]
+    if not exact:
+        return candidates
+    return exact + [c for c in candidates if not names_exactly(c, terms.name)]
+
+
 def rerank(state: SearchState, candidates: list[Candidate], terms: QueryTerms) -> list[Candidate]:
     """The top ``RERANK_DEPTH`` candidates rescored by proximity and heading hits."""
     head, tail = candidates[:RERANK_DEPTH], candidates[RERANK_DEPTH:]

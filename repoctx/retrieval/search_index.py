@@ -15,6 +15,9 @@ by the section's rowid, which the writer shares between ``sections`` and
   full-text trigram table costs ~6.5x the build time).
 - ``repoctx_search_symbols`` + ``_symbol_parts``: every Python declaration with its
   normalised name and light-stemmed identifier parts, for exact / prefix / part matches.
+  The declarations are the store's (``declared``) when it holds the document's bytes,
+  else extracted from the document's sections (``section_symbols``): a symbol's lines
+  are its definition's, and the section it points at holds its first line.
 - ``repoctx_search_vocab``: words and identifier parts with their section counts, for
   typo correction. Grow-only between full rebuilds: a stale word costs one fruitless
   correction, never a wrong hit.
@@ -28,7 +31,13 @@ fifth of Django's export (issue 15). SQLite before 3.43 deletes a contentless ro
 when given the values it indexed, so an update recomputes them from the section the row
 was built from (in the file, or in the previous export the writer attaches as
 ``previous`` after a patch), checks them against the row's digest, and rebuilds every
-table when a row's values cannot be found (an export changed by someone else).
+table when a row's values cannot be found (an export changed by someone else). A row's
+symbol names came from the store's declarations, which a changed file no longer has: they
+are read back from the row's ``repoctx_search_symbols`` rows.
+
+A full build computes the values document by document over worker processes
+(``search_pool``): the store's declarations are looked up here (the store's handle is
+this process's) and sent along with the document's sections, undecoded.
 """
 
 from __future__ import annotations
@@ -38,17 +47,33 @@ import json
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import groupby
 from pathlib import PurePosixPath
 
 from repoctx.contextpull import PREVIOUS_SCHEMA
+from repoctx.reconcile import Declaration
 from repoctx.retrieval.priors import is_secondary
 from repoctx.retrieval.query import expand_for_index, light_stem, normalise_name, split_identifier
 from repoctx.retrieval.search_pool import ordered_map
-from repoctx.retrieval.section_symbols import FoundSymbol, fq_name, section_symbols
+from repoctx.retrieval.section_symbols import (
+    FoundSymbol,
+    SectionSpan,
+    document_symbols,
+    extracted,
+    place,
+    qualname_of,
+)
+
+Declared = Callable[[str, str], "Mapping[str, Declaration] | None"]
+"""``(path, sha256)`` -> the store's declarations of ``path`` when it indexed exactly
+those bytes, else None (the symbols are then extracted from the exported text). Called
+in this process; what it returns is sent to a worker with the document's sections on a
+full build, so it must pickle (and is best cheap to: ``export_extras`` returns bytes
+that the worker decodes)."""
 
 PORTER_TOKENIZE = "porter unicode61 remove_diacritics 2 tokenchars '_'"
 TEXT_TABLE, AUX_TABLE = "repoctx_search_text", "repoctx_search_text_aux"
@@ -78,10 +103,15 @@ DDL = (
 )
 _SECTIONS = (
     "SELECT s.rowid, s.id, d.path, d.kind, s.heading_path, s.text, r.start_line, r.end_line,"
-    " r.symbol"
+    " r.symbol, d.sha256"
     " FROM sections s JOIN documents d ON d.doc_id = s.doc_id"
     " LEFT JOIN repoctx_sections r ON r.id = s.id"
 )
+_IN_ORDER = " ORDER BY s.doc_id, s.ordinal"  # a document's sections together, in order
+DOCUMENT_CHUNK = 64
+"""Documents per worker task (~9 sections each on Django: ~500 sections a task)."""
+MIN_DOCUMENTS = 200
+"""Below this many documents a full build computes its values in this process."""
 _STALE_ROWS = (
     "SELECT m.rowid, m.digest FROM repoctx_search_rows m LEFT JOIN sections s"
     " ON s.rowid = m.rowid"
@@ -106,6 +136,11 @@ class SectionRow:
     start_line: int | None
     end_line: int | None
     symbol: str | None
+    sha256: str = ""
+
+    def span(self) -> SectionSpan:
+        """The section as ``section_symbols`` places symbols in it."""
+        return SectionSpan(self.rowid, self.text, self.start_line, self.end_line)
 
 
 @contextmanager
@@ -130,34 +165,37 @@ def has_search_index(conn: sqlite3.Connection) -> bool:
     return "digest" in columns  # an older export's tables (with content) are rebuilt
 
 
-def build_search_index(conn: sqlite3.Connection, changed_doc_ids: set[int] | None = None) -> None:
+def build_search_index(conn: sqlite3.Connection, changed_doc_ids: set[int] | None = None,
+                       declared: Declared | None = None) -> None:
     """Create or update the search tables inside the export open on ``conn``.
 
     ``None`` rebuilds everything. Otherwise the rows of ``changed_doc_ids`` are deleted
     and inserted again, together with any document whose SHA-256 drifted from what the
     index was built from and any row whose section is gone; one savepoint holds it all.
+    ``declared`` supplies a document's symbols from the store (see ``Declared``).
     When a row to delete was built from a section found neither in the file nor in an
     attached ``previous`` export, everything is rebuilt.
     """
     with _savepoint(conn):
         if changed_doc_ids is None or not has_search_index(conn) or \
-                not _update(conn, changed_doc_ids):
-            _rebuild(conn)
+                not _update(conn, changed_doc_ids, declared):
+            _rebuild(conn, declared)
 
 
-def _rebuild(conn: sqlite3.Connection) -> None:
+def _rebuild(conn: sqlite3.Connection, declared: Declared | None) -> None:
     for table in TABLES:
         conn.execute(f"DROP TABLE IF EXISTS {table}")
     for statement in DDL:
         conn.execute(statement)
     # Streamed from a cursor, not read whole: a big tree's sections are its whole text.
-    _insert(conn, (SectionRow(*row) for row in conn.execute(_SECTIONS)))
+    _insert(conn, (SectionRow(*row) for row in conn.execute(_SECTIONS + _IN_ORDER)), declared)
     conn.execute("INSERT INTO repoctx_search_docs(path, sha256) SELECT path, sha256 FROM documents")
     for table in FTS_TABLES:
         conn.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
 
 
-def _update(conn: sqlite3.Connection, changed: set[int]) -> bool:
+def _update(conn: sqlite3.Connection, changed: set[int], declared: Declared | None,
+            ) -> bool:
     """Delete and insert again what changed; False (having done part of it) when a row
     to delete cannot be deleted, so the caller rebuilds."""
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS repoctx_search_changed"
@@ -172,7 +210,7 @@ def _update(conn: sqlite3.Connection, changed: set[int]) -> bool:
             return False
         missing = (f"{_SECTIONS} WHERE s.doc_id IN (SELECT doc_id FROM repoctx_search_changed)"
                    " OR s.rowid NOT IN (SELECT rowid FROM repoctx_search_rows)")
-        _insert(conn, _read_sections(conn, missing))
+        _insert(conn, _read_sections(conn, missing + _IN_ORDER), declared)
         conn.execute("DELETE FROM repoctx_search_docs")
         conn.execute("INSERT INTO repoctx_search_docs(path, sha256)"
                      " SELECT path, sha256 FROM documents")
@@ -200,12 +238,14 @@ def _delete_rows(conn: sqlite3.Connection, stale: dict[int, int]) -> bool:
     """Delete the rows of ``stale`` (rowid -> digest); False, deleting nothing, when the
     values some row was built from are nowhere to be found."""
     found: dict[int, Indexed] = {}
+    placed = _placed_names(conn, list(stale))
     for schema in _schemas(conn):
         wanted = [rowid for rowid in stale if rowid not in found]
         if not wanted:
             break
         for section in _sections_at(conn, schema, wanted):
-            indexed = indexed_values(section)
+            qualnames = [qualname_of(section.path, fq) for fq in placed.get(section.rowid, ())]
+            indexed = indexed_values(section, qualnames)
             if indexed.digest == stale[section.rowid]:
                 found[section.rowid] = indexed
     if len(found) < len(stale):
@@ -220,6 +260,19 @@ def _delete_rows(conn: sqlite3.Connection, stale: dict[int, int]) -> bool:
     conn.executemany("DELETE FROM repoctx_search_rows WHERE rowid = ?", rows)
     _delete_symbols(conn, list(stale))
     return True
+
+
+def _placed_names(conn: sqlite3.Connection, rowids: list[int]) -> dict[int, list[str]]:
+    """Section rowid -> the fq names of the symbols placed in it when it was inserted, in
+    line order (a row's names were the store's declarations then, which the store may no
+    longer hold: the symbol rows are what is left of them)."""
+    placed: dict[int, list[str]] = {}
+    for rowid, fq in conn.execute(
+            "SELECT section_rowid, fq FROM repoctx_search_symbols WHERE section_rowid IN"
+            " (SELECT value FROM json_each(?)) ORDER BY section_rowid, start_line, fq",
+            (json.dumps(rowids),)):
+        placed.setdefault(rowid, []).append(fq)
+    return placed
 
 
 def _delete_symbols(conn: sqlite3.Connection, rowids: list[int]) -> None:
@@ -279,19 +332,21 @@ def values_digest(text: tuple[str, ...], names: tuple[str, ...], secondary: bool
     return int.from_bytes(hashlib.blake2b(joined, digest_size=8).digest(), "big", signed=True)
 
 
-def indexed_values(section: SectionRow) -> Indexed:
-    """The values ``section`` is indexed with (the same for an insert and its delete)."""
-    found: tuple[FoundSymbol, ...] = ()
-    if section.path.endswith((".py", ".pyi")) and section.doc_kind == "code":
-        found = tuple(section_symbols(section.text, section.start_line or 1, section.symbol,
-                                      section.end_line))
+def indexed_values(section: SectionRow, qualnames: Iterable[str] = (),
+                   found: tuple[FoundSymbol, ...] = ()) -> Indexed:
+    """The values ``section`` is indexed with (the same for an insert and its delete):
+    ``qualnames`` are the symbols placed in it (``found``, when inserting), in line order;
+    the section's own symbol (a split definition's later part) comes first."""
+    names = list(qualnames)
+    if section.symbol and section.symbol not in names:
+        names.insert(0, section.symbol)
     heading = heading_words(section)
-    name_text = " ".join(dict.fromkeys(f.qualname for f in found))
+    name_text = " ".join(dict.fromkeys(names))
     words, secondary = _path_values(section.path)
     text = (expand_for_index(name_text), words, expand_for_index(heading),
             expand_for_index(section.text))
-    names = (name_text, section.path, heading)
-    return Indexed(found, text, names, secondary, values_digest(text, names, secondary))
+    values = (name_text, section.path, heading)
+    return Indexed(found, text, values, secondary, values_digest(text, values, secondary))
 
 
 @lru_cache(maxsize=8192)
@@ -329,39 +384,79 @@ class _Batch:
         self.__post_init__()
 
 
-def _insert(conn: sqlite3.Connection, sections: Iterable[SectionRow]) -> None:
+def _insert(conn: sqlite3.Connection, sections: Iterable[SectionRow],
+            declared: Declared | None) -> None:
     (next_id,) = conn.execute(
         "SELECT coalesce(max(id), 0) + 1 FROM repoctx_search_symbols").fetchone()
     seen = {(fq, path) for fq, path in conn.execute("SELECT fq, path FROM repoctx_search_symbols")}
     vocab: Counter[str] = Counter()
     batch = _Batch()
-    for section, (indexed, words) in ordered_map(_computed, sections):
-        for found in indexed.found:
-            fq = fq_name(section.path, found.qualname)
-            if (fq, section.path) in seen:
-                continue
-            seen.add((fq, section.path))
-            simple = found.qualname.rsplit(".", 1)[-1]
-            batch.symbols.append((next_id, fq, simple, normalise_name(simple), found.kind,
-                                  section.path, found.start_line, found.end_line,
-                                  section.rowid))
-            batch.parts.extend((part, next_id) for part in _parts(simple))
-            next_id += 1
-        _add_section(batch, section, indexed)
-        vocab.update(words)
-        if len(batch.rows) >= _BATCH:
-            batch.flush(conn)
+    documents = ((document, _declarations(document, declared))
+                 for _, rows in groupby(sections, key=lambda section: section.path)
+                 for document in (list(rows),))
+    for (document, _), computed in ordered_map(_computed, documents, chunk=DOCUMENT_CHUNK,
+                                               min_items=MIN_DOCUMENTS):
+        for section, (indexed, words) in zip(document, computed, strict=True):
+            for symbol in indexed.found:
+                if (symbol.fq, section.path) in seen:
+                    continue
+                seen.add((symbol.fq, section.path))
+                simple = symbol.qualname.rsplit(".", 1)[-1]
+                batch.symbols.append((next_id, symbol.fq, simple, normalise_name(simple),
+                                      symbol.kind, section.path, symbol.start_line,
+                                      symbol.end_line, section.rowid))
+                batch.parts.extend((part, next_id) for part in _parts(simple))
+                next_id += 1
+            _add_section(batch, section, indexed)
+            vocab.update(words)
+            if len(batch.rows) >= _BATCH:
+                batch.flush(conn)
     batch.flush(conn)
     conn.executemany("INSERT INTO repoctx_search_vocab(term, n) VALUES (?, ?)"
                      " ON CONFLICT(term) DO UPDATE SET n = n + excluded.n", vocab.items())
 
 
-def _computed(section: SectionRow) -> tuple[Indexed, set[str]]:
-    """A section's indexed values and its vocabulary words (in a worker for a full build)."""
-    indexed = indexed_values(section)
-    words = set(_VOCAB_WORD.findall(section.text))
-    words.update(_VOCAB_WORD.findall(indexed.names[2]))
-    return indexed, {w.lower() for w in words}
+def _is_python_code(section: SectionRow) -> bool:
+    return section.path.endswith((".py", ".pyi")) and section.doc_kind == "code"
+
+
+def _declarations(document: list[SectionRow], declared: Declared | None,
+                  ) -> Mapping[str, Declaration] | None:
+    """The store's declarations of a Python code document, looked up in this process
+    (the store's handle stays here; the workers get the declarations with the sections)."""
+    first = document[0]
+    if declared is None or not _is_python_code(first):
+        return None
+    return declared(first.path, first.sha256)
+
+
+def _placed_symbols(document: list[SectionRow], decls: Mapping[str, Declaration] | None,
+                    ) -> dict[int, list[FoundSymbol]]:
+    """Section rowid -> the symbols it declares, for a Python code document (else empty):
+    ``decls`` when the store had them, else what the extractor finds in the sections."""
+    first = document[0]
+    if not _is_python_code(first):
+        return {}
+    spans = [section.span() for section in document]
+    if decls is None:
+        decls = extracted(first.path, spans)
+    return place(document_symbols(first.path, decls), spans)
+
+
+def _computed(item: tuple[list[SectionRow], Mapping[str, Declaration] | None],
+              ) -> list[tuple[Indexed, set[str]]]:
+    """Each section of one document: its indexed values and its vocabulary words (in a
+    worker for a full build)."""
+    document, decls = item
+    placed = _placed_symbols(document, decls)
+    out = []
+    for section in document:
+        found = tuple(placed.get(section.rowid, ()))
+        indexed = indexed_values(section, [f.qualname for f in found], found)
+        words = set(_VOCAB_WORD.findall(section.text))
+        words.update(_VOCAB_WORD.findall(indexed.names[2]))
+        out.append((indexed, {w.lower() for w in words}))
+    return out
 
 
 def _add_section(batch: _Batch, section: SectionRow, indexed: Indexed) -> None:

@@ -50,15 +50,16 @@ def _run(function: Callable[[T], R], chunk: list[T]) -> list[R]:
 
 
 def ordered_map(function: Callable[[T], R], items: Iterable[T], *,
-                workers: int | None = None) -> Iterator[tuple[T, R]]:
+                workers: int | None = None, chunk: int = CHUNK,
+                min_items: int = MIN_ITEMS) -> Iterator[tuple[T, R]]:
     """``(item, function(item))`` for each of ``items``, in order, over ``workers``
-    processes (default: one per CPU) when there are at least ``MIN_ITEMS`` items.
-    ``function`` and the items are sent to the workers pickled: ``function`` is a
-    module-level function."""
+    processes (default: one per CPU) when there are at least ``min_items`` items, sent
+    ``chunk`` items a task. ``function`` and the items are sent to the workers pickled:
+    ``function`` is a module-level function."""
     workers = default_workers() if workers is None else workers
     iterator = iter(items)
-    head = list(islice(iterator, MIN_ITEMS))
-    if workers < 2 or len(head) < MIN_ITEMS:
+    head = list(islice(iterator, min_items))
+    if workers < 2 or len(head) < min_items:
         for item in chain(head, iterator):
             yield item, function(item)
         return
@@ -66,7 +67,7 @@ def ordered_map(function: Callable[[T], R], items: Iterable[T], *,
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
     pool = ProcessPoolExecutor(workers, mp_context=context)
     try:
-        yield from _in_order(pool, function, chain(head, iterator), IN_FLIGHT * workers)
+        yield from _in_order(pool, function, chain(head, iterator), IN_FLIGHT * workers, chunk)
     except BrokenProcessPool as exc:  # a worker was killed (OOM, signal): no results for it
         raise ContextPullError(f"a search-index worker died: {exc}") from exc
     finally:
@@ -74,10 +75,11 @@ def ordered_map(function: Callable[[T], R], items: Iterable[T], *,
 
 
 def _in_order(pool: ProcessPoolExecutor, function: Callable[[T], R], items: Iterator[T],
-              window: int) -> Iterator[tuple[T, R]]:
-    """The chunks' results in order, at most ``window`` chunks sent and not yet taken."""
+              window: int, size: int) -> Iterator[tuple[T, R]]:
+    """The chunks' results in order (``size`` items each), at most ``window`` chunks sent
+    and not yet taken."""
     pending: deque[tuple[list[T], Future[list[R]]]] = deque()
-    chunks = iter(lambda: list(islice(items, CHUNK)), [])
+    chunks = iter(lambda: list(islice(items, size)), [])
     while True:
         while len(pending) < window and (chunk := next(chunks, None)) is not None:
             pending.append((chunk, pool.submit(_run, function, chunk)))

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from repoctx import deadline
 from repoctx.errors import ToolError
 from repoctx.retrieval.fuzzy import Vocabulary
 from repoctx.retrieval.rankings import PathIndex
@@ -43,6 +44,8 @@ def connect_read_only(path: Path) -> sqlite3.Connection:
         conn.execute("PRAGMA temp_store = MEMORY")
         conn.execute(f"PRAGMA mmap_size = {_MMAP_BYTES}")
         conn.execute("PRAGMA cache_size = -65536")
+        # a statement of a call past its deadline is interrupted (issue 16, finding 1)
+        conn.set_progress_handler(deadline.interrupt_when_due, deadline.SQLITE_PROGRESS_OPS)
     return conn
 
 
@@ -56,6 +59,7 @@ class SearchState:
     indexed: bool
     _paths: PathIndex | None = field(default=None, repr=False)
     _vocab: Vocabulary | None = field(default=None, repr=False)
+    _name_parts: Vocabulary | None = field(default=None, repr=False)
     _sections: int | None = field(default=None, repr=False)
 
     def path_index(self) -> PathIndex:
@@ -72,6 +76,15 @@ class SearchState:
             with sqlite_errors("reading the vocabulary"):
                 self._vocab = Vocabulary.load(self.conn)
         return self._vocab
+
+    def name_parts(self) -> Vocabulary:
+        """The identifier parts of the indexed symbol names, loaded on first use."""
+        if self._name_parts is None:
+            with sqlite_errors("reading the symbol names"):
+                names = [row[0] for row in self.conn.execute(
+                    "SELECT DISTINCT name FROM repoctx_search_symbols")]
+            self._name_parts = Vocabulary.of_names(names)
+        return self._name_parts
 
     def sections(self) -> int:
         """How many sections the search index holds (counted once)."""

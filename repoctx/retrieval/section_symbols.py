@@ -1,40 +1,57 @@
-"""retrieval/section_symbols — the Python symbols an exported code section declares.
+"""retrieval/section_symbols — the Python symbols a document's exported code sections declare.
 
-Pure; no I/O. The export's side table names one symbol per code section (the definition
-the section was cut for, ``Class.method``, relative to the module). A small class stays
-one section, so its methods have no row of their own; this module finds them (and
-module-level variables) in the section text by their ``def`` / ``class`` / assignment
-lines, nesting by indentation, so the search index knows every name without reading
-the store. Function-local definitions are skipped, as the store's extractor does.
+Pure; no I/O. The symbols are the store's declarations of the file (or, for a file the
+store does not hold in these bytes, what the extractor finds in the document's text,
+laid back on its lines from the sections): the definition's whole span, never a
+section's, an ``@overload`` resolved to its implementation, and nothing from strings
+or docstrings. Each is placed in the section holding its ``def`` / ``class`` line.
+Function-local definitions are left out (they are no place a reader looks for a name).
 """
 
 from __future__ import annotations
 
-import re
+import bisect
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from repoctx.extract import module_name
+from repoctx.extract import FUNCTION, METHOD, extract, module_name
+from repoctx.reconcile import Declaration, declarations_of
 
-CLASS, FUNCTION, METHOD, VARIABLE = "class", "function", "method", "variable"
-_DEF = re.compile(r"^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+([A-Za-z_]\w*)")
 MIN_FRAGMENT_CHARS = 40  # the writer's glue threshold (contextpull merge)
-_ASSIGN = re.compile(r"^([A-Za-z_]\w*)[ \t]*(?::[^=\n]+)?=(?!=)")
+_LOCAL_SCOPES = frozenset({FUNCTION, METHOD})
 
 
 @dataclass(frozen=True)
 class FoundSymbol:
-    """One declaration found in a section: qualified name, kind and 1-based line span."""
+    """One declaration of a document: names, kind and 1-based line span."""
 
+    fq: str
     qualname: str
     kind: str
     start_line: int
     end_line: int
 
 
+@dataclass(frozen=True)
+class SectionSpan:
+    """What placing symbols needs of a section: its rowid, text and file lines."""
+
+    rowid: int
+    text: str
+    start_line: int | None
+    end_line: int | None
+
+
 def fq_name(path: str, qualname: str) -> str:
     """The fully-qualified name of ``qualname`` declared in the file ``path``."""
     module = module_name(path)
     return f"{module}.{qualname}" if module else qualname
+
+
+def qualname_of(path: str, fq: str) -> str:
+    """``fq`` relative to the module of ``path`` (``fq`` itself when declared elsewhere)."""
+    module = module_name(path)
+    return fq[len(module) + 1:] if module and fq.startswith(module + ".") else fq
 
 
 def line_numbers(text: str, start_line: int, end_line: int | None) -> list[int]:
@@ -67,63 +84,49 @@ def _glue_boundary(text: str) -> int:
     return len(text.split("\n"))  # unknown: count everything from the start
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))
-
-
-def _end_of_block(lines: list[str], index: int, indent: int) -> int:
-    """Index of the last line of the block opened at ``index`` (0-based)."""
-    last = index
-    for j in range(index + 1, len(lines)):
-        line = lines[j]
-        if not line.strip():
+def document_text(sections: Sequence[SectionSpan]) -> str:
+    """The document's text rebuilt from its sections, each line on its file line (blank
+    lines the writer dropped come back empty), for extracting its symbols afresh."""
+    lines: dict[int, str] = {}
+    for section in sections:
+        if section.start_line is None:
             continue
-        if _indent(line) <= indent and not line.lstrip().startswith((")", "]", "}")):
-            break
-        last = j
-    return last
+        numbers = line_numbers(section.text, section.start_line, section.end_line)
+        for number, line in zip(numbers, section.text.split("\n"), strict=True):
+            lines.setdefault(number, line)
+    last = max(lines, default=0)
+    return "\n".join(lines.get(n, "") for n in range(1, last + 1))
 
 
-def _kind(keyword: str, parent_kind: str | None) -> str:
-    if keyword == "class":
-        return CLASS
-    return METHOD if parent_kind == CLASS else FUNCTION
+def extracted(path: str, sections: Sequence[SectionSpan]) -> dict[str, Declaration]:
+    """The declarations the extractor finds in the document rebuilt from ``sections``."""
+    return declarations_of(path, extract(path, document_text(sections)))
 
 
-def section_symbols(text: str, start_line: int, symbol: str | None,
-                    end_line: int | None = None) -> list[FoundSymbol]:
-    """The declarations in one code section spanning ``start_line``..``end_line``.
-
-    ``symbol`` is the export's symbol of the section (``Outer.method``) or None; a
-    section continuing a split definition (no ``def`` line of its own) yields it alone.
-    """
-    lines = text.split("\n")
-    numbers = line_numbers(text, start_line, end_line)
-    base = symbol.rsplit(".", 1)[0] if symbol and "." in symbol else ""
-    stack: list[tuple[int, str, str]] = []  # (indent, qualname, kind)
-    found: list[FoundSymbol] = []
-    for index, line in enumerate(lines):
-        match = _DEF.match(line)
-        if match is None:
-            if line[:1].isalpha() or line[:1] == "_":
-                stack.clear()  # a statement at column 0: back at module level
-            assign = None if stack else _ASSIGN.match(line)
-            if assign is not None:
-                found.append(FoundSymbol(assign.group(1), VARIABLE, numbers[index],
-                                         numbers[_end_of_block(lines, index, 0)]))
+def document_symbols(path: str, declared: Mapping[str, Declaration]) -> list[FoundSymbol]:
+    """The declarations of ``path`` worth indexing, in line order: function-local
+    definitions (a name under a function or method of the file) are left out."""
+    kinds = {qualname_of(path, fq): d.kind for fq, d in declared.items()}
+    found = []
+    for fq, decl in declared.items():
+        qualname = qualname_of(path, fq)
+        parts = qualname.split(".")
+        if any(kinds.get(".".join(parts[:i])) in _LOCAL_SCOPES for i in range(1, len(parts))):
             continue
-        indent, keyword, name = len(match.group(1)), match.group(2), match.group(3)
-        while stack and stack[-1][0] >= indent:
-            stack.pop()
-        if stack and stack[-1][2] != CLASS:
-            continue  # a function-local definition
-        parent = stack[-1][1] if stack else base
-        qualname = f"{parent}.{name}" if parent else name
-        kind = _kind(keyword, stack[-1][2] if stack else (CLASS if base else None))
-        end = numbers[_end_of_block(lines, index, indent)]
-        found.append(FoundSymbol(qualname, kind, numbers[index], end))
-        stack.append((indent, qualname, kind))
-    if symbol and not any(f.qualname == symbol for f in found):
-        found.insert(0, FoundSymbol(symbol, METHOD if base else FUNCTION, numbers[0],
-                                    numbers[-1]))
-    return found
+        found.append(FoundSymbol(fq, qualname, decl.kind, decl.start_line, decl.end_line))
+    return sorted(found, key=lambda f: (f.start_line, f.fq))
+
+
+def place(symbols: Sequence[FoundSymbol], sections: Sequence[SectionSpan],
+          ) -> dict[int, list[FoundSymbol]]:
+    """Section rowid -> the symbols whose first line it holds (the section starting last
+    at or before that line; the first section for a symbol above every section)."""
+    spans = sorted((s.start_line, s.rowid) for s in sections if s.start_line is not None)
+    if not spans:
+        return {}
+    starts = [start for start, _ in spans]
+    out: dict[int, list[FoundSymbol]] = {}
+    for symbol in symbols:
+        index = max(0, bisect.bisect_right(starts, symbol.start_line) - 1)
+        out.setdefault(spans[index][1], []).append(symbol)
+    return out

@@ -13,6 +13,7 @@ from repoctx.errors import RepoctxError
 from repoctx.reconcile import is_locked, read_status, root_node
 from repoctx.store import FORMAT_VERSION
 
+from .integrity import check_open
 from .workspace import Workspace
 
 
@@ -33,19 +34,27 @@ def index_status(ws: Workspace) -> dict[str, Any]:
 
 
 def health(ws: Workspace) -> dict[str, Any]:
-    """Can the store and the export be read, and with which versions of what."""
-    checks: dict[str, Any] = {}
+    """Can the store and the export be read, and with which versions of what.
+
+    Not a liveness probe only: every record of every tree is decoded and the export
+    passes SQLite's integrity check and the schema check (``retrieval/integrity``), so
+    ``ok`` means sound, and damage is named down to tree and key (issue 16, finding 5).
+    """
+    checks = check_open(ws.store.trees.env, ws.store.path, ws.export)
+    store, export = checks["store"], checks["export"]
     try:
         ws.store.get(ws.store.key())
-        checks["store"] = {"ok": True, "path": str(ws.store.path), "format": FORMAT_VERSION,
-                           "replicaId": ws.store.replica_id}
     except RepoctxError as exc:
-        checks["store"] = {"ok": False, "error": str(exc)}
+        store.update(ok=False, error=store.get("error") or str(exc))
+    if store["ok"]:
+        store.update(format=FORMAT_VERSION, replicaId=ws.store.replica_id)
     try:
-        checks["export"] = {"ok": True, "path": str(ws.export),
-                            "schemaVersion": ws.reader().meta.schema_version}
-    except RepoctxError as exc:
-        checks["export"] = {"ok": False, "path": str(ws.export), "error": str(exc)}
+        export["schemaVersion"] = ws.reader().meta.schema_version
+    except (RepoctxError, ValueError) as exc:  # damaged text fails to decode: ValueError
+        export["ok"] = False
+        if not ws.export.exists() or not export["problems"]:
+            export["error"] = str(exc)
+    checks = {"store": store, "export": export}
     versions = {"repoctx": metadata.version("repoctx"), "python": platform.python_version(),
                 "lmdb": lmdb.version(subpatch=False), "sqlite": sqlite3.sqlite_version}
     return {"ok": all(c["ok"] for c in checks.values()), **checks,

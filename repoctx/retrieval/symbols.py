@@ -9,10 +9,15 @@ from __future__ import annotations
 
 from repoctx.reconcile import Declaration, snake, symbol_record, xref_record
 
+from .search_state import search_state, sqlite_errors
 from .workspace import Workspace
 
 LOOKUP_LIMIT = 200
 """Most edges one reverse lookup returns (a popular name can have thousands)."""
+SUGGESTIONS = 3
+"""Most "did you mean" names an unknown symbol gets."""
+_NEAR = ("SELECT fq FROM repoctx_search_symbols WHERE name = ? OR fq LIKE ? ESCAPE '\\'"
+         " LIMIT 2000")
 
 
 def declarations(ws: Workspace, fq_name: str) -> dict[str, Declaration]:
@@ -60,6 +65,32 @@ def reverse_all(ws: Workspace, names: set[str], relation: str) -> list[dict[str,
         for edge in reverse(ws, name, relation):
             seen.setdefault(str(edge["symbol"]), edge)
     return [seen[k] for k in sorted(seen)]
+
+
+def reverse_names(ws: Workspace, names: set[str], relation: str) -> list[str]:
+    """Every symbol on one side of the reverse index of any of ``names``, sorted."""
+    members: set[str] = set()
+    for name in names:
+        members.update(reverse_members(ws, name, relation))
+    return sorted(members)
+
+
+def suggestions(ws: Workspace, fq_name: str) -> list[str]:
+    """Declared names nearest to an undeclared ``fq_name``: those with its simple name
+    first, then those under its parent, most alike first (none when the export has no
+    search tables)."""
+    parent = fq_name.rsplit(".", 1)[0]
+    like = parent.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + ".%"
+    state = search_state(ws.export)
+    if not state.indexed:
+        return []
+    with sqlite_errors("reading symbol names"):
+        near = {row[0] for row in state.conn.execute(_NEAR, (simple_name(fq_name), like))}
+    from rapidfuzz import fuzz  # only an unknown name pays for the import
+
+    short = simple_name(fq_name)
+    ranked = sorted(near, key=lambda n: (simple_name(n) != short, -fuzz.ratio(fq_name, n), n))
+    return ranked[:SUGGESTIONS]
 
 
 def simple_name(symbol: str) -> str:

@@ -1,7 +1,9 @@
-"""retrieval/tool_spec — what a tool is: name, description, JSON input schema, handler.
+"""retrieval/tool_spec — what a tool is: name, title, description, the JSON schemas of
+its arguments and its answer, what it may do to the store, and its handler.
 
 Each module that offers tools exports ``TOOLS: tuple[Tool, ...]``; ``tools.py`` gathers
-them into the one registry the three doors share.
+them into the one registry the three doors share. The MCP server publishes ``title``,
+both schemas and the behaviour flags as the tool's annotations (issue 14, finding 9).
 """
 
 from __future__ import annotations
@@ -18,13 +20,23 @@ Handler = Callable[["Workspace", dict[str, Any]], dict[str, Any]]
 
 @dataclass(frozen=True, slots=True)
 class Tool:
-    """One tool: what it is called, what it does, what it takes, what runs it."""
+    """One tool: what it is called, what it does, what it takes and answers, what runs it.
+
+    ``read_only``: never changes the store. ``destructive``: may overwrite or delete what
+    is there (not only add). ``idempotent``: repeating a call with the same arguments
+    changes nothing further and answers the same. A read-only tool is neither
+    destructive nor anything but idempotent.
+    """
 
     name: str
     description: str
     input_schema: dict[str, Any]
     handler: Handler
     read_only: bool = True
+    title: str = ""
+    output_schema: dict[str, Any] | None = None
+    destructive: bool = False
+    idempotent: bool = True
 
 
 def schema(properties: dict[str, dict[str, Any]], required: tuple[str, ...] = ()) -> dict:

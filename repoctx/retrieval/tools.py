@@ -3,7 +3,7 @@
 One registry serves the three doors (Python API, ``repoctx call``, the MCP server):
 each tool has a name, a description, a JSON input schema and a handler. ``call``
 checks the arguments against the schema (bad ones are a ``ToolError`` naming the
-argument and the valid values; numbers are clamped), runs the handler, and counts
+argument and the valid values), runs the handler, and counts
 the call in the workspace's stats. ``serialize`` is the one JSON form answers are
 sent in, so token budgets hold for the bytes actually sent.
 """
@@ -17,15 +17,69 @@ from repoctx.errors import StoreReadOnlyError, ToolError
 from repoctx.tokenizer import count_tokens
 
 from . import memory_tools
-from .changed import changed
-from .context import context
-from .outline import outline
-from .related import related
-from .search import search
-from .status import health, index_status
+from . import tool_outputs as outputs
+from .related import DEFAULT_K as RELATED_K
+from .related import K_MAX as RELATED_K_MAX
+from .related import K_MIN as RELATED_K_MIN
 from .tool_spec import Tool, integer, schema, string, strings
 from .wire import RESPONSE_TOKENS, dumps
 from .workspace import Workspace
+
+# Handlers import the module doing the work when first called, so that listing the
+# tools (``repoctx serve``'s start, ``repoctx call`` of one tool) does not import every
+# tool's dependencies (issue 14, finding 8).
+
+
+def _outline(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
+    from .outline import outline
+
+    return outline(ws, a["path"])
+
+
+def _related(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
+    from .related import related
+
+    return related(ws, a.get("path"), a.get("symbol"), a["k"])
+
+
+def _changed(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
+    from .changed import changed
+
+    return changed(ws, a.get("paths"))
+
+
+def _index_status(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
+    from .status import index_status
+
+    return index_status(ws)
+
+
+def _health(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
+    from .status import health
+
+    return health(ws)
+
+
+def _context(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
+    from .context import context
+
+    return context(ws, a["task"], responseBudgetTokens=a["responseBudgetTokens"],
+                   top=a["top"], detail=a["detail"], seen=a.get("seen", ()),
+                   known=a.get("known", ()), session=a.get("session"))
+
+
+def _search(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
+    from .search import search
+
+    return search(ws, a.get("query"), queries=a.get("queries"), k=a["k"],
+                  kinds=a.get("kinds"), paths=a.get("paths"), refresh=a["refresh"])
+
+
+def _symbols(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
+    from .search import search
+
+    return search(ws, a["query"], k=a["k"], kinds=["symbol"])
+
 
 READ_TOOLS: tuple[Tool, ...] = (
     Tool(
@@ -34,19 +88,22 @@ READ_TOOLS: tuple[Tool, ...] = (
         "signatures and line spans), its digest and what a full read of it would cost in "
         "tokens — answered from the index alone, without reading the file.",
         schema({"path": string("Repository-relative POSIX path of the file.")}, ("path",)),
-        lambda ws, a: outline(ws, a["path"]),
+        _outline, title="Outline a file", output_schema=outputs.OUTLINE,
     ),
     Tool(
         "repocontext_related",
         "For a file or a symbol: the modules it imports, the symbols that depend on it and "
-        "the tests that cover it, from the reverse cross-reference index (no scan).",
+        "the tests that cover it, from the reverse cross-reference index (no scan); at most "
+        "k entries per list, omitted counts the rest.",
         schema(
             {
                 "path": string("A repository-relative file path."),
                 "symbol": string("A symbol: fully-qualified (pkg.mod.Class) or simple name."),
+                "k": integer("Most entries per list (imports, dependents, tests).", RELATED_K_MIN,
+                             RELATED_K_MAX, RELATED_K),
             }
         ),
-        lambda ws, a: related(ws, a.get("path"), a.get("symbol")),
+        _related, title="Imports, dependents and tests", output_schema=outputs.RELATED,
     ),
     Tool(
         "repocontext_changed",
@@ -54,27 +111,28 @@ READ_TOOLS: tuple[Tool, ...] = (
         "files), which symbols those edits touch, what depends on them and which tests to "
         "run.",
         schema({"paths": strings("Limit to these files or directories.")}),
-        lambda ws, a: changed(ws, a.get("paths")),
+        _changed, title="What changed since indexing", output_schema=outputs.CHANGED,
     ),
     Tool(
         "repocontext_index_status",
         "Whether the index is ready, being built or failed, with file counters, timings "
         "and the last error.",
         schema({}),
-        lambda ws, a: index_status(ws),
+        _index_status, title="Index status", output_schema=outputs.INDEX_STATUS,
     ),
     Tool(
         "repocontext_stats",
         "How many calls this server answered, the tokens it sent, the tokens of full file "
         "reads those answers replaced, and the net saving.",
         schema({}),
-        lambda ws, a: ws.stats.as_json(),
+        lambda ws, a: ws.stats.as_json(), title="Token savings of this server",
+        output_schema=outputs.STATS,
     ),
     Tool(
         "repocontext_health",
         "Check that the store and the ContextPull export open, with versions.",
         schema({}),
-        lambda ws, a: health(ws),
+        _health, title="Store and export health", output_schema=outputs.HEALTH,
     ),
 )
 
@@ -96,10 +154,11 @@ CONTEXT_TOOL = Tool(
         "known": strings("path@contentHash claims of whole files the session holds.", 1000),
         "session": string("A session id: delivered units are remembered for 6 hours.", 128),
     }, ("task",)),
-    lambda ws, a: context(ws, a["task"], responseBudgetTokens=a["responseBudgetTokens"],
-                          top=a["top"], detail=a["detail"], seen=a.get("seen", ()),
-                          known=a.get("known", ()), session=a.get("session")),
-    read_only=False,
+    _context,
+    # Writes the session's deliveries (only adds); a repeat in the same session answers
+    # the units it already sent as reused, so it is not idempotent.
+    read_only=False, idempotent=False, title="Code bundle for a task",
+    output_schema=outputs.CONTEXT,
 )
 
 SEARCH_TOOLS = (
@@ -121,10 +180,10 @@ SEARCH_TOOLS = (
             "refresh": {"type": "boolean", "default": False,
                         "description": "Re-index stale files before answering."},
         }),
-        lambda ws, a: search(ws, a.get("query"), queries=a.get("queries"), k=a["k"],
-                             kinds=a.get("kinds"), paths=a.get("paths"),
-                             refresh=a["refresh"]),
-        read_only=False,
+        _search,
+        # refresh=true re-indexes stale files: the index follows the files on disk, so a
+        # repeat changes nothing more, and nothing of the user's is overwritten.
+        read_only=False, title="Search the repository", output_schema=outputs.SEARCH,
     ),
     Tool(
         "repocontext_symbols",
@@ -132,7 +191,7 @@ SEARCH_TOOLS = (
         "description, with where each is declared.",
         schema({"query": string("A name, part of one, or words.", 1000),
                 "k": integer("Most symbols to return.", 1, 100, 20)}, ("query",)),
-        lambda ws, a: search(ws, a["query"], k=a["k"], kinds=["symbol"]),
+        _symbols, title="Find symbols", output_schema=outputs.SYMBOLS,
     ),
 )
 
@@ -142,6 +201,11 @@ PATH_ARGUMENTS = frozenset({"path", "paths", "pathPrefix"})
 REPOCONTEXT_TOOLS: dict[str, Tool] = {
     t.name: t for t in (*READ_TOOLS, *SEARCH_TOOLS, CONTEXT_TOOL, *memory_tools.TOOLS)
 }
+
+CONTEXTPULL_TITLES = {"search": "Search the export", "read": "Read a section",
+                      "grep": "Grep the export", "neighbours": "A section and its neighbours",
+                      "index": "Overview of the export"}
+"""Titles of ContextPull's tools (tools.json, the reader's contract, names none)."""
 
 
 def tools() -> dict[str, Tool]:
@@ -153,6 +217,8 @@ def tools() -> dict[str, Tool]:
             spec["description"],
             spec["inputSchema"],
             lambda ws, a, n=name: call_tool(ws.reader(), n, a),
+            title=CONTEXTPULL_TITLES[name],
+            output_schema=outputs.CONTEXTPULL[name],
         )
     return out
 
@@ -167,6 +233,7 @@ def call(ws: Workspace, name: str, arguments: dict[str, Any] | None = None) -> d
     """
     tool = find_tool(name)
     args = {} if arguments is None else arguments
+    check_unicode(args)
     if isinstance(args, dict) and name not in REPOCONTEXT_TOOLS:
         # ContextPull's contract has no repoId: one server serves one repository
         args = {k: v for k, v in args.items() if k != "repoId"}
@@ -205,6 +272,23 @@ def _with_repo_paths(ws: Workspace, args: dict[str, Any]) -> dict[str, Any]:
             value = [p for p in (ws.repo_path(v, key) for v in value) if p] or None
         out[key] = ws.repo_path(value, key) if isinstance(value, str) else value
     return out
+
+
+def check_unicode(value: Any, where: str = "arguments") -> None:
+    """Refuse text no UTF-8 can carry (a lone surrogate, as JSON's ``\\ud800`` gives)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ToolError(f"{where}: not valid Unicode text (a lone surrogate at "
+                            f"character {exc.start}); send UTF-8 text") from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            check_unicode(key, where)
+            check_unicode(item, key if isinstance(key, str) else where)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            check_unicode(item, f"{where}[{i}]")
 
 
 def _response_tokens(result: dict[str, Any]) -> int:

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PureWindowsPath
 
-from repoctx import vectors
+from repoctx import deadline, vectors
 from repoctx.contextpull import Reader
 from repoctx.crdt import Record
 from repoctx.errors import NotIndexedError, StoreMissingError, ToolError
@@ -54,8 +54,17 @@ class Workspace:
             self._reader, self._reader_id = Reader(self.export, embed=embed), ident
         return self._reader
 
+    def view(self) -> Workspace:
+        """Another handle on the same store and export, with its own export reader and
+        per-call read cache: one per thread when calls run side by side (the server)."""
+        return Workspace(store=self.store, root=self.root, export=self.export, stats=self.stats)
+
     def get(self, key: str) -> Record | None:
-        """The store's visible record at ``key``; inside ``pinned()`` each key is read once."""
+        """The store's visible record at ``key``; inside ``pinned()`` each key is read once.
+
+        Every tool reads through here, so a call past its deadline stops at its next read.
+        """
+        deadline.check()
         if self._pinned is None:
             return self.store.get(key)
         if key not in self._pinned:
@@ -91,6 +100,8 @@ class Workspace:
         repository; a path that leads outside it is a ``ToolError`` saying so. Glob
         characters pass through untouched.
         """
+        if "\\" in given and self.node(given) is not None:
+            return given  # a POSIX name may hold a backslash: the index knows it as it is
         text = given.replace("\\", "/")
         outside = ToolError(f"{argument}: {given!r} is outside the repository {self.root}")
         if posixpath.isabs(text) or PureWindowsPath(given).drive:

@@ -1,8 +1,11 @@
 """server/mcp_server — the tools over MCP (stdio), on the official SDK's ``MCPServer``.
 
-Tools are listed with their explicit JSON schemas from the one registry
-(``retrieval.tools``), annotated read-only where they are, and answered with the
-same compact JSON every other door sends. Errors are tool errors (``isError``) with a
+Tools are listed with their title, their explicit input and output JSON schemas from
+the one registry (``retrieval.tools``) and annotations saying what each may do
+(read-only, destructive, idempotent; none reaches beyond the repository), and answered
+with the same compact JSON every other door sends, as text and as structured content.
+Only the tools capability is advertised: the SDK's prompt and resource handlers are
+removed, since this server has neither. Errors are tool errors (``isError``) with a
 message, never a traceback. The server writes only inside the store (sessions,
 refreshes) and answers from the newest store and export on every call.
 """
@@ -10,16 +13,20 @@ refreshes) and answers from the newest store and export on every call.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from importlib import metadata
 from typing import Any
 
-from mcp.server import MCPServer
+from mcp.server import MCPServer, Server
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from mcp_types import Tool as MCPTool
 
 from repoctx.errors import RepoctxError
 from repoctx.retrieval import Workspace
-from repoctx.retrieval.tools import call, serialize, tools
+from repoctx.retrieval.tool_spec import Tool
+from repoctx.retrieval.tools import serialize, tools
+
+from .bounded_calls import BoundedCalls
 
 INSTRUCTIONS = (
     "repoctx answers questions about one indexed repository: search it "
@@ -33,24 +40,24 @@ INSTRUCTIONS = (
 class RepoContextServer(MCPServer):
     """An MCP server bound to one workspace."""
 
-    def __init__(self, ws: Workspace) -> None:
+    def __init__(self, workspace: Workspace | Callable[[], Workspace]) -> None:
         super().__init__(name="repoctx", instructions=INSTRUCTIONS,
-                         version=metadata.version("repoctx"), log_level="WARNING")
-        self.ws = ws
+                         version=metadata.version("repoctx"), log_level="WARNING",
+                         subscriptions=False)  # the tool list never changes
+        _serve_tools_only(self._lowlevel_server)
+        self._open = workspace if callable(workspace) else lambda: workspace
+        self._repoctx_calls: BoundedCalls | None = None
 
     async def list_tools(self) -> list[MCPTool]:
-        """Every tool of the registry with its schema and annotations."""
-        return [MCPTool(name=t.name, description=t.description, input_schema=t.input_schema,
-                        annotations=ToolAnnotations(read_only_hint=t.read_only,
-                                                    destructive_hint=False,
-                                                    open_world_hint=False))
-                for t in tools().values()]
+        """Every tool of the registry with its title, schemas and annotations."""
+        return [mcp_tool(t) for t in tools().values()]
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Any = None) -> CallToolResult:
-        """Run one tool; a ``RepoctxError`` becomes an error result naming what was wrong."""
+        """Run one tool on a worker thread under the call deadline (``bounded_calls``);
+        a ``RepoctxError`` becomes an error result naming what was wrong."""
         try:
-            result = call(self.ws, name, arguments)
+            result = await self._bounded_calls().run(name, arguments)
         except RepoctxError as exc:
             return error_result(str(exc))
         except Exception as exc:  # a bug must still answer as a tool error, logged here
@@ -59,6 +66,39 @@ class RepoContextServer(MCPServer):
         return CallToolResult(content=[TextContent(type="text", text=serialize(result))],
                               structured_content=result, is_error=False)
 
+    def _bounded_calls(self) -> BoundedCalls:
+        """The call runner of this server, made on the first call that finds an index:
+        a server started before `repoctx index` answers "no index" until there is one."""
+        if self._repoctx_calls is None:
+            self._repoctx_calls = BoundedCalls(self._open())
+        return self._repoctx_calls
+
+    def close(self) -> None:
+        """Close the workspace, if a call opened it."""
+        if self._repoctx_calls is not None:
+            self._repoctx_calls.ws.close()
+
+
+def mcp_tool(tool: Tool) -> MCPTool:
+    """How MCP lists ``tool``: a read-only tool is idempotent and never destructive."""
+    return MCPTool(
+        name=tool.name, title=tool.title, description=tool.description,
+        input_schema=tool.input_schema, output_schema=tool.output_schema,
+        annotations=ToolAnnotations(
+            title=tool.title, read_only_hint=tool.read_only,
+            destructive_hint=tool.destructive and not tool.read_only,
+            idempotent_hint=tool.idempotent or tool.read_only, open_world_hint=False))
+
+
+def _serve_tools_only(server: Server) -> None:
+    """Drop the prompt and resource handlers ``MCPServer`` registers: the capabilities a
+    client is told of are derived from the handlers, and this server has neither."""
+    for method in [m for m in server._request_handlers if m.startswith(_NOT_SERVED)]:
+        del server._request_handlers[method]
+
+
+_NOT_SERVED = ("prompts/", "resources/")
+
 
 def error_result(message: str) -> CallToolResult:
     """A tool error carrying ``{"error": {"message": ...}}``."""
@@ -66,6 +106,11 @@ def error_result(message: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=payload)], is_error=True)
 
 
-def serve(ws: Workspace) -> None:
-    """Serve ``ws`` over stdio until the client disconnects."""
-    RepoContextServer(ws).run("stdio")
+def serve(workspace: Workspace | Callable[[], Workspace]) -> None:
+    """Serve a workspace (or what opens it, at the first call) over stdio until the
+    client disconnects."""
+    server = RepoContextServer(workspace)
+    try:
+        server.run("stdio")
+    finally:
+        server.close()

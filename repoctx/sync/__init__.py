@@ -10,33 +10,48 @@ Records carry their own expiry: an expired record merges like any other and is
 hidden everywhere it lands.
 """
 
-from .digests import ensure_digests
-from .nats_log import NatsLog, replicate
-from .peer import TOKEN_ENV, adopt_repo_id, open_peer, open_peer_store, store_directory
-from .protocol import PROTOCOL, Responder, check_peer, identity
-from .receive import Received, canonical, receive
-from .refresh import refresh_export, refresher
-from .server import SyncServer, check_bind, parse_bind
-from .session import SyncReport, sync
-from .transport import HttpTransport, LocalTransport, Transport
+from typing import TYPE_CHECKING
+
+from repoctx.lazy import export_lazily
+
+if TYPE_CHECKING:
+    from .digests import ensure_digests
+    from .http_app import SyncApp
+    from .limits import MAX_BODY, TOKEN_HINT, Limits, Timeouts
+    from .nats_log import NatsLog, replicate
+    from .peer import adopt_repo_id, open_peer, open_peer_store, store_directory
+    from .protocol import PROTOCOL, Responder, check_peer, identity
+    from .receive import Received, canonical, receive
+    from .refresh import refresh_export, refresher
+    from .server import SyncServer, check_bind, check_token, is_loopback, parse_bind
+    from .session import SyncReport, sync
+    from .token_env import TOKEN_ENV
+    from .transport import HttpTransport, LocalTransport, Transport
 
 __all__ = [
     "HttpTransport",
+    "Limits",
     "LocalTransport",
+    "MAX_BODY",
     "NatsLog",
     "PROTOCOL",
     "Received",
     "Responder",
+    "SyncApp",
     "SyncReport",
     "SyncServer",
     "TOKEN_ENV",
+    "TOKEN_HINT",
+    "Timeouts",
     "Transport",
     "adopt_repo_id",
     "canonical",
     "check_bind",
     "check_peer",
+    "check_token",
     "ensure_digests",
     "identity",
+    "is_loopback",
     "open_peer",
     "open_peer_store",
     "parse_bind",
@@ -47,3 +62,18 @@ __all__ = [
     "store_directory",
     "sync",
 ]
+
+export_lazily(__name__, {
+    ".digests": ("ensure_digests",),
+    ".http_app": ("SyncApp",),
+    ".limits": ("MAX_BODY", "TOKEN_HINT", "Limits", "Timeouts"),
+    ".nats_log": ("NatsLog", "replicate"),
+    ".peer": ("adopt_repo_id", "open_peer", "open_peer_store", "store_directory"),
+    ".protocol": ("PROTOCOL", "Responder", "check_peer", "identity"),
+    ".receive": ("Received", "canonical", "receive"),
+    ".refresh": ("refresh_export", "refresher"),
+    ".server": ("SyncServer", "check_bind", "check_token", "is_loopback", "parse_bind"),
+    ".session": ("SyncReport", "sync"),
+    ".token_env": ("TOKEN_ENV",),
+    ".transport": ("HttpTransport", "LocalTransport", "Transport"),
+})

@@ -16,9 +16,8 @@ from repoctx.store import FORMAT_VERSION, LMDB_DIRNAME, STORE_DIRNAME, Store, op
 from repoctx.trees import Trees
 
 from .protocol import OnFinish, Responder, known_repos
+from .token_env import TOKEN_ENV
 from .transport import HttpTransport, LocalTransport, Transport
-
-TOKEN_ENV = "REPOCTX_SYNC_TOKEN"
 
 
 def store_directory(path: Path) -> Path:
@@ -57,10 +56,10 @@ def adopt_repo_id(store: Store) -> Store:
 
 
 def open_peer(peer: str, store: Store, *, token: str | None = None,
-              on_finish: OnFinish | None = None) -> Transport:
-    """A transport to ``peer`` (``http://HOST:PORT`` or a path) for syncing ``store``."""
+              on_finish: OnFinish | None = None, cafile: str | None = None) -> Transport:
+    """A transport to ``peer`` (``http(s)://HOST:PORT`` or a path) for syncing ``store``."""
     if peer.startswith(("http://", "https://")):
-        return HttpTransport(peer, token or os.environ.get(TOKEN_ENV))
+        return HttpTransport(peer, token or os.environ.get(TOKEN_ENV), cafile=cafile)
     directory = store_directory(Path(peer))
     if directory == store.path.resolve():
         raise SyncRefusedError(f"{peer} is this store itself")

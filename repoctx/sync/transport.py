@@ -12,14 +12,16 @@ away midway raises ``PeerUnavailableError``; a refusal comes back as
 from __future__ import annotations
 
 import http.client
+import ssl
 import urllib.parse
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgpack
 
 from repoctx.errors import PeerUnavailableError, SyncError, SyncRefusedError
 
-from .protocol import Responder
+if TYPE_CHECKING:
+    from .protocol import Responder
 
 TIMEOUT_S = 120.0
 
@@ -29,7 +31,7 @@ def pack(body: Any) -> bytes:
     return msgpack.packb(body, use_bin_type=True)
 
 
-def unpack(data: bytes) -> Any:
+def unpack(data: bytes | bytearray) -> Any:
     """Inverse of ``pack``; raises ``SyncError`` for bytes that are not a message."""
     try:
         return msgpack.unpackb(data, raw=False, strict_map_key=False)
@@ -74,15 +76,26 @@ class LocalTransport:
 
 
 class HttpTransport:
-    """Requests POSTed to a ``repoctx sync-serve`` server."""
+    """Requests POSTed to a ``repoctx sync-serve`` server (``https`` checks its certificate
+    against the system's authorities, or against ``cafile``)."""
 
-    def __init__(self, url: str, token: str | None = None, timeout: float = TIMEOUT_S) -> None:
+    def __init__(self, url: str, token: str | None = None, timeout: float = TIMEOUT_S, *,
+                 cafile: str | None = None) -> None:
         parts = urllib.parse.urlsplit(url)
-        if parts.scheme != "http" or not parts.hostname:
-            raise SyncError(f"a sync peer URL is http://HOST:PORT, not {url!r}")
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise SyncError(f"a sync peer URL is http(s)://HOST:PORT, not {url!r}")
         self.where, self._token = url, token
-        self._conn = http.client.HTTPConnection(parts.hostname, parts.port or 80,
-                                                timeout=timeout)
+        if parts.scheme == "https":
+            try:
+                context = ssl.create_default_context(cafile=cafile)
+            except OSError as exc:
+                raise SyncError(f"cannot read the certificate authority {cafile}: "
+                                f"{exc.strerror or exc}") from None
+            self._conn: http.client.HTTPConnection = http.client.HTTPSConnection(
+                parts.hostname, parts.port or 443, timeout=timeout, context=context)
+        else:
+            self._conn = http.client.HTTPConnection(parts.hostname, parts.port or 80,
+                                                    timeout=timeout)
         self._base = parts.path.rstrip("/")
         self.sent_bytes = self.received_bytes = 0
 
@@ -96,16 +109,19 @@ class HttpTransport:
             self._conn.request("POST", f"{self._base}/v1/{op}", body=request, headers=headers)
             response = self._conn.getresponse()
             data = response.read()
+        except ssl.SSLCertVerificationError as exc:
+            self._conn.close()
+            raise SyncRefusedError(
+                f"peer {self.where} has a TLS certificate this machine does not trust "
+                f"({exc.verify_message}); give its certificate with --tls-ca FILE") from exc
         except (OSError, http.client.HTTPException) as exc:
             self._conn.close()
             raise PeerUnavailableError(f"peer {self.where} went away during {op}: {exc}") from exc
         self.sent_bytes += len(request)
         self.received_bytes += len(data)
-        answer = unpack(data)
         if response.status == 200:
-            return answer
-        message = answer.get("message", f"HTTP {response.status}") if isinstance(answer, dict) \
-            else f"HTTP {response.status}"
+            return unpack(data)
+        message = _error_message(response.status, data)
         if response.status in (401, 403):
             raise SyncRefusedError(f"peer {self.where} refused: {message}")
         raise SyncError(f"peer {self.where} failed {op}: {message}")
@@ -113,3 +129,15 @@ class HttpTransport:
     def close(self) -> None:
         """Close the connection."""
         self._conn.close()
+
+
+def _error_message(status: int, data: bytes) -> str:
+    """What a refusal says: its msgpack ``message``, else the start of its text."""
+    try:
+        answer = unpack(data)
+    except SyncError:  # the HTTP layer answered (plain text), not the sync server
+        text = data[:200].decode("utf-8", "replace").strip()
+        return f"HTTP {status}" + (f": {text}" if text else "")
+    if isinstance(answer, dict) and isinstance(answer.get("message"), str):
+        return answer["message"]
+    return f"HTTP {status}"

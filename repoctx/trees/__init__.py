@@ -4,20 +4,26 @@ or memory: records are opaque CRDT records keyed by the key grammar.
 """
 
 from . import changelog
+from .backup import BackupReport
 from .batch import Batch
 from .compaction import compact
+from .data_file import REPAIR_HINT
+from .integrity import Damage, TreeCheck, check_directory, check_trees
 from .keys import (
     MAX_KEY_BYTES,
     Key,
     check_repo_id,
+    escape_name,
     family_prefix,
     lmdb_key,
     make_key,
     parse_key,
     route,
     tree_of,
+    unescape_name,
 )
 from .lmdb_env import DEFAULT_MAP_SIZE, error_for, lmdb_errors
+from .salvage import Copied, Salvage
 from .spec import BY_FAMILY, BY_NAME, LOCAL_TREE, ROOT_FAMILY, TREES, TreeSpec
 from .trees import Snapshot, Trees, TreeStats, decode_stored
 from .visibility import reapable, visible
@@ -25,22 +31,31 @@ from .visibility import reapable, visible
 __all__ = [
     "BY_FAMILY",
     "BY_NAME",
+    "BackupReport",
     "Batch",
+    "Copied",
     "DEFAULT_MAP_SIZE",
+    "Damage",
     "Key",
     "LOCAL_TREE",
     "MAX_KEY_BYTES",
+    "REPAIR_HINT",
     "ROOT_FAMILY",
+    "Salvage",
     "Snapshot",
     "TREES",
+    "TreeCheck",
     "TreeSpec",
     "TreeStats",
     "Trees",
     "changelog",
+    "check_directory",
     "check_repo_id",
+    "check_trees",
     "compact",
     "decode_stored",
     "error_for",
+    "escape_name",
     "family_prefix",
     "lmdb_errors",
     "lmdb_key",
@@ -49,5 +64,6 @@ __all__ = [
     "reapable",
     "route",
     "tree_of",
+    "unescape_name",
     "visible",
 ]

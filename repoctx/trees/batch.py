@@ -85,7 +85,7 @@ class Batch:
         """A store-local value as this batch sees it."""
         with lmdb_errors():
             raw = self._begin().get(name.encode(), db=self._trees.dbs[LOCAL_TREE])
-        return default if raw is None else msgpack.unpackb(raw)
+        return default if raw is None else codec.decode_local(name, raw)
 
     def get(self, key: str) -> Record | None:
         """The record at ``key`` as this batch sees it (tombstones included)."""

@@ -4,6 +4,20 @@ Keys are ``repo/{repoId}`` (the root node) or ``repo/{repoId}/{family}/{rest}``
 (seed 003 "Key grammar"); the family routes the key to its tree. LMDB keys are at
 most 511 bytes: a longer key keeps a readable prefix and ends in ``~`` plus 24 hex
 digits of the SHA-256 of the full key (the record then carries the full key).
+
+Names (the part after the family) are data: a file name may hold any character a
+file system allows. What the grammar cannot hold is percent-escaped, reversibly, by
+``escape_name`` (``make_key``) and undone by ``unescape_name`` (``parse_key``):
+
+- a control character (U+0000-U+001F, U+007F) becomes ``%XX`` (two upper-case hex
+  digits of its code point);
+- a lone surrogate U+DC80-U+DCFF (``os.fsdecode``'s stand-in for an undecodable byte)
+  becomes ``%XX`` of that byte (80-FF), so such a name still encodes as UTF-8;
+- a ``%`` followed by two hex digits becomes ``%25``, so an escape is never mistaken
+  for a name that already looked like one. Any other ``%`` stays as it is.
+
+Every name without control characters, stand-in bytes or ``%XX`` look-alikes is its
+own escape, so the keys of ordinary names are what they always were.
 Pure functions.
 """
 
@@ -21,6 +35,8 @@ MAX_KEY_BYTES = 511
 _HASH_SUFFIX = 1 + 24  # "~" + 24 hex digits
 _REPO_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_TO_ESCAPE = re.compile(r"[\x00-\x1f\x7f\udc80-\udcff]|%(?=[0-9A-Fa-f]{2})")
+_ESCAPED = re.compile(r"%([0-9A-F]{2})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,16 +57,46 @@ def check_repo_id(repo_id: str) -> str:
     return repo_id
 
 
+def _escape_one(match: re.Match[str]) -> str:
+    char = match.group()
+    code = ord(char)
+    return f"%{code - 0xDC00 if 0xDC80 <= code <= 0xDCFF else code:02X}"
+
+
+def escape_name(name: str) -> str:
+    """``name`` as the key grammar holds it (see the module docstring); reversible."""
+    if "%" not in name and name.isprintable():  # the common name, at a fifth of the cost
+        return name
+    return _TO_ESCAPE.sub(_escape_one, name)
+
+
+def _unescape_one(match: re.Match[str]) -> str:
+    code = int(match.group(1), 16)
+    if code < 0x20 or code == 0x7F:
+        return chr(code)
+    if code >= 0x80:
+        return chr(0xDC00 + code)
+    if code == 0x25:
+        return "%"
+    return match.group()  # never made by escape_name: left as it is
+
+
+def unescape_name(escaped: str) -> str:
+    """The name ``escape_name`` turned into ``escaped``."""
+    return _ESCAPED.sub(_unescape_one, escaped) if "%" in escaped else escaped
+
+
 def make_key(repo_id: str, family: str = ROOT_FAMILY, rest: str = "") -> str:
-    """The key of a record: ``repo/{repo_id}`` or ``repo/{repo_id}/{family}/{rest}``."""
+    """The key of a record: ``repo/{repo_id}`` or ``repo/{repo_id}/{family}/{rest}``,
+    with ``rest`` escaped (``escape_name``) where the grammar cannot hold it."""
     check_repo_id(repo_id)
     if family == ROOT_FAMILY:
         return f"repo/{repo_id}"
     if family not in BY_FAMILY:
         raise InvalidKeyError(f"unknown key family {family!r}")
-    if not rest or _CONTROL.search(rest):
-        raise InvalidKeyError(f"a {family} key needs a name without control characters")
-    return f"repo/{repo_id}/{family}/{rest}"
+    if not rest:
+        raise InvalidKeyError(f"a {family} key needs a name")
+    return f"repo/{repo_id}/{family}/{escape_name(rest)}"
 
 
 def family_prefix(repo_id: str, family: str) -> str:
@@ -59,7 +105,8 @@ def family_prefix(repo_id: str, family: str) -> str:
 
 
 def parse_key(key: str) -> Key:
-    """Split a key into repository, family and rest; raises ``InvalidKeyError``."""
+    """Split a key into repository, family and rest (unescaped: the name ``make_key``
+    was given); raises ``InvalidKeyError``."""
     parts = key.split("/", 3)
     if len(parts) < 2 or parts[0] != "repo" or not _REPO_ID.fullmatch(parts[1]):
         raise InvalidKeyError(f"{key!r} is not a repo/{{repoId}}/... key")
@@ -67,7 +114,9 @@ def parse_key(key: str) -> Key:
         return Key(parts[1], ROOT_FAMILY, "")
     if len(parts) < 4 or not parts[3] or parts[2] not in BY_FAMILY:
         raise InvalidKeyError(f"{key!r} has no known family and name after the repo id")
-    return Key(parts[1], parts[2], parts[3])
+    if _CONTROL.search(parts[3]):
+        raise InvalidKeyError(f"{key!r} holds a control character its name should escape")
+    return Key(parts[1], parts[2], unescape_name(parts[3]))
 
 
 def tree_of(key: str) -> TreeSpec:

@@ -16,12 +16,14 @@ import lmdb
 
 from repoctx.errors import StoreBusyError, StoreFormatError, StoreIOError
 
+from .data_file import check_data_file
 from .spec import LOCAL_TREE, TREES
 
 DEFAULT_MAP_SIZE = 64 << 20
 MAX_DBS = len(TREES) + 4
 
-_CORRUPT = "the store's LMDB file is corrupt; restore a backup (repoctx backup makes one)"
+_CORRUPT = ("the store's LMDB file is corrupt; run `repoctx check` to see the damage and "
+            "`repoctx repair` to rebuild the store")
 
 # Most specific first: the first matching class decides the message.
 _ERRORS: tuple[tuple[type[lmdb.Error], type[Exception], str], ...] = (
@@ -62,7 +64,11 @@ def lmdb_errors() -> Iterator[None]:
 
 def open_env(path: Path, *, map_size: int = DEFAULT_MAP_SIZE, readonly: bool = False
              ) -> tuple[lmdb.Environment, dict[str, object]]:
-    """Open (creating unless read-only) the environment and every named tree."""
+    """Open (creating unless read-only) the environment and every named tree.
+
+    The data file is checked before LMDB maps it: a truncated one would kill the process
+    with SIGBUS on the first read past its end (``check_data_file``)."""
+    check_data_file(path)
     with lmdb_errors():
         if not readonly:
             path.mkdir(parents=True, exist_ok=True)

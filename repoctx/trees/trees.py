@@ -8,20 +8,20 @@ see tombstones or expired records. Knows nothing of files, symbols or memory.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import lmdb
-import msgpack
 
 from repoctx.crdt import record, wall_ms
 from repoctx.crdt.record import Record
 from repoctx.errors import CorruptRecordError, StoreReadOnlyError
 
 from . import codec
+from .backup import BackupReport, backup
 from .batch import Batch
 from .compaction import compact
 from .keys import lmdb_key, may_be_hashed, route, tree_of
@@ -117,7 +117,7 @@ class Snapshot:
     def get_local(self, name: str, default: Any = None) -> Any:
         """A store-local value, or ``default``."""
         raw = self._txn.get(name.encode(), db=self._trees.dbs[LOCAL_TREE])
-        return default if raw is None else msgpack.unpackb(raw)
+        return default if raw is None else codec.decode_local(name, raw)
 
     def local_names(self, prefix: str) -> Iterator[str]:
         """Names of the store-local values starting with ``prefix``, in order."""
@@ -139,7 +139,8 @@ class Snapshot:
             for raw_key, raw in cursor:
                 if not raw_key.startswith(start):
                     return
-                yield raw_key.decode(), msgpack.unpackb(raw)
+                name = raw_key.decode(errors="replace")
+                yield name, codec.decode_local(name, raw)
 
 
 class Trees:
@@ -253,11 +254,10 @@ class Trees:
                 out.append(TreeStats(spec.name, s["entries"], pages * s["psize"]))
         return out
 
-    def backup(self, dest: Path) -> None:
-        """Write a compact copy of the environment into the directory ``dest``."""
-        with lmdb_errors():
-            dest.mkdir(parents=True, exist_ok=False)
-            self.env.copy(str(dest), compact=True)
+    def backup(self, dest: Path, drop_local: Sequence[str] = ()) -> BackupReport:
+        """Write a compact, verified copy of the environment into the new directory
+        ``dest``, without the store-local names ``drop_local`` (``trees/backup``)."""
+        return backup(self.env, self.dbs, dest, drop_local)
 
     def close(self) -> None:
         """Close the environment."""

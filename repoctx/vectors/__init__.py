@@ -7,41 +7,46 @@ Sits above memory and below contextpull. Record shapes, one per module:
 ``semantic_hits`` serves search; ``fill_embeddings`` fills a ContextPull export.
 """
 
-from . import (
-    ann_index,
-    chunks,
-    coverage,
-    index_record,
-    ivf,
-    membership,
-    membership_record,
-    metadata_record,
-    payload_record,
-    sources,
-)
-from .backfill import BackfillReport, backfill
-from .embedder import (
-    NONE,
-    Embedder,
-    EmbedderError,
-    NoneEmbedder,
-    is_none,
-    l2_normalise,
-    space_fingerprint,
-    space_of,
-)
-from .export import fill_embeddings
-from .minilm import MiniLmEmbedder
-from .semantic import (
-    APPROXIMATE,
-    EMBEDDER_FAILED,
-    EXACT,
-    NO_EMBEDDER,
-    NO_VECTORS,
-    query_embedder,
-    semantic_hits,
-)
-from .settings import CHOICES, choose, embedder_named, recorded
+from typing import TYPE_CHECKING
+
+from repoctx.lazy import export_lazily
+
+if TYPE_CHECKING:
+    from . import (
+        ann_index,
+        chunks,
+        coverage,
+        index_record,
+        ivf,
+        membership,
+        membership_record,
+        metadata_record,
+        payload_record,
+        sources,
+    )
+    from .backfill import BackfillReport, backfill
+    from .embedder import (
+        NONE,
+        Embedder,
+        EmbedderError,
+        NoneEmbedder,
+        is_none,
+        l2_normalise,
+        space_fingerprint,
+        space_of,
+    )
+    from .export import fill_embeddings
+    from .minilm import MiniLmEmbedder
+    from .semantic import (
+        APPROXIMATE,
+        EMBEDDER_FAILED,
+        EXACT,
+        NO_EMBEDDER,
+        NO_VECTORS,
+        query_embedder,
+        semantic_hits,
+    )
+    from .settings import CHOICES, choose, embedder_named, recorded
 
 __all__ = [
     "APPROXIMATE",
@@ -78,3 +83,15 @@ __all__ = [
     "space_fingerprint",
     "space_of",
 ]
+
+export_lazily(__name__, {
+    ".backfill": ("BackfillReport", "backfill"),
+    ".embedder": ("NONE", "Embedder", "EmbedderError", "NoneEmbedder", "is_none", "l2_normalise",
+                  "space_fingerprint", "space_of"),
+    ".export": ("fill_embeddings",),
+    ".minilm": ("MiniLmEmbedder",),
+    ".semantic": ("APPROXIMATE", "EMBEDDER_FAILED", "EXACT", "NO_EMBEDDER", "NO_VECTORS",
+                  "query_embedder", "semantic_hits"),
+    ".settings": ("CHOICES", "choose", "embedder_named", "recorded"),
+}, modules=("ann_index", "chunks", "coverage", "index_record", "ivf", "membership",
+            "membership_record", "metadata_record", "payload_record", "sources"))

@@ -10,7 +10,7 @@ are ``membership_record`` and ``metadata_record``; this module only sequences th
 from __future__ import annotations
 
 from repoctx.store import Store
-from repoctx.trees import Batch, Snapshot, make_key
+from repoctx.trees import Batch, Snapshot, make_key, unescape_name
 
 from . import membership_record as mm
 from . import metadata_record as mr
@@ -34,7 +34,7 @@ def scan_covered(snap: Snapshot, repo: str, space: str) -> dict[str, Entry]:
     covered: dict[str, Entry] = {}
     prefix = mm.member_key(repo, "x")[:-1]
     for key, rec in snap.scan(prefix):
-        kind, name = mm.marker_kind(key[len(prefix):])
+        kind, name = mm.marker_kind(unescape_name(key[len(prefix):]))
         if kind == "memkey" or not mm.is_on(rec, space):
             continue
         if kind == "nil":
@@ -51,7 +51,7 @@ def orphaned_memkeys(snap: Snapshot, repo: str, space: str, live: dict[str, Sour
     prefix = mm.memkey_key(repo, "x")[:-1]
     out = []
     for key, rec in snap.scan(prefix):
-        memory_key = key[len(prefix):]
+        memory_key = unescape_name(key[len(prefix):])
         if mm.is_on(rec, space) and memory_key not in live_keys:
             out.append(source_id(MEMORY, memory_key.split("/mem/", 1)[-1]))
     return out

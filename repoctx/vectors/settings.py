@@ -8,13 +8,14 @@ without ``--embedder`` keeps the recorded one (``none`` when there is none). Onl
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from repoctx.errors import ToolError
-from repoctx.store import Store
 
-from .embedder import NONE, Embedder, is_none, space_of
-from .minilm import MiniLmEmbedder
+if TYPE_CHECKING:  # numpy and the store load only when an embedder is chosen (issue 14)
+    from repoctx.store import Store
+
+    from .embedder import Embedder
 
 CHOICES = ("none", "minilm")
 _BUILT: dict[str, Embedder] = {}
@@ -27,6 +28,9 @@ def local_name(repo_id: str) -> str:
 
 def embedder_named(name: str) -> Embedder:
     """The embedder called ``name`` (one of ``CHOICES``), built once per process."""
+    from .embedder import NONE
+    from .minilm import MiniLmEmbedder
+
     if name not in CHOICES:
         raise ToolError(f"embedder: must be one of {', '.join(CHOICES)} (got {name!r})")
     if name not in _BUILT:
@@ -41,6 +45,8 @@ def recorded(store: Store) -> dict[str, Any] | None:
 
 def record_choice(store: Store, embedder: Embedder) -> None:
     """Remember ``embedder`` as this store's embedder."""
+    from .embedder import is_none, space_of
+
     value = {"name": embedder.name, "model": embedder.model,
              "space": None if is_none(embedder) else space_of(embedder)}
     if recorded(store) != value:
@@ -55,4 +61,4 @@ def choose(store: Store, requested: str | None = None) -> Embedder:
         record_choice(store, embedder)
         return embedder
     found = recorded(store)
-    return embedder_named(found["name"]) if found and found["name"] in CHOICES else NONE
+    return embedder_named(found["name"] if found and found["name"] in CHOICES else "none")

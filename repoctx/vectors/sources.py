@@ -78,8 +78,8 @@ def live_sources(store: Store, snap: Snapshot, kinds: Iterable[str] = KINDS,
 
 
 def _file_nodes(store: Store, snap: Snapshot) -> list[file_node.FileNode]:
-    prefix = store.key("file", "x")[:-1]
-    return [file_node.file_node(key[len(prefix):], rec) for key, rec in snap.scan(prefix)]
+    return [file_node.file_node(path, rec)
+            for path, rec in file_node.records_in(store, snap).items()]
 
 
 def _files(store: Store, nodes: list[file_node.FileNode]) -> dict[str, Source]:

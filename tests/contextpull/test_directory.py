@@ -1,3 +1,7 @@
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from repoctx.contextpull import Definition, Reader, export_directory
@@ -51,3 +55,34 @@ def test_export_directory(tmp_path: Path) -> None:
 
 def test_is_binary() -> None:
     assert is_binary(b"a\0b") and not is_binary(b"text" + b"x" * 9000 + b"\0")
+
+
+def test_a_directory_export_reports_what_it_skipped(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    _tree(root)
+    (root / "big.txt").write_text("x" * 300)
+    with open(os.path.join(os.fsencode(root), b"bad\xff.md"), "wb") as handle:
+        handle.write(b"# Bad name\n")
+    report = export_directory(root, tmp_path / "out.sqlite", max_bytes=200)
+    assert report.skipped.counts == {"binary": 1, "too-large": 1, "undecodable-name": 1,
+                                     "ignored": 4}  # secret.md, app.log, build/, local.txt
+    assert report.skipped.paths == {"binary": ["bin.dat"], "too-large": ["big.txt"],
+                                    "undecodable-name": ["bad\ufffd.md"]}
+    assert report.documents == 3  # keep.md, mod.py, sub/other.txt
+
+
+def test_repoctx_export_of_a_directory_says_what_it_skipped(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    _tree(root)
+    os.mkfifo(root / "pipe.md")
+    args = [sys.executable, "-m", "repoctx", "export", str(root), "--out",
+            str(tmp_path / "out.sqlite")]
+    text = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert text.returncode == 0, text.stderr
+    assert "skipped: 1 binary, 4 ignored, 1 special-file" in text.stdout
+    answer = subprocess.run([*args, "--json"], capture_output=True, text=True, timeout=120)
+    payload = json.loads(answer.stdout)
+    assert payload["skipped"] == {"binary": 1, "ignored": 4, "special-file": 1}
+    assert payload["skippedPaths"] == {"binary": ["bin.dat"], "special-file": ["pipe.md"]}

@@ -51,13 +51,13 @@ def tree(tmp_path: Path) -> Path:
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Paths whose bytes were read, in order."""
     seen: list[str] = []
-    real = files_module.read_document
+    real = files_module.read_checked
 
-    def counting(path: str, max_bytes: int) -> bytes | None:
+    def counting(path: str, max_bytes: int) -> bytes | str:
         seen.append(path)
         return real(path, max_bytes)
 
-    monkeypatch.setattr(files_module, "read_document", counting)
+    monkeypatch.setattr(files_module, "read_checked", counting)
     return seen
 
 
@@ -198,3 +198,22 @@ def test_resolve(tmp_path: Path) -> None:
     assert [d.path for d in resolved] == ["a.md"] and resolved[0].mtime_ns == 0
     assert resolve(files, lambda f: "f" * 64) == [Vouched("a.md", "f" * 64),
                                                   Vouched("b.bin", "f" * 64)]  # fmt: skip
+
+
+def test_read_checked_says_why_a_file_is_left_out(tmp_path: Path) -> None:
+    (tmp_path / "bin").write_bytes(b"a\0b")
+    (tmp_path / "big").write_text("x" * 10)
+    (tmp_path / "ok").write_text("fine")
+    assert files_module.read_checked(str(tmp_path / "bin"), 100) == files_module.BINARY
+    assert files_module.read_checked(str(tmp_path / "big"), 5) == files_module.TOO_LARGE
+    assert files_module.read_checked(str(tmp_path / "gone"), 5) == files_module.UNREADABLE
+    assert files_module.read_checked(str(tmp_path / "ok"), 5) == b"fine"
+    skipped = files_module.Skips()
+    unread = [files_module.UnreadFile(name, 0, 0, str(tmp_path / name), 5)
+              for name in ("bin", "big", "gone", "ok")]
+    assert [d.path for d in files_module.resolve(unread, None, skipped)] == ["ok"]
+    assert skipped.as_json() == {
+        "skipped": {"binary": 1, "too-large": 1, "unreadable": 1},
+        "skippedPaths": {"binary": ["bin"], "too-large": ["big"], "unreadable": ["gone"]}}
+    assert skipped.text() == "1 binary, 1 too-large, 1 unreadable"
+    assert files_module.Skips().text() == "none"

@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from repoctx import deadline
 from repoctx.contextpull import Reader
+from repoctx.contextpull import grep as grep_module
 from repoctx.contextpull.grep import literal_line
-from repoctx.errors import ToolError
+from repoctx.errors import CallTimeoutError, ToolError
 
 DOCS = {
     "a.md": [("A", "prose", "first line\nError TX-4501: gateway timeout\nTX-4501 again")],
@@ -74,3 +76,31 @@ def test_catastrophic_regex_is_a_tool_error_within_a_second(reader: Reader) -> N
 
 def test_literal_line_helper() -> None:
     assert literal_line("one\nTwo TX\nthree tx", "tx") == "Two TX"
+
+
+def test_a_regex_bomb_is_refused_before_compiling(reader: Reader) -> None:
+    start = time.monotonic()
+    with pytest.raises(ToolError, match="at most 1000"):
+        reader.grep("a{99999999}", regex=True)
+    assert time.monotonic() - start < 1.0  # did not return in 60 s before
+
+
+# each section backtracks ~0.01 s, far under the per-section bound; all of them ~2.5 s
+SLOW_DOCS = {f"d{i:03}.md": [("D", "prose", "a" * 15 + " " + "a" * 14)] for i in range(250)}
+
+
+def test_the_whole_regex_grep_has_the_callers_deadline(raw_store: Callable[..., Path]) -> None:
+    with Reader(raw_store(SLOW_DOCS)) as r, deadline.bounded(0.3, "grep"):
+        start = time.monotonic()
+        with pytest.raises(CallTimeoutError, match="grep took longer than 0.3 s"):
+            r.grep("(a|a)+b", regex=True)
+        assert time.monotonic() - start < 0.3 * 5
+
+
+def test_grep_bounds_itself_without_a_caller_deadline(
+    raw_store: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert deadline.current() is None and 0 < grep_module.GREP_CALL_SECONDS <= 10
+    monkeypatch.setattr(grep_module, "GREP_CALL_SECONDS", 0.3)
+    with Reader(raw_store(SLOW_DOCS)) as r, pytest.raises(CallTimeoutError, match="0.3 s"):
+        r.grep("(a|a)+b", regex=True)

@@ -2,7 +2,7 @@ import repoctx.contextpull as contextpull
 
 
 def test_all_is_sorted_and_complete() -> None:
-    public = {name for name in vars(contextpull) if not name.startswith("_")}
+    public = {name for name in dir(contextpull) if not name.startswith("_")}
     modules = {name for name in public if type(getattr(contextpull, name)).__name__ == "module"}
     assert contextpull.__all__ == sorted(contextpull.__all__)
     assert set(contextpull.__all__) == public - modules

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import struct
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from repoctx.contextpull import Reader
-from repoctx.contextpull.search import HINT_NO_EMBEDDINGS, HINT_NO_WORDS, fuse
+from repoctx.contextpull.search import (
+    HINT_NO_EMBEDDINGS,
+    HINT_NO_WORDS,
+    HINT_REDUCED,
+    fuse,
+    rarest_first,
+)
 
 DOCS = {
     "guide.md": [
@@ -141,3 +148,23 @@ def test_fuse_reciprocal_rank() -> None:
     fused = fuse([a, b], 10)
     assert [h["id"] for h in fused] == ["y", "x", "z"]
     assert fused[0]["score"] == round(1 / 62 + 1 / 61, 4)
+
+
+def test_a_long_query_is_searched_with_its_rarest_words_and_says_so(reader: Reader) -> None:
+    filler = " ".join(["cache", "notes", "about", "the", "layer"] * 2000)
+    result = reader.search(f"{filler} gateway {filler}")
+    assert ids(result)[0] == "guide.md#2"  # the one rare word decides, not 10,000 common ones
+    assert result["hint"] == HINT_REDUCED.format(n=6)
+
+
+def test_a_megabyte_query_costs_milliseconds(reader: Reader) -> None:
+    query = " ".join(f"word{i} cache" for i in range(100_000))  # ~1.1 MB, 100,001 distinct
+    start = time.monotonic()
+    result = reader.search(query)
+    assert time.monotonic() - start < 5.0  # ~0.1 s; 3,000 words alone took 21 s unreduced
+    assert set(ids(result)) == {"guide.md#0", "docs/a/deep.md#0", "docs/b.md#0", "docsx.md#0"}
+
+
+def test_rarest_first_orders_by_sections_holding_a_term(reader: Reader) -> None:
+    terms = ["zzz-absent", "cache", "gateway", "notes"]
+    assert rarest_first(reader._conn, terms) == ["gateway", "notes", "cache", "zzz-absent"]

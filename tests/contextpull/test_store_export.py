@@ -161,8 +161,8 @@ def test_a_re_export_reads_only_files_whose_stat_changed(
     first = tmp_path / "cp.db"
     export(repo, first)
     reads: list[str] = []
-    real = files_module.read_document
-    monkeypatch.setattr(files_module, "read_document",
+    real = files_module.read_checked
+    monkeypatch.setattr(files_module, "read_checked",
                         lambda path, limit: reads.append(path) or real(path, limit))  # fmt: skip
     (repo / "docs/guide.md").write_text("# Guide\n\nRead this changed guide first.\n")
     report = export(repo, tmp_path / "again.db", previous=first)

@@ -70,14 +70,14 @@ class Kind:
         if self.name == "max_register":
             every = every_add(events)
             return max((a.payload for a in every), default=None)
-        if self.name == "text_body":  # which characters survive; their order is Yjs's
-            return "".join(sorted(a.element for a in adds))
+        if self.name == "text_body":  # which lines survive; their order is Yjs's
+            return sorted(a.element for a in adds)
         raise AssertionError(self.name)
 
     def read(self, state: Any) -> Any:
-        """What the model predicts of a state (a text's characters, not their order)."""
+        """What the model predicts of a state (a text's lines, not their order)."""
         got = self.module.value(state)
-        return "".join(sorted(got)) if self.name == "text_body" else got
+        return sorted(got.split("\n") if got else []) if self.name == "text_body" else got
 
 
 def every_add(events: frozenset) -> list[Add]:
@@ -134,21 +134,21 @@ def do_op(data, kind: Kind, state: Any, events: frozenset, replica: str, tick: i
     return m.raise_to(state, val), Add(nid, "", val, frozenset())
 
 
-def unique_char(nid: int) -> str:
-    """A character no other add uses: 2-, 3- and 4-byte UTF-8 in turn (offsets are bytes)."""
-    return chr((0x100, 0x4E00, 0x1F300)[nid % 3] + nid)
+def unique_line(nid: int) -> str:
+    """A line no other add uses: 2-, 3- and 4-byte UTF-8 characters in turn."""
+    return chr((0x100, 0x4E00, 0x1F300)[nid % 3] + nid) * (1 + nid % 3)
 
 
 def text_op(data, m: ModuleType, state: Any, present: list, replica: str, nid: int):
-    """Insert a unique character somewhere, or delete one the replica sees."""
-    text = m.value(state)
-    if text and data.draw(st.booleans(), label="delete?"):
-        i = data.draw(st.integers(0, len(text) - 1), label="at")
-        observed = frozenset(a.id for a in present if a.element == text[i])
-        return m.splice(state, [(i, i + 1, "")], replica), Remove(nid, observed)
-    i = data.draw(st.integers(0, len(text)), label="at")
-    char = unique_char(nid)
-    return m.splice(state, [(i, i, char)], replica), Add(nid, char, None, frozenset())
+    """Insert a unique line somewhere, or delete one the replica sees."""
+    lines = m.lines(state)
+    if lines and data.draw(st.booleans(), label="delete?"):
+        i = data.draw(st.integers(0, len(lines) - 1), label="at")
+        observed = frozenset(a.id for a in present if a.element == lines[i])
+        return m.replace_lines(state, [(i, i + 1, [])], replica), Remove(nid, observed)
+    i = data.draw(st.integers(0, len(lines)), label="at")
+    line = unique_line(nid)
+    return m.replace_lines(state, [(i, i, [line])], replica), Add(nid, line, None, frozenset())
 
 
 def model_ttl_check(kind: Kind, state: Any, events: frozenset) -> None:

@@ -1,74 +1,102 @@
-"""The collaborative text body: splices, byte offsets, concurrent edits, canonical bytes."""
+"""The collaborative text body: line splices, concurrent edits of one line, version 1
+texts, canonical bytes."""
 
 from __future__ import annotations
 
+import pycrdt
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from repoctx.crdt import record, text_body
-from repoctx.crdt.text_body import EMPTY, merge, splice, value
-from repoctx.errors import InvalidEncodingError, PreconditionError
+from repoctx.crdt.text_body import EMPTY, lines, merge, replace_lines, value
+from repoctx.errors import InvalidEncodingError, PreconditionError, UnsupportedVersionError
 
-ALPHABET = "ab é😀\n中"
+ALPHABET = "ab é😀中"
 
 
 def typed(text: str, replica: str = "r1") -> text_body.TextBody:
-    return splice(EMPTY, [(0, 0, text)], replica)
+    return replace_lines(EMPTY, [(0, 0, text.split("\n"))], replica)
+
+
+def legacy(text: str, replica: str = "r1") -> text_body.TextBody:
+    """A version 1 state: the same text as a character-level Yjs ``Text``."""
+    doc = pycrdt.Doc(client_id=text_body.client_id(replica), skip_gc=True)
+    doc.get("body", type=pycrdt.Text).insert(0, text)
+    return text_body.TextBody(pycrdt.merge_updates(doc.get_update()))
 
 
 def test_empty_reads_as_empty_text_and_is_a_tombstone_value():
-    assert value(EMPTY) == ""
+    assert value(EMPTY) == "" and lines(EMPTY) == []
     assert record.is_tombstone(record.write({"body": EMPTY}, 1))
 
 
-def test_offsets_are_code_points_even_around_multibyte_characters():
-    state = typed("héllo 😀 world")
-    state = merge(state, splice(state, [(7, 7, "X"), (0, 1, "H")], "r1"))
-    assert value(state) == "Héllo 😀X world"
-    state = merge(state, splice(state, [(6, 8, "")], "r1"))
-    assert value(state) == "Héllo  world"
+def test_lines_join_with_newlines_and_round_trip_any_text():
+    for text in ["héllo 😀", "a\n", "\n", "a\n\nb", ""]:
+        state = typed(text) if text else EMPTY
+        assert value(state) == text
 
 
-def test_concurrent_edits_of_different_paragraphs_both_survive():
-    text = "first paragraph\n\nsecond paragraph\n\nthird paragraph\n"
-    base = typed(text)
-    a = merge(base, splice(base, [(0, 5, "FIRST")], "r1"))
-    third = text.index("third")
-    b = merge(base, splice(base, [(third, third + 5, "THIRD")], "r2"))
+def test_concurrent_replacements_of_one_line_keep_both_adjacent_in_one_order():
+    base = typed("intro\nSAME PARA version\nend")
+    a = merge(base, replace_lines(base, [(1, 2, ["SAME PARA r3 version"])], "r3"))
+    b = merge(base, replace_lines(base, [(1, 2, ["SAME PARA r4 version"])], "r4"))
     ab, ba = merge(a, b), merge(b, a)
     assert ab == ba and text_body.encode(ab) == text_body.encode(ba)
-    assert value(ab) == "FIRST paragraph\n\nsecond paragraph\n\nTHIRD paragraph\n"
+    assert lines(ab)[0] == "intro" and lines(ab)[3] == "end"
+    assert sorted(lines(ab)[1:3]) == ["SAME PARA r3 version", "SAME PARA r4 version"]
+
+
+def test_concurrent_edits_of_different_lines_both_survive():
+    base = typed("first\n\nsecond\n\nthird\n")
+    a = merge(base, replace_lines(base, [(0, 1, ["FIRST"])], "r1"))
+    b = merge(base, replace_lines(base, [(4, 5, ["THIRD", "more"])], "r2"))
+    assert value(merge(a, b)) == "FIRST\n\nsecond\n\nTHIRD\nmore\n"
 
 
 def test_a_delta_holds_only_the_new_items():
-    base = typed("x" * 5000)
-    delta = splice(base, [(2500, 2500, "!")], "r2")
+    base = typed("\n".join(["x" * 50] * 200))
+    delta = replace_lines(base, [(100, 100, ["!"])], "r2")
     assert len(delta.update) < 100
-    assert value(merge(base, delta)) == "x" * 2500 + "!" + "x" * 2500
+    assert lines(merge(base, delta))[100] == "!"
 
 
 def test_no_edit_is_the_empty_delta_and_a_pure_deletion_is_not():
-    base = typed("abc")
-    assert splice(base, [], "r1") == EMPTY
-    assert splice(base, [(1, 1, "")], "r1") == EMPTY
-    assert value(merge(base, splice(base, [(0, 1, "")], "r1"))) == "bc"
+    base = typed("a\nb\nc")
+    assert replace_lines(base, [], "r1") == EMPTY
+    assert replace_lines(base, [(1, 1, [])], "r1") == EMPTY
+    assert value(merge(base, replace_lines(base, [(0, 1, [])], "r1"))) == "b\nc"
 
 
-@pytest.mark.parametrize("edits", [[(0, 9, "")], [(2, 1, "")], [(0, 2, ""), (1, 3, "x")],
-                                   [(-1, 0, "x")]])
+@pytest.mark.parametrize("edits", [[(0, 9, [])], [(2, 1, [])], [(0, 2, []), (1, 3, ["x"])],
+                                   [(-1, 0, ["x"])], [(0, 1, "x")], [(0, 1, ["a\nb"])],
+                                   [(0, 0, [3])]])
 def test_bad_splices_are_precondition_errors(edits):
     with pytest.raises(PreconditionError):
-        splice(typed("abc"), edits, "r1")
+        replace_lines(typed("a\nb\nc"), edits, "r1")
 
 
-def test_decode_rejects_bytes_that_are_not_a_yjs_update():
+def test_a_version_1_text_reads_merges_and_moves_into_lines_once():
+    old = legacy("intro\nSAME PARA version\nend")
+    assert value(old) == "intro\nSAME PARA version\nend" and text_body.encode(old)[1] == 1
+    assert text_body.decode(text_body.encode(old)) == old
+    a = merge(old, replace_lines(old, [(1, 2, ["r3"])], "r3"))
+    b = merge(old, replace_lines(old, [(2, 3, ["END"])], "r4"))
+    both = merge(a, b)
+    # Both replicas moved the same text into lines with the same items: one copy.
+    assert value(both) == "intro\nr3\nEND" and text_body.encode(both)[1] == 2
+    assert text_body.decode(text_body.encode(both)) == both
+
+
+def test_decode_rejects_bytes_that_are_not_a_yjs_update_or_a_future_version():
     good = text_body.encode(typed("hi"))
     assert text_body.decode(good) == typed("hi")
     with pytest.raises(InvalidEncodingError):
         text_body.decode(good[:2] + b"\xc4\x03abc")  # msgpack bin, not an update
     with pytest.raises(InvalidEncodingError):
         text_body.decode(good[:2] + b"\xa3abc")  # a string, not bytes
+    with pytest.raises(UnsupportedVersionError):
+        text_body.decode(good[:1] + b"\x03" + good[2:])
 
 
 def test_client_ids_are_js_safe_and_stable():
@@ -77,26 +105,28 @@ def test_client_ids_are_js_safe_and_stable():
 
 
 @st.composite
-def edits_for(draw, text: str) -> list[tuple[int, int, str]]:
-    """Up to three non-overlapping splices of ``text``."""
-    cuts = sorted(draw(st.lists(st.integers(0, len(text)), min_size=0, max_size=6)))
+def edits_for(draw, count: int) -> list[tuple[int, int, list[str]]]:
+    """Up to three non-overlapping line splices of ``count`` lines."""
+    cuts = sorted(draw(st.lists(st.integers(0, count), min_size=0, max_size=6)))
     pairs = list(zip(cuts[::2], cuts[1::2], strict=False))
-    return [(s, e, draw(st.text(ALPHABET, max_size=4))) for s, e in pairs]
+    return [(s, e, draw(st.lists(st.text(ALPHABET, max_size=4), max_size=2)))
+            for s, e in pairs]
 
 
 @settings(max_examples=60, deadline=None)
-@given(data=st.data())
-def test_random_concurrent_edits_converge_to_identical_bytes_in_any_merge_order(data):
+@given(data=st.data(), start=st.sampled_from(["", "one\ntwo", "legacy\ntext"]))
+def test_random_concurrent_edits_converge_to_identical_bytes_in_any_merge_order(data, start):
     replicas = ["r1", "r2", "r3"]
-    states = dict.fromkeys(replicas, EMPTY)
-    seen = [EMPTY]
+    first = legacy(start) if start.startswith("legacy") else typed(start) if start else EMPTY
+    states = dict.fromkeys(replicas, first)
+    seen = [first]
     for _ in range(data.draw(st.integers(1, 15), label="steps")):
         r = data.draw(st.sampled_from(replicas), label="replica")
         if data.draw(st.booleans(), label="exchange?"):
             states[r] = merge(states[r], states[data.draw(st.sampled_from(replicas))])
         else:
-            edits = data.draw(edits_for(value(states[r])), label="edits")
-            delta = splice(states[r], edits, r)
+            edits = data.draw(edits_for(len(lines(states[r]))), label="edits")
+            delta = replace_lines(states[r], edits, r)
             seen.append(delta)
             states[r] = merge(states[r], delta)
         seen.append(states[r])
@@ -108,5 +138,9 @@ def test_random_concurrent_edits_converge_to_identical_bytes_in_any_merge_order(
     total = EMPTY
     for r in order:
         total = merge(total, states[r])
-    finals = {merge(states[r], total).update for r in replicas}
+    finals = {text_body.encode(merge(states[r], total)) for r in replicas}
     assert len(finals) == 1
+    doc = pycrdt.Doc()
+    doc.apply_update(total.update)
+    terminated = str(doc.get("lines", type=pycrdt.Text))
+    assert terminated == "" or terminated.endswith("\n"), "a merge split a line"

@@ -70,6 +70,14 @@ def test_every_definition_is_reported_once_per_def() -> None:
         ("m.f", 2), ("m.f", 4)]
 
 
+def test_overload_stubs_are_marked_and_the_implementation_is_not() -> None:
+    source = ("import typing\nfrom typing import overload\n@overload\ndef f(x: int) -> int: ...\n"
+              "@typing.overload\ndef f(x: str) -> str: ...\n@cache\ndef f(x):\n    return x\n"
+              "@overloaded\ndef g(): pass\n")
+    assert [(s.name, s.start_line, s.overload) for s in extract_python("m.py", source)] == [
+        ("f", 4, True), ("f", 6, True), ("f", 8, False), ("g", 11, False)]
+
+
 def test_symbols_come_in_source_order(sample_sources) -> None:
     for path, text in sample_sources:
         lines = [symbol.start_line for symbol in extract(path, text)]

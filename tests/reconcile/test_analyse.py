@@ -60,3 +60,16 @@ def test_an_unreadable_path_comes_back_with_an_error(root):
     assert got.error == "No such file or directory" and got.digest is None
     (root / "dir.py").mkdir()
     assert analyse(str(root), Job("dir.py", content=True, symbols=True)).error
+
+
+def test_an_analysis_that_raises_comes_back_failed_not_raised(tmp_path, monkeypatch):
+    """Fault injection: an extractor bug on one file must not escape the worker."""
+    from repoctx.reconcile import analyse as analyse_module
+
+    def broken(path, symbols):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    (tmp_path / "m.py").write_text("def f():\n    pass\n")
+    monkeypatch.setattr(analyse_module, "declarations_of", broken)
+    got = analyse_module.analyse(str(tmp_path), analyse_module.Job("m.py", True, True))
+    assert got.failed and got.error == "RecursionError: maximum recursion depth exceeded"

@@ -18,6 +18,19 @@ def test_declarations_of_folds_repeated_defs():
     assert got["pkg.m.g"].refs == () and set(got) == {"pkg.m.f", "pkg.m.g"}
 
 
+def test_overload_stubs_resolve_to_their_implementation():
+    stubs = [Symbol("pkg.m.f", "f", "function", f"def f(x: {t}) -> {t}", "", line, line,
+                    (t,), overload=True) for line, t in ((3, "int"), (5, "str"))]
+    impl = Symbol("pkg.m.f", "f", "function", "def f(x)", "Convert.", 7, 20, ("g",))
+    got = sr.declarations_of("pkg/m.py", [*stubs, impl])["pkg.m.f"]
+    assert (got.signature, got.doc, got.start_line, got.end_line) == ("def f(x)", "Convert.",
+                                                                      7, 20)
+    assert got.refs == ("g", "int", "str")  # the stubs' annotations still count
+    only_stubs = sr.declarations_of("pkg/m.pyi", stubs)["pkg.m.f"]
+    assert (only_stubs.signature, only_stubs.start_line, only_stubs.end_line) == (
+        "def f(x: int) -> int", 3, 5)
+
+
 def test_a_test_name_is_a_test_only_in_a_test_file():
     test = sym("tests.test_m.test_run", 1, 2)
     assert sr.declarations_of("tests/test_m.py", [test])["tests.test_m.test_run"].is_test

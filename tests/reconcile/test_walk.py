@@ -108,6 +108,8 @@ def test_nested_gitignores_with_negation(tmp_path: Path) -> None:
         ".gitignore", "cache", "keep.log", "other/nested/x.txt", "sub/.gitignore",
         "sub/debug.log", "sub/deep/local.txt", "sub/deep/x.txt", "sub/top.txt",
     ]
+    # app.log, top.txt, build/, sub/cache/, sub/app.log, sub/local.txt, sub/nested/x.txt
+    assert run(tmp_path).ignored == 7
 
 
 def test_deeper_ignore_file_overrides_a_shallower_one(tmp_path: Path) -> None:

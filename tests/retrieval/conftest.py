@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.retrieval import context_repo
+from tests.retrieval import context_repo, symbol_repo
 from tests.retrieval.small_repo import build
 
 
@@ -27,5 +27,13 @@ def fresh_shop(tmp_path):
 def cart_ws(tmp_path_factory):
     """The cart repository of ``context_repo``, indexed and exported (one per module)."""
     ws = context_repo.build(tmp_path_factory.mktemp("cart") / "repo")
+    yield ws
+    ws.close()
+
+
+@pytest.fixture(scope="module")
+def pkg_ws(tmp_path_factory):
+    """``symbol_repo``'s package, indexed and exported (one per module)."""
+    ws = symbol_repo.build(tmp_path_factory.mktemp("pkg"))
     yield ws
     ws.close()

@@ -1,5 +1,6 @@
 """retrieval/export_extras: the search tables, and embeddings that never fail the export."""
 
+import pickle
 import sqlite3
 
 from repoctx import open_store, vectors
@@ -30,12 +31,11 @@ def test_an_embedder_failure_is_a_warning(shop, tmp_path, monkeypatch):
 
     monkeypatch.setattr(vectors, "fill_embeddings", broken)
     warnings: list[str] = []
-    with open_store(tmp_path, repo_id="x") as store:
-        finalize = export_extras(store, warnings)
     conn = sqlite3.connect(":memory:")
     with sqlite3.connect(shop.export) as src:
         src.backup(conn)
-    finalize(conn, None)
+    with open_store(tmp_path, repo_id="x") as store:  # the hook reads symbols from it
+        export_extras(store, warnings)(conn, None)
     assert warnings == ["embeddings not filled: model missing"]
     assert has_search_index(conn)
 
@@ -58,3 +58,24 @@ def test_a_reader_following_the_contract_literally_reads_the_export(shop):
     assert rows and rows[0][0] == "README.md#0"
     _, _, score, snip, marked = rows[0]
     assert score > 0 and "**discounts**" in snip and "[discounts]" in marked
+
+
+def test_stored_declarations_pickle_as_bytes_and_equal_the_stores(shop):
+    # A full search build sends each document's declarations to a worker: the lookup
+    # reads the symbol records undecoded, the worker decodes them to the same mapping.
+    from repoctx.reconcile import file_node, symbol_record
+    from repoctx.retrieval.export_extras import StoredDeclarations, stored_declarations
+
+    store = shop.store
+    with sqlite3.connect(shop.export) as conn:
+        (sha,) = conn.execute("SELECT sha256 FROM documents WHERE path = 'shop/cart.py'"
+                              ).fetchone()
+    got = stored_declarations(store)("shop/cart.py", sha)
+    assert isinstance(got, StoredDeclarations)
+    node = file_node.file_node("shop/cart.py", store.get(store.key("file", "shop/cart.py")))
+    expected = {fq: symbol_record.declaration_at(store.get(store.key("symbol", fq)),
+                                                 "shop/cart.py") for fq in node.symbols}
+    assert expected and dict(got) == expected
+    sent = pickle.loads(pickle.dumps(StoredDeclarations(got.path, got.now_ms, got.stored)))
+    assert dict(sent) == expected
+    assert stored_declarations(store)("shop/cart.py", "0" * 64) is None  # other bytes

@@ -1,6 +1,11 @@
 """Typo correction against the vocabulary."""
 
-from repoctx.retrieval.fuzzy import Vocabulary, max_edits
+from repoctx.retrieval.fuzzy import (
+    Vocabulary,
+    correct_identifier,
+    identifier_corrections,
+    max_edits,
+)
 
 VOCAB = Vocabulary({"query": 40, "queue": 3, "price": 5, "total": 9, "savepoint": 2})
 
@@ -29,3 +34,14 @@ def test_edit_budget_grows_with_length():
 
 def test_corrections_map_each_fixed_word():
     assert VOCAB.corrections(["Totl", "prise", "query"]) == {"totl": "total", "prise": "price"}
+
+
+def test_an_identifier_is_corrected_part_by_part_keeping_its_style():
+    parts = Vocabulary.of_names(["register_blueprint", "registerBlueprint", "HTTPResponse"])
+    words = Vocabulary({"the": 9})
+    assert correct_identifier("regster_bluprint", parts, words) == "register_blueprint"
+    assert correct_identifier("regsterBluprint", parts, words) == "registerBlueprint"
+    assert correct_identifier("HTTPRespnse", parts, words) == "HTTPResponse"
+    assert correct_identifier("register_blueprint", parts, words) is None  # nothing unknown
+    assert identifier_corrections(["regster_bluprint", "regster", "the"], parts, words) == {
+        "regster_bluprint": "register_blueprint"}  # plain words are the word corrector's

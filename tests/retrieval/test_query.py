@@ -98,3 +98,11 @@ def test_fts_or_quotes_every_term():
 def test_replace_words_swaps_corrected_words():
     terms = replace_words(sanitise_query("totl prise"), {"totl": "total", "prise": "price"})
     assert terms.words == ("total", "price")
+
+
+def test_a_query_that_is_one_name_keeps_it_as_typed():
+    assert sanitise_query("Blueprint.register").name == "Blueprint.register"
+    assert sanitise_query("  _trigsimp ").name == "_trigsimp"
+    assert sanitise_query("how to register").name is None
+    fixed = replace_words(sanitise_query("Blueprint.regster"), {"regster": "register"})
+    assert fixed.name == "Blueprint.register"

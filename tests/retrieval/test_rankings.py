@@ -8,6 +8,7 @@ from repoctx.retrieval.query import sanitise_query
 from repoctx.retrieval.rankings import (
     TIER_EXACT,
     TIER_JOIN,
+    TIER_NORM,
     TIER_PARTS,
     TIER_PREFIX,
     PathIndex,
@@ -85,3 +86,18 @@ def test_path_index_ranks_rarer_path_words_first():
                                                                   "shop/carts/x.py"]
     assert index.ranking(sanitise_query("shop http"), None, 10)[0] == "shop/http.py"
     assert index.ranking(sanitise_query("shop"), ["docs"], 10) == []
+
+
+def test_a_private_twin_ranks_below_the_name_asked_for(tmp_path):
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE repoctx_search_symbols(id INTEGER PRIMARY KEY, fq, name, norm,"
+                 " kind, path, start_line, end_line, section_rowid)")
+    conn.execute("CREATE TABLE repoctx_search_symbol_parts(part, symbol_id)")
+    conn.executemany("INSERT INTO repoctx_search_symbols VALUES (?, ?, ?, ?, 'function',"
+                     " 'm.py', 1, 2, ?)", [(1, "m._trigsimp", "_trigsimp", "trigsimp", 1),
+                                           (2, "m.trigsimp", "trigsimp", "trigsimp", 2)])
+    found = symbol_ranking(conn, sanitise_query("trigsimp"), ("1", []), 10)
+    assert [(m.fq, m.tier) for m in found] == [("m.trigsimp", TIER_EXACT),
+                                               ("m._trigsimp", TIER_NORM)]
+    asked = symbol_ranking(conn, sanitise_query("_trigsimp"), ("1", []), 10)
+    assert {m.fq: m.tier for m in asked}["m._trigsimp"] == TIER_EXACT

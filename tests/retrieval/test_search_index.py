@@ -7,6 +7,7 @@ import pytest
 
 from repoctx.contextpull import export_directory
 from repoctx.retrieval.search_index import (
+    _SECTIONS,
     TABLES,
     SectionRow,
     build_search_index,
@@ -284,3 +285,63 @@ def test_update_after_carrying_the_tables_into_a_new_export_equals_a_rebuild(exp
     assert incremental == _index_state(conn)
     assert "shop.aaa.brand_new_helper" in _symbols(conn)
     assert "shop.cart.ShoppingCart.total_price" not in _symbols(conn)
+
+
+def _declared_cart(extra_line):
+    """A ``Declared`` hook: shop/cart.py's extracted symbols plus one only the store knows."""
+    from repoctx.reconcile import Declaration
+    from repoctx.retrieval.section_symbols import extracted
+
+    def declared(path, sha256):
+        if path != "shop/cart.py":
+            return None
+        with sqlite3.connect(_declared_cart.export) as conn:
+            spans = [SectionRow(*row).span() for row in conn.execute(
+                _SECTIONS + " WHERE d.path = ? ORDER BY s.ordinal", (path,))]
+        found = dict(extracted(path, spans))
+        found["shop.cart.only_in_store"] = Declaration("function", "()", "", extra_line,
+                                                       extra_line, (), False)
+        return found
+
+    return declared
+
+
+def test_a_patch_deletes_rows_built_from_store_declarations_without_a_rebuild(export, tmp_path):
+    # The store's declarations of a changed file are gone by the time its rows are
+    # deleted: the names a row was built from are read back from its symbol rows.
+    root, out = export
+    _declared_cart.export = out
+    with sqlite3.connect(out) as conn:
+        build_search_index(conn, None, _declared_cart(3))
+        assert "shop.cart.only_in_store" in _symbols(conn)
+        (last_id,) = conn.execute("SELECT max(id) FROM repoctx_search_symbols").fetchone()
+    (root / "shop/cart.py").write_text(FILES["shop/cart.py"].replace("total_price", "grand_sum"))
+    report = export_directory(root, out, previous=out, finalize=build_search_index)
+    assert report.patched
+    conn = sqlite3.connect(out)
+    (new_id,) = conn.execute("SELECT min(id) FROM repoctx_search_symbols"
+                             " WHERE path = 'shop/cart.py'").fetchone()
+    assert new_id > last_id  # updated, not rebuilt
+    assert "shop.cart.only_in_store" not in _symbols(conn)
+    incremental = _index_state(conn)
+    build_search_index(conn)
+    assert incremental == _index_state(conn)
+
+
+def test_a_full_build_over_workers_equals_one_in_process(export, monkeypatch):
+    # The workers get each document's sections with the declarations looked up here.
+    from repoctx.retrieval import search_index, search_pool
+
+    _, out = export
+    _declared_cart.export = out
+    conn = sqlite3.connect(out)
+    build_search_index(conn, None, _declared_cart(5))
+    in_process = _index_state(conn)
+    monkeypatch.setattr(search_index, "MIN_DOCUMENTS", 1)
+    monkeypatch.setattr(search_index, "DOCUMENT_CHUNK", 2)
+    monkeypatch.setattr(search_pool, "default_workers", lambda: 2)
+    build_search_index(conn, None, _declared_cart(5))
+    assert _index_state(conn) == in_process
+    (line,) = conn.execute("SELECT start_line FROM repoctx_search_symbols"
+                           " WHERE fq = 'shop.cart.only_in_store'").fetchone()
+    assert line == 5

@@ -1,57 +1,94 @@
-"""Declarations found in an exported code section."""
+"""The symbols a document's exported code sections declare: exact spans, placed by line."""
 
-from repoctx.retrieval.section_symbols import fq_name, line_numbers, section_symbols
+from repoctx.reconcile import Declaration
+from repoctx.retrieval.section_symbols import (
+    SectionSpan,
+    document_symbols,
+    document_text,
+    extracted,
+    fq_name,
+    line_numbers,
+    place,
+    qualname_of,
+)
 
-CLASS_SECTION = '''@dataclass
+SOURCE = '''import typing
+
+
 class Cart:
-    """A cart."""
+    """A cart.
+
+    Example::
+
+        class NotAClass(Cart):
+            def nor_a_method(self): ...
+    """
 
     def add(self, x):
         def inner():
             return x
         return inner
 
-    async def total(self):
-        return 1
+    @typing.overload
+    def total(self, n: int) -> int: ...
+    @typing.overload
+    def total(self, n: str) -> str: ...
+    def total(self, n):
+        return n
 
-    class Meta:
-        ordering = ["id"]
+
+MAX = 3
 '''
 
 
-def _names(found):
-    return [(f.qualname, f.kind, f.start_line, f.end_line) for f in found]
+def _sections(source: str, cuts: list[int]) -> list[SectionSpan]:
+    """``source`` cut before each line of ``cuts`` into sections, blank edges dropped."""
+    lines = source.split("\n")
+    bounds = [1, *cuts, len(lines) + 1]
+    out = []
+    for index, (start, stop) in enumerate(zip(bounds, bounds[1:], strict=False)):
+        block = lines[start - 1:stop - 1]
+        while block and not block[-1].strip():
+            block.pop()
+            stop -= 1
+        out.append(SectionSpan(index + 1, "\n".join(block), start, stop - 1))
+    return out
 
 
-def test_a_class_section_yields_its_methods_and_nested_classes_but_not_locals():
-    found = section_symbols(CLASS_SECTION, 10, "Cart")
-    assert _names(found) == [
-        ("Cart", "class", 11, 23),
-        ("Cart.add", "method", 14, 17),
-        ("Cart.total", "method", 19, 20),
-        ("Cart.Meta", "class", 22, 23),
-    ]
+def test_spans_are_whole_definitions_and_strings_declare_nothing():
+    sections = _sections(SOURCE, [13, 18])  # Cart's head, add, total + MAX
+    found = {f.qualname: (f.kind, f.start_line, f.end_line)
+             for f in document_symbols("shop/cart.py", extracted("shop/cart.py", sections))}
+    assert found == {"Cart": ("class", 4, 23), "Cart.add": ("method", 13, 16),
+                     "Cart.total": ("method", 22, 23), "MAX": ("variable", 26, 26)}
 
 
-def test_a_split_method_section_is_qualified_by_its_class():
-    text = "    def select_related(self, *fields):\n        return self\n"
-    found = section_symbols(text, 100, "QuerySet.select_related")
-    assert _names(found) == [("QuerySet.select_related", "method", 100, 101)]
+def test_each_symbol_is_placed_in_the_section_holding_its_first_line():
+    sections = _sections(SOURCE, [13, 18])
+    placed = place(document_symbols("shop/cart.py", extracted("shop/cart.py", sections)),
+                   sections)
+    assert {rowid: [f.qualname for f in found] for rowid, found in placed.items()} == {
+        1: ["Cart"], 2: ["Cart.add"], 3: ["Cart.total", "MAX"]}
 
 
-def test_a_continuation_section_yields_the_exported_symbol_alone():
-    found = section_symbols("        x = 1\n        return x", 40, "Model.save")
-    assert _names(found) == [("Model.save", "method", 40, 41)]
+def test_document_text_puts_lines_back_on_their_numbers():
+    sections = [SectionSpan(1, "a = 1", 2, 2), SectionSpan(2, "def f():\n    pass", 5, 6)]
+    assert document_text(sections) == "\na = 1\n\n\ndef f():\n    pass"
 
 
-def test_module_level_code_yields_variables():
-    text = "import os\n\nMAX_ITEMS = 50\nNAME: str = 'x'\nif x == 1:\n    Y = 2\n"
-    assert [f.qualname for f in section_symbols(text, 1, None)] == ["MAX_ITEMS", "NAME"]
+def test_stored_declarations_leave_function_locals_out():
+    decl = Declaration("function", "def f()", "", 1, 9, (), False)
+    local = Declaration("function", "def g()", "", 2, 3, (), False)
+    nested = Declaration("class", "class K", "", 4, 5, (), False)
+    found = document_symbols("m.py", {"m.f": decl, "m.f.g": local, "m.f.K": nested})
+    assert [f.fq for f in found] == ["m.f"]
 
 
 def test_fq_name_follows_the_module_path():
     assert fq_name("shop/cart.py", "Cart.add") == "shop.cart.Cart.add"
     assert fq_name("shop/__init__.py", "VERSION") == "shop.VERSION"
+    assert qualname_of("shop/cart.py", "shop.cart.Cart.add") == "Cart.add"
+    assert qualname_of("shop/cart.py", "other.Cart") == "other.Cart"
 
 
 def test_a_glued_head_fragment_counts_the_definition_from_the_end():
@@ -59,7 +96,8 @@ def test_a_glued_head_fragment_counts_the_definition_from_the_end():
     # became the one blank line joining the blocks.
     text = '"""Doc."""\n\nX = 1\n\nclass A:\n    pass'
     assert line_numbers(text, 1, 7) == [1, 2, 3, 4, 6, 7]
-    found = {f.qualname: (f.start_line, f.end_line) for f in section_symbols(text, 1, "A", 7)}
+    found = {f.qualname: (f.start_line, f.end_line)
+             for f in document_symbols("m.py", extracted("m.py", [SectionSpan(1, text, 1, 7)]))}
     assert found == {"X": (3, 3), "A": (6, 7)}
 
 

@@ -25,3 +25,13 @@ def test_tools_are_read_only_unless_said():
     tool = Tool("t", "does t", schema({}), lambda ws, a: {})
     assert tool.read_only is True
     assert Tool("w", "writes", schema({}), tool.handler, read_only=False).read_only is False
+
+
+def test_behaviour_flags_default_to_a_harmless_idempotent_tool():
+    tool = Tool("t", "does t", schema({}), lambda ws, a: {})
+    assert (tool.title, tool.output_schema, tool.destructive, tool.idempotent) == (
+        "", None, False, True)
+    deleting = Tool("d", "deletes", schema({}), tool.handler, read_only=False,
+                    destructive=True, idempotent=False, title="Delete",
+                    output_schema={"type": "object"})
+    assert deleting.destructive and not deleting.idempotent and deleting.title == "Delete"

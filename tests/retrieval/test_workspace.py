@@ -2,12 +2,13 @@
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
 
-from repoctx import open_store
-from repoctx.errors import NotIndexedError, StoreReadOnlyError, ToolError
+from repoctx import deadline, open_store
+from repoctx.errors import CallTimeoutError, NotIndexedError, StoreReadOnlyError, ToolError
 from repoctx.reconcile import reconcile_pass
 from repoctx.retrieval import open_workspace
 
@@ -107,3 +108,23 @@ def test_absolute_paths_inside_the_repository_are_accepted_and_outside_refused(s
                     "C:\\x\\y.py"):
         with pytest.raises(ToolError, match="is outside the repository"):
             shop.repo_path(outside)
+
+
+def test_a_call_past_its_deadline_stops_at_its_next_store_read(fresh_shop):
+    ws = fresh_shop
+    with deadline.bounded(60):
+        assert ws.node("shop/cart.py") is not None
+    with deadline.bounded(0.01, "repocontext_outline"), pytest.raises(
+            CallTimeoutError, match="repocontext_outline took longer than 0.01 s"):
+        time.sleep(0.02)
+        ws.node("shop/cart.py")
+
+
+def test_a_view_shares_the_store_and_stats_but_not_the_reader(fresh_shop):
+    ws = fresh_shop
+    view = ws.view()
+    assert view.store is ws.store and view.stats is ws.stats and view.export == ws.export
+    assert view.reader() is not ws.reader()
+    with view.pinned():
+        assert ws._pinned is None  # a call pinned on one view leaves the other's reads alone
+    assert view.node("shop/cart.py") == ws.node("shop/cart.py")

@@ -6,6 +6,7 @@ import sys
 
 import anyio
 import pytest
+from jsonschema import Draft202012Validator
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -121,3 +122,73 @@ def test_every_tool_answers_and_bad_arguments_are_tool_errors(repo):
         assert results[bad].is_error is True
         assert "message" in payload(results[bad])["error"]
     assert "path" in payload(results["bad"])["error"]["message"]
+
+
+def every_tool_call(repo_id):
+    """Valid arguments for every tool, in an order where each finds what it needs."""
+    key = f"repo/{repo_id}/mem/decisions/save"
+    return [
+        ("repocontext_remember", {"topic": "decisions", "id": "save", "body": "Validate first.",
+                                  "addLinks": {"about": [f"repo/{repo_id}/file/app.py"]}}),
+        ("repocontext_recall", {"key": key}),
+        ("repocontext_update", {"key": key, "fields": {"title": "Saving"}, "addTags": ["db"]}),
+        ("repocontext_neighbors", {"key": key}),
+        ("repocontext_scan", {"scope": "symbols"}),
+        ("repocontext_list_topics", {}),
+        ("repocontext_search", {"query": "save a model"}),
+        ("repocontext_search", {"queries": ["save", "validate"]}),
+        ("repocontext_symbols", {"query": "validate"}),
+        ("repocontext_context", {"task": "change how Model.save validates",
+                                 "responseBudgetTokens": 2000}),
+        ("repocontext_outline", {"path": "app.py"}),
+        ("repocontext_related", {"path": "app.py"}),
+        ("repocontext_changed", {}),
+        ("repocontext_index_status", {}),
+        ("repocontext_health", {}),
+        ("repocontext_stats", {}),
+        ("search", {"query": "save model"}),
+        ("read", {"id": "docs/guide.md#0", "context": 1}),
+        ("grep", {"pattern": "ValidationError"}),
+        ("neighbours", {"id": "docs/guide.md#0"}),
+        ("index", {}),
+        ("repocontext_forget", {"key": key}),
+    ]
+
+
+def test_tools_carry_titles_output_schemas_and_truthful_annotations(repo):
+    """Issue 14 finding 9: every answer validates against its tool's outputSchema, only the
+    tools capability is advertised, and forget says it is destructive."""
+    params = StdioServerParameters(command=sys.executable,
+                                   args=["-m", "repoctx", "serve", "--repo", str(repo)])
+
+    async def run():
+        async with stdio_client(params) as (read, write_), ClientSession(read, write_) as s:
+            init = await s.initialize()
+            listed = {t.name: t for t in (await s.list_tools()).tools}
+            repo_id = payload(await s.call_tool("repocontext_index_status", {}))["repoId"]
+            answers = [(n, await s.call_tool(n, a)) for n, a in every_tool_call(repo_id)]
+            failed = await s.call_tool("repocontext_outline", {"path": 7})
+            return init, listed, answers, failed
+
+    init, listed, answers, failed = anyio.run(run)
+    caps = init.capabilities
+    assert caps.tools is not None and caps.prompts is None and caps.resources is None
+    assert {n for n, _ in answers} == set(listed)  # every tool is called
+    for name, tool in listed.items():
+        assert tool.title and tool.annotations.title == tool.title, name
+        assert tool.annotations.open_world_hint is False, name
+        Draft202012Validator.check_schema(tool.output_schema)
+        assert tool.output_schema["required"], name
+        if tool.annotations.read_only_hint:
+            assert tool.annotations.destructive_hint is False, name
+            assert tool.annotations.idempotent_hint is True, name
+    forget = listed["repocontext_forget"].annotations
+    assert (forget.read_only_hint, forget.destructive_hint) == (False, True)
+    assert listed["repocontext_context"].annotations.idempotent_hint is False
+    assert listed["search"].annotations.read_only_hint is True
+    for name, result in answers:
+        assert result.is_error is False, (name, result.content)
+        assert result.structured_content == payload(result), name
+        Draft202012Validator(listed[name].output_schema).validate(result.structured_content)
+    assert answers[-1][1].structured_content["forgotten"] is True
+    assert failed.is_error is True and failed.structured_content is None

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import socket
+import threading
+
 import pytest
 
 from repoctx.errors import SyncError
@@ -25,6 +28,28 @@ def test_the_local_transport_counts_bytes_both_ways(tmp_path):
     t.close()
 
 
-def test_only_http_urls_are_peers():
-    with pytest.raises(SyncError, match="http://HOST:PORT"):
+def test_only_http_and_https_urls_are_peers():
+    with pytest.raises(SyncError, match=r"http\(s\)://HOST:PORT"):
         HttpTransport("ftp://example.org")
+    HttpTransport("https://127.0.0.1:9").close()
+
+
+def test_a_plain_text_refusal_is_reported_with_its_status(tmp_path):
+    """uvicorn itself answers some refusals (503 at the connection limit) in plain text."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+
+        def answer() -> None:
+            conn, _ = listener.accept()
+            with conn:
+                conn.recv(65536)
+                conn.sendall(b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 19\r\n"
+                             b"connection: close\r\n\r\nService Unavailable")
+
+        thread = threading.Thread(target=answer, daemon=True)
+        thread.start()
+        transport = HttpTransport(f"http://127.0.0.1:{listener.getsockname()[1]}")
+        with pytest.raises(SyncError, match="HTTP 503: Service Unavailable"):
+            transport.call("hello", {})
+        thread.join(10)
