@@ -56,18 +56,33 @@ def main() -> None:
 @json_option
 @fails_cleanly
 def stats(path: Path, store_dir: Path | None, repo_id: str | None, as_json: bool) -> None:
-    """Print the store's trees, records and bytes."""
+    """Print the store's trees (records, bytes) and its export's bytes per table."""
     with open_for(path, store_dir, repo_id, readonly=True) as store:
         rows = [{"tree": t.name, "records": t.records, "bytes": t.bytes} for t in store.stats()]
         payload = {"store": str(store.path), "repoId": store.repo_id,
-                   "replicaId": store.replica_id, "trees": rows}
+                   "replicaId": store.replica_id, "trees": rows,
+                   "export": _export_bytes(store.path)}
     emit(payload, as_json, _stats_text)
+
+
+def _export_bytes(store_path: Path) -> dict[str, Any] | None:
+    from repoctx.contextpull.table_bytes import table_bytes
+    from repoctx.retrieval import EXPORT_NAME
+
+    out = store_path / EXPORT_NAME
+    if not out.is_file():
+        return None
+    tables = [{"table": name, "bytes": size} for name, size in table_bytes(out)]
+    return {"path": str(out), "bytes": out.stat().st_size, "tables": tables}
 
 
 def _stats_text(p: dict) -> str:
     lines = [f"store {p['store']}  repo {p['repoId']}  replica {p['replicaId']}"]
     lines += [f"  {r['tree']:<34} {r['records']:>9} records {r['bytes']:>12} bytes"
               for r in p["trees"]]
+    if p["export"] is not None:
+        lines.append(f"export {p['export']['path']}  {p['export']['bytes']} bytes")
+        lines += [f"  {r['table']:<44} {r['bytes']:>12} bytes" for r in p["export"]["tables"]]
     return "\n".join(lines)
 
 

@@ -99,6 +99,11 @@ class CorruptRecordError(StoreError):
         self.key = key
         self.reason = reason
 
+    def __reduce__(self) -> tuple:
+        # Raised in a worker process (a search build decodes symbols there): pickled
+        # with the arguments its __init__ takes.
+        return (type(self), (self.tree, self.key, self.reason))
+
 
 class ReconcileError(RepoctxError):
     """A reconcile pass that cannot complete."""

@@ -40,7 +40,10 @@ def test_stats_json_shape(tmp_path):
     result = CliRunner().invoke(main, ["stats", str(tmp_path), "--repo-id", "demo", "--json"])
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
-    assert set(payload) == {"store", "repoId", "replicaId", "trees"}
+    assert set(payload) == {"store", "repoId", "replicaId", "trees", "export"}
+    export = payload["export"]  # bytes per table of the export, adding up to its file
+    assert "sections" in {t["table"] for t in export["tables"]}
+    assert sum(t["bytes"] for t in export["tables"]) == export["bytes"] > 0
     assert payload["repoId"] == "demo" and payload["store"] == str(tmp_path / ".repoctx")
     assert [t["tree"] for t in payload["trees"]] == [t.name for t in TREES] + [LOCAL_TREE]
     assert all(set(t) == {"tree", "records", "bytes"} and isinstance(t["records"], int)

@@ -17,12 +17,13 @@ if TYPE_CHECKING:
     from repoctx.contextpull.search import Embedder
     from repoctx.contextpull.store_export import export_store
     from repoctx.contextpull.tools import call_tool, check_arguments, tool_definitions
-    from repoctx.contextpull.writer import ExportReport, write_export
+    from repoctx.contextpull.writer import PREVIOUS_SCHEMA, ExportReport, write_export
 
 __all__ = [
     "Definition",
     "Embedder",
     "ExportReport",
+    "PREVIOUS_SCHEMA",
     "Reader",
     "SourceDocument",
     "call_tool",
@@ -42,5 +43,5 @@ export_lazily(__name__, {
     ".search": ("Embedder",),
     ".store_export": ("export_store",),
     ".tools": ("call_tool", "check_arguments", "tool_definitions"),
-    ".writer": ("ExportReport", "write_export"),
+    ".writer": ("ExportReport", "PREVIOUS_SCHEMA", "write_export"),
 })

@@ -19,15 +19,18 @@ pool costs ~10% more CPU in all (results are pickled), so it only pays with a fr
 from __future__ import annotations
 
 import ctypes
+import gc
 import multiprocessing
 import os
 import signal
 import sys
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
+from itertools import islice
 
 from repoctx.contextpull.documents import Definition, SourceDocument
 from repoctx.contextpull.encoded import EncodedDocument, encode
@@ -42,6 +45,10 @@ POOL_MIN_DOCUMENTS = 200
 # Documents per task: big enough to amortise a task's round trip, small enough that the
 # writer gets its first results early and the workers finish together.
 CHUNK_DOCUMENTS = 24
+# Chunks submitted per worker ahead of the one being inserted: enough to keep the workers
+# busy; submitting every chunk at once let a big tree's encoded documents pile up
+# (workers outpace the inserts) to several times the tree's text (issue 15).
+IN_FLIGHT = 4
 
 
 @dataclass(frozen=True)
@@ -143,17 +150,28 @@ def encode_all(
         initargs=(os.getpid(),),
     )
     side: threading.Thread | None = None
+    pending: deque[Future[list[EncodedDocument]]] = deque()
+    upcoming = iter(chunks)
     try:
         with _FORK_LOCK:  # one job in the global while this export's workers fork
             _JOB = job
-            try:
-                results = pool.map(_encode_chunk, chunks)  # submits every chunk: forks now
+            # Frozen, this process's objects are never scanned by a worker's collector,
+            # which would write to every one of them and so copy every inherited page.
+            gc.freeze()
+            try:  # the first submit forks every worker (fork start: all at once)
+                pending.extend(pool.submit(_encode_chunk, bounds)
+                               for bounds in islice(upcoming, IN_FLIGHT * workers))
             finally:
+                gc.unfreeze()
                 _JOB = None
         if meanwhile is not None:  # after the fork: these workers never inherit it
             side = threading.Thread(target=meanwhile, name="export-meanwhile", daemon=True)
             side.start()
-        for chunk in results:
+        while pending:
+            chunk = pending.popleft().result()
+            bounds = next(upcoming, None)
+            if bounds is not None:  # results not yet inserted stay a few chunks (issue 15)
+                pending.append(pool.submit(_encode_chunk, bounds))
             yield from chunk
     except BrokenProcessPool as exc:  # a worker was killed (OOM, signal): no rows for it
         raise ContextPullError(f"an export worker died: {exc}") from exc

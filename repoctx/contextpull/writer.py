@@ -70,6 +70,8 @@ _BUILD_CACHE_KIB = 65536
 # Django's export ~15% cheaper, its file ~25% smaller and grep ~15% faster, for ~5% more
 # CPU per search (bench/contextpull.py).
 _PAGE_SIZE = 16384
+# A finished file with more than 1/_FREE_SHARE of its pages free is written again compact.
+_FREE_SHARE = 8
 
 
 @dataclass(frozen=True)
@@ -268,6 +270,7 @@ def _fill(
         conn.executemany(sql.UPDATE_MTIME, work.restat)
     else:
         insert_documents(conn, _placed(work, encoded), 1)
+    work.items.clear()  # every document's bytes: not held through the finalize hook
     meta, ours = _meta(work, settings)
     write_meta(conn, meta, ours)
     if plan is None:  # later writers (a patch) get FTS5's usual merging
@@ -277,13 +280,28 @@ def _fill(
 
 
 Finalize = Callable[[sqlite3.Connection, "set[int] | None"], None]
+PREVIOUS_SCHEMA = "previous"
+"""After a patch, ``finalize`` finds the previous export attached under this name (read
+it only): what the patch replaced, e.g. to delete from contentless FTS5 tables."""
+
+
+def _finalize(conn: sqlite3.Connection, finalize: Finalize, plan: PatchPlan | None,
+              previous: Path | None) -> None:
+    attach = plan is not None and previous is not None  # what the patch replaced
+    if attach:
+        conn.execute(f"ATTACH DATABASE ? AS {PREVIOUS_SCHEMA}", (str(previous),))
+    finalize(conn, None if plan is None else set())
+    conn.commit()
+    if attach:
+        conn.execute(f"DETACH DATABASE {PREVIOUS_SCHEMA}")
 
 
 def _write_file(
     tmp: Path, work: _Work, plan: PatchPlan | None, settings: _Settings,
-    finalize: Finalize | None, ahead: CopyAhead | None,
+    finalize: Finalize | None, ahead: CopyAhead | None, previous: Path | None = None,
 ) -> dict[str, str]:
-    """Build the export in ``tmp`` (a patch on the copy ``ahead`` made); returns its ``meta``."""
+    """Build the export in ``tmp`` (a patch on the copy ``ahead`` made of ``previous``);
+    returns its ``meta``."""
     if ahead is not None:  # there is one whenever there is a plan: the previous is patchable
         error = ahead.wait()
         if plan is None:
@@ -291,17 +309,38 @@ def _write_file(
         elif error is not None:
             raise error
     conn = _open_build(tmp)
+    compact: Path | None = None
     try:
         with translating_sqlite_errors(f"writing {tmp}"):
             meta = _fill(conn, work, plan, settings)
             if finalize is not None:
-                finalize(conn, None if plan is None else set())
-                conn.commit()
+                _finalize(conn, finalize, plan, previous)
             conn.execute("PRAGMA journal_mode = DELETE")  # what readers find (DESIGN §5)
+            compact = _compact(conn, tmp)
     finally:
         conn.close()
+    if compact is not None:
+        os.replace(compact, tmp)
     sync_file(tmp)
     return meta
+
+
+def _compact_name(tmp: Path) -> Path:
+    return tmp.with_name(tmp.name + ".compact")
+
+
+def _compact(conn: sqlite3.Connection, tmp: Path) -> Path | None:
+    """A compact copy of ``tmp`` when over ``1/_FREE_SHARE`` of its pages are free (a
+    patch copies the previous file whole, free pages included, so what a finalize hook
+    dropped, e.g. search tables rebuilt, would stay in every later export), else None."""
+    (free,) = conn.execute("PRAGMA freelist_count").fetchone()
+    (pages,) = conn.execute("PRAGMA page_count").fetchone()
+    if free * _FREE_SHARE <= pages:
+        return None
+    compact = _compact_name(tmp)
+    compact.unlink(missing_ok=True)
+    conn.execute("VACUUM INTO ?", (str(compact),))
+    return compact
 
 
 def write_export(
@@ -327,7 +366,8 @@ def write_export(
     be called in forked worker processes (``contextpull/pool``); any other is called in
     this process. ``finalize(conn, changed)`` runs on the finished file before it is
     renamed into place, to add extra tables (``changed`` is None after a full rewrite,
-    an empty set after a patch: the hook finds what drifted itself).
+    an empty set after a patch: the hook finds what drifted itself, and the previous
+    export is attached as ``previous``).
     ``documents`` may hold files not read yet (``contextpull/files``); ``stats_since_ns``
     (``time.time_ns()`` before any of their stats was taken) lets the next export trust
     the stats recorded (``UnreadFile.mtime_ns``, ``SourceDocument.mtime_ns``).
@@ -354,15 +394,19 @@ def write_export(
             work = _plan_work(docs, shas, old, plan)
             settings = _Settings(corpus_root, index_budget, max_chars, _now(), definitions_for,
                                  old.index_counts, stats_since_ns)  # fmt: skip
-        meta = _write_file(tmp, work, plan, settings, finalize, ahead)
+        n_docs = len(docs)
+        del docs, given  # the documents' bytes live on in ``work.items`` only, until inserted
+        meta = _write_file(tmp, work, plan, settings, finalize, ahead,
+                           old.path if plan is not None else None)
         os.replace(tmp, out)
     finally:
         if ahead is not None:
             ahead.wait()  # never leave the copy writing a file about to be deleted
         tmp.unlink(missing_ok=True)
+        _compact_name(tmp).unlink(missing_ok=True)
     sections = sum(e.n_sections for e in work.entries if e is not None)
     return ExportReport(
-        out, len(docs), sections, work.reused, len(docs) - work.reused,
+        out, n_docs, sections, work.reused, n_docs - work.reused,
         meta["corpus_fingerprint"], meta["index_mode"], int(meta["index_tokens"]),
         plan is not None, skipped, tuple(leftovers),
     )  # fmt: skip

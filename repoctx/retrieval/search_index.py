@@ -22,34 +22,58 @@ by the section's rowid, which the writer shares between ``sections`` and
   typo correction. Grow-only between full rebuilds: a stale word costs one fruitless
   correction, never a wrong hit.
 - ``repoctx_search_rows`` / ``repoctx_search_docs``: what the index was built from (section
-  id per rowid, SHA-256 per path), so an update finds every drifted document itself.
+  id and a digest of the indexed values per rowid, SHA-256 per path), so an update finds
+  every drifted document itself.
+
+The three FTS5 tables are contentless (``content=''``): searches read only their rowids
+and ``bm25()``, and a copy of every section's text in each (twice expanded) was over a
+fifth of Django's export (issue 15). SQLite before 3.43 deletes a contentless row only
+when given the values it indexed, so an update recomputes them from the section the row
+was built from (in the file, or in the previous export the writer attaches as
+``previous`` after a patch), checks them against the row's digest, and rebuilds every
+table when a row's values cannot be found (an export changed by someone else). A row's
+symbol names came from the store's declarations, which a changed file no longer has: they
+are read back from the row's ``repoctx_search_symbols`` rows.
+
+A full build computes the values document by document over worker processes
+(``search_pool``): the store's declarations are looked up here (the store's handle is
+this process's) and sent along with the document's sections, undecoded.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import groupby
 from pathlib import PurePosixPath
 
+from repoctx.contextpull import PREVIOUS_SCHEMA
 from repoctx.reconcile import Declaration
 from repoctx.retrieval.priors import is_secondary
 from repoctx.retrieval.query import expand_for_index, light_stem, normalise_name, split_identifier
+from repoctx.retrieval.search_pool import ordered_map
 from repoctx.retrieval.section_symbols import (
     FoundSymbol,
     SectionSpan,
     document_symbols,
     extracted,
     place,
+    qualname_of,
 )
 
-Declared = Callable[[str, str], "dict[str, Declaration] | None"]
+Declared = Callable[[str, str], "Mapping[str, Declaration] | None"]
 """``(path, sha256)`` -> the store's declarations of ``path`` when it indexed exactly
-those bytes, else None (the symbols are then extracted from the exported text)."""
+those bytes, else None (the symbols are then extracted from the exported text). Called
+in this process; what it returns is sent to a worker with the document's sections on a
+full build, so it must pickle (and is best cheap to: ``export_extras`` returns bytes
+that the worker decodes)."""
 
 PORTER_TOKENIZE = "porter unicode61 remove_diacritics 2 tokenchars '_'"
 TEXT_TABLE, AUX_TABLE = "repoctx_search_text", "repoctx_search_text_aux"
@@ -61,11 +85,12 @@ _VOCAB_WORD = re.compile(r"[A-Za-z][a-z]{2,24}|[A-Z]{3,24}")
 _BATCH = 2000
 
 DDL = (
-    *(f"CREATE VIRTUAL TABLE {table} USING fts5(name, path, heading, body,"
+    *(f"CREATE VIRTUAL TABLE {table} USING fts5(name, path, heading, body, content = '',"
       f' tokenize = "{PORTER_TOKENIZE}")' for table in (TEXT_TABLE, AUX_TABLE)),
-    "CREATE VIRTUAL TABLE repoctx_search_names USING fts5(name, path, heading,"
+    "CREATE VIRTUAL TABLE repoctx_search_names USING fts5(name, path, heading, content = '',"
     " tokenize = 'trigram')",
-    "CREATE TABLE repoctx_search_rows(rowid INTEGER PRIMARY KEY, section_id TEXT NOT NULL)",
+    "CREATE TABLE repoctx_search_rows(rowid INTEGER PRIMARY KEY, section_id TEXT NOT NULL,"
+    " digest INTEGER NOT NULL)",
     "CREATE TABLE repoctx_search_docs(path TEXT PRIMARY KEY, sha256 TEXT NOT NULL)",
     "CREATE TABLE repoctx_search_symbols(id INTEGER PRIMARY KEY, fq TEXT NOT NULL,"
     " name TEXT NOT NULL, norm TEXT NOT NULL, kind TEXT NOT NULL, path TEXT NOT NULL,"
@@ -82,8 +107,14 @@ _SECTIONS = (
     " FROM sections s JOIN documents d ON d.doc_id = s.doc_id"
     " LEFT JOIN repoctx_sections r ON r.id = s.id"
 )
+_IN_ORDER = " ORDER BY s.doc_id, s.ordinal"  # a document's sections together, in order
+DOCUMENT_CHUNK = 64
+"""Documents per worker task (~9 sections each on Django: ~500 sections a task)."""
+MIN_DOCUMENTS = 200
+"""Below this many documents a full build computes its values in this process."""
 _STALE_ROWS = (
-    "SELECT m.rowid FROM repoctx_search_rows m LEFT JOIN sections s ON s.rowid = m.rowid"
+    "SELECT m.rowid, m.digest FROM repoctx_search_rows m LEFT JOIN sections s"
+    " ON s.rowid = m.rowid"
     " WHERE s.id IS NULL OR s.id != m.section_id OR s.doc_id IN (SELECT doc_id FROM {ids})"
 )
 _DRIFTED_DOCS = (
@@ -125,10 +156,13 @@ def _savepoint(conn: sqlite3.Connection) -> Iterator[None]:
 
 
 def has_search_index(conn: sqlite3.Connection) -> bool:
-    """True when every search table exists in the database on ``conn``."""
+    """True when every search table exists, in this format, in the database on ``conn``."""
     names = {row[0] for row in conn.execute(
         "SELECT name FROM sqlite_master WHERE name LIKE 'repoctx_search_%'")}
-    return all(table in names for table in TABLES)
+    if not all(table in names for table in TABLES):
+        return False
+    columns = {row[1] for row in conn.execute("PRAGMA main.table_info(repoctx_search_rows)")}
+    return "digest" in columns  # an older export's tables (with content) are rebuilt
 
 
 def build_search_index(conn: sqlite3.Connection, changed_doc_ids: set[int] | None = None,
@@ -139,12 +173,13 @@ def build_search_index(conn: sqlite3.Connection, changed_doc_ids: set[int] | Non
     and inserted again, together with any document whose SHA-256 drifted from what the
     index was built from and any row whose section is gone; one savepoint holds it all.
     ``declared`` supplies a document's symbols from the store (see ``Declared``).
+    When a row to delete was built from a section found neither in the file nor in an
+    attached ``previous`` export, everything is rebuilt.
     """
     with _savepoint(conn):
-        if changed_doc_ids is None or not has_search_index(conn):
+        if changed_doc_ids is None or not has_search_index(conn) or \
+                not _update(conn, changed_doc_ids, declared):
             _rebuild(conn, declared)
-        else:
-            _update(conn, changed_doc_ids, declared)
 
 
 def _rebuild(conn: sqlite3.Connection, declared: Declared | None) -> None:
@@ -152,41 +187,115 @@ def _rebuild(conn: sqlite3.Connection, declared: Declared | None) -> None:
         conn.execute(f"DROP TABLE IF EXISTS {table}")
     for statement in DDL:
         conn.execute(statement)
-    _insert(conn, _read_sections(conn, _SECTIONS), declared)
+    # Streamed from a cursor, not read whole: a big tree's sections are its whole text.
+    _insert(conn, (SectionRow(*row) for row in conn.execute(_SECTIONS + _IN_ORDER)), declared)
     conn.execute("INSERT INTO repoctx_search_docs(path, sha256) SELECT path, sha256 FROM documents")
     for table in FTS_TABLES:
         conn.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
 
 
-def _update(conn: sqlite3.Connection, changed: set[int], declared: Declared | None) -> None:
+def _update(conn: sqlite3.Connection, changed: set[int], declared: Declared | None,
+            ) -> bool:
+    """Delete and insert again what changed; False (having done part of it) when a row
+    to delete cannot be deleted, so the caller rebuilds."""
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS repoctx_search_changed"
                  "(doc_id INTEGER PRIMARY KEY)")
-    conn.execute("DELETE FROM repoctx_search_changed")
-    conn.executemany("INSERT OR IGNORE INTO repoctx_search_changed VALUES (?)",
-                     ((int(i),) for i in changed))
-    conn.execute(f"INSERT OR IGNORE INTO repoctx_search_changed {_DRIFTED_DOCS}")
-    stale = [row[0] for row in conn.execute(_STALE_ROWS.format(ids="repoctx_search_changed"))]
-    _delete_rows(conn, stale)
-    missing = (f"{_SECTIONS} WHERE s.doc_id IN (SELECT doc_id FROM repoctx_search_changed)"
-               " OR s.rowid NOT IN (SELECT rowid FROM repoctx_search_rows)")
-    _insert(conn, _read_sections(conn, missing), declared)
-    conn.execute("DELETE FROM repoctx_search_docs")
-    conn.execute("INSERT INTO repoctx_search_docs(path, sha256) SELECT path, sha256 FROM documents")
-    conn.execute("DROP TABLE repoctx_search_changed")
+    try:
+        conn.execute("DELETE FROM repoctx_search_changed")
+        conn.executemany("INSERT OR IGNORE INTO repoctx_search_changed VALUES (?)",
+                         ((int(i),) for i in changed))
+        conn.execute(f"INSERT OR IGNORE INTO repoctx_search_changed {_DRIFTED_DOCS}")
+        stale = dict(conn.execute(_STALE_ROWS.format(ids="repoctx_search_changed")).fetchall())
+        if not _delete_rows(conn, stale):
+            return False
+        missing = (f"{_SECTIONS} WHERE s.doc_id IN (SELECT doc_id FROM repoctx_search_changed)"
+                   " OR s.rowid NOT IN (SELECT rowid FROM repoctx_search_rows)")
+        _insert(conn, _read_sections(conn, missing + _IN_ORDER), declared)
+        conn.execute("DELETE FROM repoctx_search_docs")
+        conn.execute("INSERT INTO repoctx_search_docs(path, sha256)"
+                     " SELECT path, sha256 FROM documents")
+    finally:
+        conn.execute("DROP TABLE repoctx_search_changed")
+    return True
 
 
-def _delete_rows(conn: sqlite3.Connection, rowids: list[int]) -> None:
-    rows = [(rowid,) for rowid in rowids]
-    for table in (*FTS_TABLES, "repoctx_search_rows"):
-        conn.executemany(f"DELETE FROM {table} WHERE rowid = ?", rows)
-    conn.executemany("DELETE FROM repoctx_search_symbol_parts WHERE symbol_id IN"
-                     " (SELECT id FROM repoctx_search_symbols WHERE section_rowid = ?)", rows)
-    conn.executemany("DELETE FROM repoctx_search_symbols WHERE section_rowid = ?", rows)
+def _schemas(conn: sqlite3.Connection) -> list[str]:
+    """Where a deleted row's section may still be: this file, then the previous export."""
+    attached = {row[1] for row in conn.execute("PRAGMA database_list")}
+    return [name for name in ("main", PREVIOUS_SCHEMA) if name in attached]
 
 
-def _read_sections(conn: sqlite3.Connection, statement: str) -> Iterator[SectionRow]:
-    for row in conn.execute(statement + " ORDER BY s.doc_id, s.ordinal").fetchall():
-        yield SectionRow(*row)
+def _sections_at(conn: sqlite3.Connection, schema: str, rowids: list[int]) -> list[SectionRow]:
+    """The sections of ``schema`` with these rowids."""
+    query = _SECTIONS.replace("FROM sections", f"FROM {schema}.sections").replace(
+        "JOIN documents", f"JOIN {schema}.documents").replace(
+        "JOIN repoctx_sections", f"JOIN {schema}.repoctx_sections")
+    return list(_read_sections(conn, f"{query} WHERE s.rowid IN (SELECT value FROM"
+                                     " json_each(?))", (json.dumps(rowids),)))
+
+
+def _delete_rows(conn: sqlite3.Connection, stale: dict[int, int]) -> bool:
+    """Delete the rows of ``stale`` (rowid -> digest); False, deleting nothing, when the
+    values some row was built from are nowhere to be found."""
+    found: dict[int, Indexed] = {}
+    placed = _placed_names(conn, list(stale))
+    for schema in _schemas(conn):
+        wanted = [rowid for rowid in stale if rowid not in found]
+        if not wanted:
+            break
+        for section in _sections_at(conn, schema, wanted):
+            qualnames = [qualname_of(section.path, fq) for fq in placed.get(section.rowid, ())]
+            indexed = indexed_values(section, qualnames)
+            if indexed.digest == stale[section.rowid]:
+                found[section.rowid] = indexed
+    if len(found) < len(stale):
+        return False
+    for rowid, indexed in found.items():
+        table = AUX_TABLE if indexed.secondary else TEXT_TABLE
+        conn.execute(f"INSERT INTO {table}({table}, rowid, name, path, heading, body)"
+                     " VALUES ('delete', ?, ?, ?, ?, ?)", (rowid, *indexed.text))
+        conn.execute("INSERT INTO repoctx_search_names(repoctx_search_names, rowid, name, path,"
+                     " heading) VALUES ('delete', ?, ?, ?, ?)", (rowid, *indexed.names))
+    rows = [(rowid,) for rowid in stale]
+    conn.executemany("DELETE FROM repoctx_search_rows WHERE rowid = ?", rows)
+    _delete_symbols(conn, list(stale))
+    return True
+
+
+def _placed_names(conn: sqlite3.Connection, rowids: list[int]) -> dict[int, list[str]]:
+    """Section rowid -> the fq names of the symbols placed in it when it was inserted, in
+    line order (a row's names were the store's declarations then, which the store may no
+    longer hold: the symbol rows are what is left of them)."""
+    placed: dict[int, list[str]] = {}
+    for rowid, fq in conn.execute(
+            "SELECT section_rowid, fq FROM repoctx_search_symbols WHERE section_rowid IN"
+            " (SELECT value FROM json_each(?)) ORDER BY section_rowid, start_line, fq",
+            (json.dumps(rowids),)):
+        placed.setdefault(rowid, []).append(fq)
+    return placed
+
+
+def _delete_symbols(conn: sqlite3.Connection, rowids: list[int]) -> None:
+    """Delete the symbols of these section rowids and their parts, each part by its key
+    (the parts are the ones ``_insert`` made of the name: by ``symbol_id`` alone every
+    delete scanned the whole table, ~2 s of a one-file re-export on Django)."""
+    symbols = conn.execute("SELECT id, name FROM repoctx_search_symbols WHERE section_rowid IN"
+                           " (SELECT value FROM json_each(?))", (json.dumps(rowids),)).fetchall()
+    conn.executemany("DELETE FROM repoctx_search_symbol_parts WHERE part = ? AND symbol_id = ?",
+                     ((part, symbol_id) for symbol_id, name in symbols
+                      for part in _parts(name)))
+    conn.executemany("DELETE FROM repoctx_search_symbols WHERE id = ?",
+                     ((symbol_id,) for symbol_id, _ in symbols))
+
+
+def _parts(name: str) -> set[str]:
+    """The identifier parts a symbol named ``name`` is found by."""
+    return {light_stem(p) for p in split_identifier(name)}
+
+
+def _read_sections(conn: sqlite3.Connection, statement: str,
+                   params: tuple = ()) -> list[SectionRow]:
+    return [SectionRow(*row) for row in conn.execute(statement, params).fetchall()]
 
 
 def path_words(path: str) -> str:
@@ -202,6 +311,48 @@ def heading_words(section: SectionRow) -> str:
     if heading == section.path or heading.startswith(section.path + " > "):
         heading = heading[len(section.path) + 3 :]
     return heading
+
+
+@dataclass(frozen=True)
+class Indexed:
+    """What one section puts in the search tables: its declarations, the values of its
+    Porter row (``text``, in the ``_aux`` table when ``secondary``) and of its trigram row
+    (``names``), and a signed 64-bit digest of both (kept in ``repoctx_search_rows``)."""
+
+    found: tuple[FoundSymbol, ...]
+    text: tuple[str, str, str, str]
+    names: tuple[str, str, str]
+    secondary: bool
+    digest: int
+
+
+def values_digest(text: tuple[str, ...], names: tuple[str, ...], secondary: bool) -> int:
+    """A signed 64-bit digest (an SQLite INTEGER) of a section's indexed values."""
+    joined = "\0".join((*text, *names, str(secondary))).encode()
+    return int.from_bytes(hashlib.blake2b(joined, digest_size=8).digest(), "big", signed=True)
+
+
+def indexed_values(section: SectionRow, qualnames: Iterable[str] = (),
+                   found: tuple[FoundSymbol, ...] = ()) -> Indexed:
+    """The values ``section`` is indexed with (the same for an insert and its delete):
+    ``qualnames`` are the symbols placed in it (``found``, when inserting), in line order;
+    the section's own symbol (a split definition's later part) comes first."""
+    names = list(qualnames)
+    if section.symbol and section.symbol not in names:
+        names.insert(0, section.symbol)
+    heading = heading_words(section)
+    name_text = " ".join(dict.fromkeys(names))
+    words, secondary = _path_values(section.path)
+    text = (expand_for_index(name_text), words, expand_for_index(heading),
+            expand_for_index(section.text))
+    values = (name_text, section.path, heading)
+    return Indexed(found, text, values, secondary, values_digest(text, values, secondary))
+
+
+@lru_cache(maxsize=8192)
+def _path_values(path: str) -> tuple[str, bool]:
+    """A path's words and whether it is secondary (sections of one path come together)."""
+    return path_words(path), is_secondary(path)
 
 
 @dataclass
@@ -223,8 +374,8 @@ class _Batch:
                              " VALUES (?, ?, ?, ?, ?)", rows)
         conn.executemany("INSERT INTO repoctx_search_names(rowid, name, path, heading)"
                          " VALUES (?, ?, ?, ?)", self.names)
-        conn.executemany("INSERT INTO repoctx_search_rows(rowid, section_id) VALUES (?, ?)",
-                         self.rows)
+        conn.executemany("INSERT INTO repoctx_search_rows(rowid, section_id, digest)"
+                         " VALUES (?, ?, ?)", self.rows)
         conn.executemany("INSERT INTO repoctx_search_symbols(id, fq, name, norm, kind, path,"
                          " start_line, end_line, section_rowid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          self.symbols)
@@ -240,25 +391,24 @@ def _insert(conn: sqlite3.Connection, sections: Iterable[SectionRow],
     seen = {(fq, path) for fq, path in conn.execute("SELECT fq, path FROM repoctx_search_symbols")}
     vocab: Counter[str] = Counter()
     batch = _Batch()
-    for path, rows in groupby(sections, key=lambda section: section.path):
-        document = list(rows)
-        placed = _placed_symbols(document, declared)
-        for section in document:
-            found = placed.get(section.rowid, [])
-            names = [f.qualname for f in found]
-            if section.symbol and section.symbol not in names:
-                names.insert(0, section.symbol)  # a split definition's later part
-            for symbol in found:
-                if (symbol.fq, path) in seen:
+    documents = ((document, _declarations(document, declared))
+                 for _, rows in groupby(sections, key=lambda section: section.path)
+                 for document in (list(rows),))
+    for (document, _), computed in ordered_map(_computed, documents, chunk=DOCUMENT_CHUNK,
+                                               min_items=MIN_DOCUMENTS):
+        for section, (indexed, words) in zip(document, computed, strict=True):
+            for symbol in indexed.found:
+                if (symbol.fq, section.path) in seen:
                     continue
-                seen.add((symbol.fq, path))
+                seen.add((symbol.fq, section.path))
                 simple = symbol.qualname.rsplit(".", 1)[-1]
                 batch.symbols.append((next_id, symbol.fq, simple, normalise_name(simple),
-                                      symbol.kind, path, symbol.start_line, symbol.end_line,
-                                      section.rowid))
-                batch.parts.extend((light_stem(p), next_id) for p in set(split_identifier(simple)))
+                                      symbol.kind, section.path, symbol.start_line,
+                                      symbol.end_line, section.rowid))
+                batch.parts.extend((part, next_id) for part in _parts(simple))
                 next_id += 1
-            _add_section(batch, section, names, vocab)
+            _add_section(batch, section, indexed)
+            vocab.update(words)
             if len(batch.rows) >= _BATCH:
                 batch.flush(conn)
     batch.flush(conn)
@@ -266,28 +416,51 @@ def _insert(conn: sqlite3.Connection, sections: Iterable[SectionRow],
                      " ON CONFLICT(term) DO UPDATE SET n = n + excluded.n", vocab.items())
 
 
-def _placed_symbols(document: list[SectionRow], declared: Declared | None,
-                    ) -> dict[int, list[FoundSymbol]]:
-    """Section rowid -> the symbols it declares, for a Python code document (else empty)."""
+def _is_python_code(section: SectionRow) -> bool:
+    return section.path.endswith((".py", ".pyi")) and section.doc_kind == "code"
+
+
+def _declarations(document: list[SectionRow], declared: Declared | None,
+                  ) -> Mapping[str, Declaration] | None:
+    """The store's declarations of a Python code document, looked up in this process
+    (the store's handle stays here; the workers get the declarations with the sections)."""
     first = document[0]
-    if not first.path.endswith((".py", ".pyi")) or first.doc_kind != "code":
+    if declared is None or not _is_python_code(first):
+        return None
+    return declared(first.path, first.sha256)
+
+
+def _placed_symbols(document: list[SectionRow], decls: Mapping[str, Declaration] | None,
+                    ) -> dict[int, list[FoundSymbol]]:
+    """Section rowid -> the symbols it declares, for a Python code document (else empty):
+    ``decls`` when the store had them, else what the extractor finds in the sections."""
+    first = document[0]
+    if not _is_python_code(first):
         return {}
     spans = [section.span() for section in document]
-    decls = declared(first.path, first.sha256) if declared is not None else None
     if decls is None:
         decls = extracted(first.path, spans)
     return place(document_symbols(first.path, decls), spans)
 
 
-def _add_section(batch: _Batch, section: SectionRow, names: list[str], vocab: Counter[str]) -> None:
-    heading = heading_words(section)
-    name_text = " ".join(dict.fromkeys(names))
-    path = path_words(section.path)
-    rows = batch.aux if is_secondary(section.path) else batch.text
-    rows.append((section.rowid, expand_for_index(name_text), path,
-                 expand_for_index(heading), expand_for_index(section.text)))
-    batch.names.append((section.rowid, name_text, section.path, heading))
-    batch.rows.append((section.rowid, section.section_id))
-    words = set(_VOCAB_WORD.findall(section.text))
-    words.update(_VOCAB_WORD.findall(heading))
-    vocab.update({w.lower() for w in words})
+def _computed(item: tuple[list[SectionRow], Mapping[str, Declaration] | None],
+              ) -> list[tuple[Indexed, set[str]]]:
+    """Each section of one document: its indexed values and its vocabulary words (in a
+    worker for a full build)."""
+    document, decls = item
+    placed = _placed_symbols(document, decls)
+    out = []
+    for section in document:
+        found = tuple(placed.get(section.rowid, ()))
+        indexed = indexed_values(section, [f.qualname for f in found], found)
+        words = set(_VOCAB_WORD.findall(section.text))
+        words.update(_VOCAB_WORD.findall(indexed.names[2]))
+        out.append((indexed, {w.lower() for w in words}))
+    return out
+
+
+def _add_section(batch: _Batch, section: SectionRow, indexed: Indexed) -> None:
+    rows = batch.aux if indexed.secondary else batch.text
+    rows.append((section.rowid, *indexed.text))
+    batch.names.append((section.rowid, *indexed.names))
+    batch.rows.append((section.rowid, section.section_id, indexed.digest))

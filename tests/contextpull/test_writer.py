@@ -150,3 +150,31 @@ def test_small_budget_changes_index_mode(tmp_path: Path) -> None:
     docs = [SourceDocument(f"d{i}/f{i}.md", f"# Doc {i}\n\nBody {i}.".encode()) for i in range(60)]
     report = write_export(tmp_path / "s.db", docs, corpus_root="r", index_budget=120)
     assert report.index_mode in ("compact", "hierarchical") and report.index_tokens <= 120
+
+
+def test_a_patch_that_frees_most_pages_is_written_compact(store: Path, tmp_path: Path) -> None:
+    def grow(conn: sqlite3.Connection, changed: set[int] | None) -> None:
+        conn.execute("CREATE TABLE repoctx_search_scratch(blob BLOB)")
+        conn.executemany("INSERT INTO repoctx_search_scratch VALUES (?)",
+                         [(b"x" * 60_000,) for _ in range(40)])
+
+    def drop(conn: sqlite3.Connection, changed: set[int] | None) -> None:
+        assert changed == set()  # a patch
+        assert rows_of(conn, "SELECT count(*) FROM previous.repoctx_search_scratch") == [(40,)]
+        conn.execute("DROP TABLE repoctx_search_scratch")
+
+    def rows_of(conn: sqlite3.Connection, query: str) -> list[tuple]:
+        return conn.execute(query).fetchall()
+
+    more = [SourceDocument(f"n{i}.txt", f"Note {i}\n\nA note long enough to keep.".encode())
+            for i in range(8)]  # so that one changed document is patched, not rewritten
+    write_export(store, [*DOCS, *more], corpus_root="/x/corpus", finalize=grow)
+    grown = store.stat().st_size
+    changed = SourceDocument("b.md", b"# B\n\nNew body that is long enough to keep.")
+    report = write_export(store, [DOCS[1], changed, DOCS[2], *more], corpus_root="/x/corpus",
+                          previous=store, finalize=drop)
+    assert report.patched
+    assert rows(store, "PRAGMA freelist_count") == [(0,)]
+    assert store.stat().st_size * 4 < grown
+    assert rows(store, "PRAGMA journal_mode") == [("delete",)]
+    assert list(tmp_path.iterdir()) == [store]  # no temp or compact files left

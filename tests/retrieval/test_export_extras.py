@@ -1,5 +1,6 @@
 """retrieval/export_extras: the search tables, and embeddings that never fail the export."""
 
+import pickle
 import sqlite3
 
 from repoctx import open_store, vectors
@@ -37,3 +38,44 @@ def test_an_embedder_failure_is_a_warning(shop, tmp_path, monkeypatch):
         export_extras(store, warnings)(conn, None)
     assert warnings == ["embeddings not filled: model missing"]
     assert has_search_index(conn)
+
+
+def test_a_reader_following_the_contract_literally_reads_the_export(shop):
+    # Seed 000's reader, literally: plain MATCH on sections_fts, bm25 with its column
+    # weights, snippet() and highlight() of the text column, joined to sections by id.
+    # The search tables beside it are contentless; sections_fts is the contract's table.
+    with sqlite3.connect(f"file:{shop.export}?mode=ro", uri=True) as conn:
+        (declared,) = conn.execute(
+            "SELECT sql FROM sqlite_master WHERE name = 'sections_fts'").fetchone()
+        assert "content" not in declared.lower()  # a normal FTS5 table, as in DESIGN §5
+        rows = conn.execute(
+            "SELECT f.id, s.doc_id, -round(bm25(sections_fts, 0.0, 2.0, 1.0), 2),"
+            " snippet(sections_fts, 2, '**', '**', '…', 20),"
+            " highlight(sections_fts, 2, '[', ']')"
+            " FROM sections_fts f JOIN sections s ON s.id = f.id"
+            " WHERE sections_fts MATCH ? ORDER BY bm25(sections_fts, 0.0, 2.0, 1.0), f.id"
+            " LIMIT 5", ('"discounts"',)).fetchall()
+    assert rows and rows[0][0] == "README.md#0"
+    _, _, score, snip, marked = rows[0]
+    assert score > 0 and "**discounts**" in snip and "[discounts]" in marked
+
+
+def test_stored_declarations_pickle_as_bytes_and_equal_the_stores(shop):
+    # A full search build sends each document's declarations to a worker: the lookup
+    # reads the symbol records undecoded, the worker decodes them to the same mapping.
+    from repoctx.reconcile import file_node, symbol_record
+    from repoctx.retrieval.export_extras import StoredDeclarations, stored_declarations
+
+    store = shop.store
+    with sqlite3.connect(shop.export) as conn:
+        (sha,) = conn.execute("SELECT sha256 FROM documents WHERE path = 'shop/cart.py'"
+                              ).fetchone()
+    got = stored_declarations(store)("shop/cart.py", sha)
+    assert isinstance(got, StoredDeclarations)
+    node = file_node.file_node("shop/cart.py", store.get(store.key("file", "shop/cart.py")))
+    expected = {fq: symbol_record.declaration_at(store.get(store.key("symbol", fq)),
+                                                 "shop/cart.py") for fq in node.symbols}
+    assert expected and dict(got) == expected
+    sent = pickle.loads(pickle.dumps(StoredDeclarations(got.path, got.now_ms, got.stored)))
+    assert dict(sent) == expected
+    assert stored_declarations(store)("shop/cart.py", "0" * 64) is None  # other bytes

@@ -7,6 +7,7 @@ import pytest
 
 from repoctx.contextpull import export_directory
 from repoctx.retrieval.search_index import (
+    _SECTIONS,
     TABLES,
     SectionRow,
     build_search_index,
@@ -118,10 +119,19 @@ def test_update_by_doc_ids_equals_a_full_rebuild(export, tmp_path):
     (root / "shop/savepoints.py").unlink()
     patched = tmp_path / "patched.sqlite"
     shutil.copyfile(out, patched)
+    with sqlite3.connect(patched) as before:
+        (last_id,) = before.execute("SELECT max(id) FROM repoctx_search_symbols").fetchone()
     report = export_directory(root, patched, previous=patched, finalize=build_search_index)
     assert report.patched  # the previous file (with its search tables) was patched in place
     conn = sqlite3.connect(patched)
     assert has_search_index(conn)
+    # Updated, not rebuilt: the changed file's rows were deleted with the values read back
+    # from the previous export, and its new symbols numbered after the old ones.
+    (new_id,) = conn.execute("SELECT id FROM repoctx_search_symbols"
+                             " WHERE fq = 'shop.extra.brand_new_helper'").fetchone()
+    assert new_id > last_id
+    assert conn.execute("SELECT count(*) FROM repoctx_search_symbol_parts WHERE symbol_id"
+                        " NOT IN (SELECT id FROM repoctx_search_symbols)").fetchone() == (0,)
     incremental = _index_state(conn)
     build_search_index(conn)
     assert incremental == _index_state(conn)
@@ -131,19 +141,30 @@ def test_update_by_doc_ids_equals_a_full_rebuild(export, tmp_path):
     assert not any(s.startswith("shop.savepoints") for s in _symbols(conn))
 
 
+def _postings(conn, table):
+    """Every (term, rowid, column, offset) the FTS5 table indexes: its whole index."""
+    conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{table}_v"
+                 f" USING fts5vocab(main, {table}, 'instance')")
+    rows = conn.execute(f"SELECT term, doc, col, offset FROM temp.{table}_v"
+                        " ORDER BY 1, 2, 3, 4").fetchall()
+    conn.execute(f"DROP TABLE temp.{table}_v")
+    return rows
+
+
 def _index_state(conn):
-    text = [conn.execute(f"SELECT rowid, name, path, heading, body FROM {table}"
-                         " ORDER BY rowid").fetchall() for table in ("repoctx_search_text",
-                                                                     "repoctx_search_text_aux")]
-    names = conn.execute("SELECT rowid, name, path, heading FROM repoctx_search_names"
-                         " ORDER BY rowid").fetchall()
+    text = [_postings(conn, table) for table in ("repoctx_search_text",
+                                                 "repoctx_search_text_aux",
+                                                 "repoctx_search_names")]
+    sizes = [conn.execute(f"SELECT * FROM {table}_docsize ORDER BY 1").fetchall()
+             for table in ("repoctx_search_text", "repoctx_search_text_aux",
+                           "repoctx_search_names")]
     symbols = conn.execute("SELECT fq, kind, path, start_line, end_line, section_rowid FROM"
                            " repoctx_search_symbols ORDER BY fq").fetchall()
     parts = conn.execute("SELECT p.part, y.fq FROM repoctx_search_symbol_parts p JOIN"
                          " repoctx_search_symbols y ON y.id = p.symbol_id ORDER BY 1, 2").fetchall()
     rows = conn.execute("SELECT * FROM repoctx_search_rows ORDER BY 1").fetchall()
     docs = conn.execute("SELECT * FROM repoctx_search_docs ORDER BY 1").fetchall()
-    return text, names, symbols, parts, rows, docs
+    return text, sizes, symbols, parts, rows, docs
 
 
 def test_update_without_ids_finds_drifted_documents_itself(export):
@@ -181,6 +202,49 @@ def test_a_failed_build_rolls_back(export, monkeypatch):
     assert not has_search_index(conn)
 
 
+def test_text_tables_are_contentless_and_still_rank(export):
+    _, out = export
+    conn = sqlite3.connect(out)
+    build_search_index(conn)
+    conn.commit()
+    # No copy of the text: the columns read NULL, yet MATCH and bm25 answer by rowid.
+    assert conn.execute("SELECT count(*) FROM repoctx_search_text WHERE body IS NOT NULL"
+                        ).fetchone() == (0,)
+    ranked = conn.execute("SELECT s.id FROM repoctx_search_text t JOIN sections s"
+                          " ON s.rowid = t.rowid WHERE repoctx_search_text MATCH 'cart'"
+                          " ORDER BY bm25(repoctx_search_text) LIMIT 1").fetchone()
+    assert ranked[0].startswith("shop/cart.py#")
+    names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+    assert not {"repoctx_search_text_content", "repoctx_search_names_content"} & names
+
+
+def test_a_row_whose_section_is_nowhere_rebuilds_everything(export):
+    _, out = export
+    conn = sqlite3.connect(out)
+    build_search_index(conn)
+    conn.commit()
+    rebuilt = _index_state(conn)
+    # The text changed under the index with no previous export to read the old one from.
+    conn.execute("UPDATE sections SET text = 'renamed everything' WHERE id LIKE 'shop/cart.py#%'")
+    conn.execute("UPDATE documents SET sha256 = 'changed' WHERE path = 'shop/cart.py'")
+    build_search_index(conn, set())
+    incremental = _index_state(conn)
+    assert incremental != rebuilt
+    build_search_index(conn)
+    assert incremental == _index_state(conn)
+    assert _matches(conn, "repoctx_search_text", "renamed")
+
+
+def test_tables_of_an_older_format_are_rebuilt(export):
+    _, out = export
+    conn = sqlite3.connect(out)
+    build_search_index(conn)
+    conn.execute("ALTER TABLE repoctx_search_rows DROP COLUMN digest")
+    assert not has_search_index(conn)
+    build_search_index(conn, set())
+    assert has_search_index(conn)
+
+
 def test_path_and_heading_words():
     assert path_words("django/db/models/query_utils.py").split() == [
         "django", "db", "models", "query_utils", "query", "utils"]
@@ -203,9 +267,10 @@ def test_update_after_carrying_the_tables_into_a_new_export_equals_a_rebuild(exp
         conn.execute(sql)
         fts = table in ("repoctx_search_text", "repoctx_search_text_aux",
                         "repoctx_search_names")
-        columns = [r[1] for r in conn.execute(f"PRAGMA old.table_info({table})")]
-        listed = ", ".join((["rowid"] if fts else []) + columns)
-        conn.execute(f"INSERT INTO main.{table}({listed}) SELECT {listed} FROM old.{table}")
+        for copied in [f"{table}_{s}" for s in ("data", "idx", "docsize", "config")] \
+                if fts else [table]:  # a contentless table's index is in its shadow tables
+            conn.execute(f"DELETE FROM main.{copied}")
+            conn.execute(f"INSERT INTO main.{copied} SELECT * FROM old.{copied}")
     for (sql,) in conn.execute("SELECT sql FROM old.sqlite_master WHERE type = 'index'"
                                " AND name LIKE 'repoctx_search_%'").fetchall():
         conn.execute(sql)
@@ -220,3 +285,63 @@ def test_update_after_carrying_the_tables_into_a_new_export_equals_a_rebuild(exp
     assert incremental == _index_state(conn)
     assert "shop.aaa.brand_new_helper" in _symbols(conn)
     assert "shop.cart.ShoppingCart.total_price" not in _symbols(conn)
+
+
+def _declared_cart(extra_line):
+    """A ``Declared`` hook: shop/cart.py's extracted symbols plus one only the store knows."""
+    from repoctx.reconcile import Declaration
+    from repoctx.retrieval.section_symbols import extracted
+
+    def declared(path, sha256):
+        if path != "shop/cart.py":
+            return None
+        with sqlite3.connect(_declared_cart.export) as conn:
+            spans = [SectionRow(*row).span() for row in conn.execute(
+                _SECTIONS + " WHERE d.path = ? ORDER BY s.ordinal", (path,))]
+        found = dict(extracted(path, spans))
+        found["shop.cart.only_in_store"] = Declaration("function", "()", "", extra_line,
+                                                       extra_line, (), False)
+        return found
+
+    return declared
+
+
+def test_a_patch_deletes_rows_built_from_store_declarations_without_a_rebuild(export, tmp_path):
+    # The store's declarations of a changed file are gone by the time its rows are
+    # deleted: the names a row was built from are read back from its symbol rows.
+    root, out = export
+    _declared_cart.export = out
+    with sqlite3.connect(out) as conn:
+        build_search_index(conn, None, _declared_cart(3))
+        assert "shop.cart.only_in_store" in _symbols(conn)
+        (last_id,) = conn.execute("SELECT max(id) FROM repoctx_search_symbols").fetchone()
+    (root / "shop/cart.py").write_text(FILES["shop/cart.py"].replace("total_price", "grand_sum"))
+    report = export_directory(root, out, previous=out, finalize=build_search_index)
+    assert report.patched
+    conn = sqlite3.connect(out)
+    (new_id,) = conn.execute("SELECT min(id) FROM repoctx_search_symbols"
+                             " WHERE path = 'shop/cart.py'").fetchone()
+    assert new_id > last_id  # updated, not rebuilt
+    assert "shop.cart.only_in_store" not in _symbols(conn)
+    incremental = _index_state(conn)
+    build_search_index(conn)
+    assert incremental == _index_state(conn)
+
+
+def test_a_full_build_over_workers_equals_one_in_process(export, monkeypatch):
+    # The workers get each document's sections with the declarations looked up here.
+    from repoctx.retrieval import search_index, search_pool
+
+    _, out = export
+    _declared_cart.export = out
+    conn = sqlite3.connect(out)
+    build_search_index(conn, None, _declared_cart(5))
+    in_process = _index_state(conn)
+    monkeypatch.setattr(search_index, "MIN_DOCUMENTS", 1)
+    monkeypatch.setattr(search_index, "DOCUMENT_CHUNK", 2)
+    monkeypatch.setattr(search_pool, "default_workers", lambda: 2)
+    build_search_index(conn, None, _declared_cart(5))
+    assert _index_state(conn) == in_process
+    (line,) = conn.execute("SELECT start_line FROM repoctx_search_symbols"
+                           " WHERE fq = 'shop.cart.only_in_store'").fetchone()
+    assert line == 5
