@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import os
 import platform
 import re
 import time
@@ -21,3 +23,19 @@ def write_section(path: Path, name: str, title: str, body: str) -> None:
     text = pattern.sub(lambda _: section, text) if pattern.search(text) else text + "\n" + section
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
+
+
+def load_average() -> str:
+    """The 1- and 5-minute load averages, for the notes of a run on a shared machine."""
+    one, five, _ = os.getloadavg()
+    return f"{one:.2f}/{five:.2f}"
+
+
+def tree_bench_arguments(description: str, repeat: int, quick: str) -> argparse.Namespace:
+    """The options of the benches over Django and a 50k tree (--quick, --skip-50k, ...)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--quick", action="store_true", help=quick)
+    parser.add_argument("--skip-50k", action="store_true", help="leave out the 50k tree")
+    parser.add_argument("--repeat", type=int, default=repeat)
+    parser.add_argument("--out", type=Path, default=Path("docs/benchmarks.md"))
+    return parser.parse_args()

@@ -33,7 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _corpus, _report beside us
 
 from _corpus import django_source  # noqa: E402
-from _report import write_section  # noqa: E402
+from _report import load_average, write_section  # noqa: E402
 
 from repoctx import open_store  # noqa: E402
 from repoctx.contextpull import ExportReport, Reader, export_directory, export_store  # noqa: E402
@@ -141,10 +141,6 @@ def floor_seconds(export: Path, workdir: Path) -> tuple[float, int]:
     return elapsed, len(rows)
 
 
-def load() -> str:
-    one, five, _ = os.getloadavg()
-    return f"{one:.2f}/{five:.2f}"
-
 
 def cpu_seconds() -> tuple[float, float]:
     """CPU seconds (user + system) of this process and of its reaped children so far."""
@@ -171,7 +167,7 @@ def full_export(
     for _ in range(repeat):
         runs.append(timed_export(lambda: action(out)))
         floors.append(floor_seconds(out, workdir)[0])
-        print(f"{out.name}: {runs[-1][0]:.2f} s, floor {floors[-1]:.2f} s (load {load()})",
+        print(f"{out.name}: {runs[-1][0]:.2f} s, floor {floors[-1]:.2f} s (load {load_average()})",
               file=sys.stderr)  # fmt: skip
     wall, cpu, kids, report = min(runs, key=lambda run: run[0])
     return {"export_s": wall, "cpu_s": cpu, "workers_cpu_s": kids, "floor_s": min(floors),
@@ -262,7 +258,7 @@ def run(rounds: int, repeat: int, parts: set[str]) -> dict:
     """Measure ``parts`` (``directory``, ``store``, ``reader``; the reader reads the
     directory export, so it runs that export too)."""
     root = django_source()
-    start_load = load()
+    start_load = load_average()
     result: dict = {"root": root, "changes": []}
     with tempfile.TemporaryDirectory(prefix="bench-contextpull-") as tmp:
         workdir = Path(tmp)
@@ -284,7 +280,7 @@ def run(rounds: int, repeat: int, parts: set[str]) -> dict:
                 result["search_ms"] = latencies(reader.search, QUERIES, rounds)
                 result["grep_ms"] = latencies(reader.grep, GREP_PATTERNS, rounds)
                 result["empty"] = sum(1 for q in QUERIES if not reader.search(q)["hits"])
-    result["load"] = (start_load, load())
+    result["load"] = (start_load, load_average())
     return result
 
 

@@ -34,7 +34,6 @@ command both meet a warm page cache.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shutil
@@ -51,7 +50,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _corpus, _report, index beside us
 
 from _corpus import django_source  # noqa: E402
-from _report import write_section  # noqa: E402
+from _report import load_average, tree_bench_arguments, write_section  # noqa: E402
 from index import (  # noqa: E402
     APPENDED,
     BIG_FILES,
@@ -72,10 +71,6 @@ MIB = 1 << 20
 EXPORT = "contextpull.sqlite"
 REPOCTX = [sys.executable, "-m", "repoctx"]
 
-
-def _load() -> str:
-    one, five, _ = os.getloadavg()
-    return f"{one:.2f}/{five:.2f}"
 
 
 def _secs(seconds: float) -> str:
@@ -292,7 +287,8 @@ def best_cold(root: Path, store_dir: Path, repeat: int) -> Run:
     for i in range(repeat):
         shutil.rmtree(store_dir, ignore_errors=True)
         runs.append(run_index(root, store_dir))
-        print(f"cold {i + 1}/{repeat}: {runs[-1].wall:.2f}s (load {_load()})", file=sys.stderr)
+        print(f"cold {i + 1}/{repeat}: {runs[-1].wall:.2f}s (load {load_average()})",
+              file=sys.stderr)
     return min(runs, key=lambda r: r.wall)
 
 
@@ -359,7 +355,7 @@ def run_django(tmp: Path, repeat: int, res: Results) -> DjangoFloor:
     res.add("**cold floor (sum)**", floor.cold)
     res.add(f"**cold `repoctx index --json`**, fresh process and store (best of {repeat})",
             cold.wall, floor.cold, 1.0, "<= 1.0x")
-    res.notes.append(f"Cold phases (`--json` `seconds`): {_phases(cold)} (load {_load()}).")
+    res.notes.append(f"Cold phases (`--json` `seconds`): {_phases(cold)} (load {load_average()}).")
     _memory_row(cold, "Cold Django: ", res)
     measure_disk(store_dir, source, "Django: ", res)
     stat_s = min(stat_floor(root, paths) for _ in range(max(3, repeat)))
@@ -394,7 +390,7 @@ def run_big(tmp: Path, floor: DjangoFloor, res: Results) -> None:
     res.add(f"{label}cold `repoctx index --json` (floor: Django's scaled by file count)",
             run.wall, scaled, 1.0, "<= 1.0x")
     _memory_row(run, label, res)
-    res.notes.append(f"{label}cold phases: {_phases(run)} (load {_load()}).")
+    res.notes.append(f"{label}cold phases: {_phases(run)} (load {load_average()}).")
     source_bytes = sum(os.path.getsize(root / p) for p in paths)
     measure_disk(store_dir, source_bytes, label, res)
     print(f"50k cold {run.wall:.2f}s", file=sys.stderr)
@@ -409,21 +405,16 @@ def table(res: Results) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="one repeat, no 50k tree")
-    parser.add_argument("--skip-50k", action="store_true", help="leave out the 50k tree")
-    parser.add_argument("--repeat", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=Path("docs/benchmarks.md"))
-    args = parser.parse_args()
+    args = tree_bench_arguments(__doc__.splitlines()[0], 2, "one repeat, no 50k tree")
     repeat = 1 if args.quick else args.repeat
     res = Results()
     res.notes.append(f"{os.cpu_count()} cores, shared with other work: load average "
-                     f"(1/5 min) {_load()} at the start.")
+                     f"(1/5 min) {load_average()} at the start.")
     with tempfile.TemporaryDirectory(prefix="repoctx-bench-e2e-") as tmp:
         floor = run_django(Path(tmp), repeat, res)
         if not (args.quick or args.skip_50k):
             run_big(Path(tmp), floor, res)
-    res.notes.append(f"Load average at the end: {_load()}.")
+    res.notes.append(f"Load average at the end: {load_average()}.")
     body = table(res)
     print(body)
     write_section(args.out, "e2e", "End to end: `repoctx index` as a user runs it, on Django; "

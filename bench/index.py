@@ -25,7 +25,6 @@ once before the floor, so floor and index both run on a warm page cache.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import os
@@ -43,7 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _corpus, _report beside us
 
 from _corpus import django_source  # noqa: E402
-from _report import write_section  # noqa: E402
+from _report import load_average, tree_bench_arguments, write_section  # noqa: E402
 
 from repoctx import open_store  # noqa: E402
 from repoctx.extract import extract, extractor_for, language_of  # noqa: E402
@@ -110,10 +109,6 @@ class Results:
 def _secs(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
-
-def _load() -> str:
-    one, five, _ = os.getloadavg()
-    return f"{one:.2f}/{five:.2f}"
 
 
 # --- the tree ---------------------------------------------------------------------------
@@ -234,7 +229,7 @@ def best_cold(root: Path, store_dir: Path, repeat: int) -> tuple[float, PassRepo
             runs[-1][2].close()
             shutil.rmtree(store_dir)
         runs.append(cold_index(root, store_dir))
-        print(f"cold index {i + 1}/{repeat}: {runs[-1][0]:.2f}s (load {_load()})",
+        print(f"cold index {i + 1}/{repeat}: {runs[-1][0]:.2f}s (load {load_average()})",
               file=sys.stderr)
     fastest = min(runs, key=lambda run: run[0])
     return fastest[0], fastest[1], runs[-1][2]
@@ -316,14 +311,14 @@ def run_django(tmp: Path, repeat: int, rss: bool, res: Results) -> tuple[Floor, 
     res.add(f"cold floor: parse + extract ({floor.parsed:,} .py)", floor.extract)
     res.add(f"cold floor: decode + count_tokens ({floor.texts:,} text files)", floor.tokens)
     res.add("**cold floor, single process (sum)**", floor.total)
-    print(f"floor done {floor.total:.2f}s (load {_load()})", file=sys.stderr)
+    print(f"floor done {floor.total:.2f}s (load {load_average()})", file=sys.stderr)
     cold_s, report, store = best_cold(root, store_dir, repeat)
     res.add(f"**cold index** (fresh store, {os.cpu_count()} workers, in process, best of "
             f"{repeat})", cold_s, floor.total, 1.0, "<= 1.0x")
     phases = ", ".join(f"{k} {v:.2f} s" for k, v in report.seconds.items())
     res.notes.append(f"Cold index phases: {phases}; {report.records_written:,} records, "
                      f"{report.symbols_written:,} symbols, {report.xref_edges_written:,} "
-                     f"xref edges (load {_load()}).")
+                     f"xref edges (load {load_average()}).")
     measure_noop(root, store_dir, store, paths, walk_s, repeat, res, "")
     times = edits(root, store_dir, store, repeat)
     res.add(f"one-file edit, store open (median of {repeat}; `{EDITED}` + 1 function)",
@@ -374,7 +369,7 @@ def measure_rss(root: Path, store_dir: Path, floor: Floor, res: Results) -> None
             floor.total, 1.0, "<= 1.0x")
     res.notes.append(f"Peak RSS: writer {writer:,.0f} MiB, largest worker {worker:,.0f} MiB "
                      f"(forked workers share pages with the writer, so the sum is an upper "
-                     f"bound); the subprocess loads the tokenizer itself (load {_load()}).")
+                     f"bound); the subprocess loads the tokenizer itself (load {load_average()}).")
 
 
 def run_big(tmp: Path, floor: Floor, repeat: int, res: Results) -> None:
@@ -392,7 +387,7 @@ def run_big(tmp: Path, floor: Floor, repeat: int, res: Results) -> None:
     label = f"50k tree ({copies} copies, {len(paths):,} files): "
     res.add(f"{label}cold index (floor: Django floor scaled by file count)", cold_s, scaled)
     phases = ", ".join(f"{k} {v:.2f} s" for k, v in report.seconds.items())
-    res.notes.append(f"{label}cold index phases: {phases} (load {_load()}).")
+    res.notes.append(f"{label}cold index phases: {phases} (load {load_average()}).")
     print(f"50k cold index {cold_s:.2f}s", file=sys.stderr)
     measure_noop(root, store_dir, store, paths, walk_s, repeat, res, label)
     store.close()
@@ -408,22 +403,17 @@ def table(res: Results) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="one repeat, no RSS subprocess, no 50k tree")
-    parser.add_argument("--skip-50k", action="store_true", help="leave out the 50k tree")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--out", type=Path, default=Path("docs/benchmarks.md"))
-    args = parser.parse_args()
+    args = tree_bench_arguments(__doc__.splitlines()[0], 3,
+                                "one repeat, no RSS subprocess, no 50k tree")
     repeat = 1 if args.quick else args.repeat
     res = Results()
     res.notes.append(f"{os.cpu_count()} cores, shared with other work: load average "
-                     f"(1/5 min) {_load()} at the start.")
+                     f"(1/5 min) {load_average()} at the start.")
     with tempfile.TemporaryDirectory(prefix="repoctx-bench-index-") as tmp:
         floor, _ = run_django(Path(tmp), repeat, not args.quick, res)
         if not (args.quick or args.skip_50k):
             run_big(Path(tmp), floor, repeat, res)
-    res.notes.append(f"Load average at the end: {_load()}.")
+    res.notes.append(f"Load average at the end: {load_average()}.")
     body = table(res)
     print(body)
     write_section(args.out, "index", "Indexing (reconcile pass) on Django; targets: cold "
