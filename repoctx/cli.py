@@ -22,7 +22,6 @@ from repoctx.cli_common import (
     EXIT_ERROR,
     Cli,
     emit,
-    existing_dir,
     fails_cleanly,
     json_option,
     repo_options,
@@ -176,8 +175,8 @@ def export(path: Path, out: Path | None, store_dir: Path | None, repo_id: str | 
     from repoctx.retrieval import EXPORT_NAME, build_search_index, export_extras
     from repoctx.store import has_store, store_path
 
-    if out is not None:
-        existing_dir(out.parent if str(out.parent) else Path("."), "output directory")
+    if out is not None and not out.parent.is_dir():
+        raise click.UsageError(f"output directory {out.parent} does not exist")
     if has_store(store_path(path.resolve(), store_dir)):
         with open_for(path, store_dir, repo_id, readonly=True) as store:
             out = out or store.path / EXPORT_NAME
@@ -219,7 +218,7 @@ def _first_sentence(text: str, width: int = 96) -> str:
 @main.command(cls=_ToolsHelp)
 @click.argument("tool")
 @click.argument("arguments", default="{}")
-@click.option("--db", type=click.Path(path_type=Path, dir_okay=False), default=None,
+@click.option("--db", type=click.Path(path_type=Path, exists=True, dir_okay=False), default=None,
               help="A ContextPull file to read (ContextPull tools only; no store needed).")
 @repo_options(positional=False)
 def call(tool: str, arguments: str, db: Path | None, path: Path, store_dir: Path | None,
@@ -229,8 +228,6 @@ def call(tool: str, arguments: str, db: Path | None, path: Path, store_dir: Path
     Exit 1 with {"error": {"message": ...}} on stdout on a tool error (an unknown tool,
     bad arguments, a repository that was never indexed).
     """
-    if db is not None and not db.is_file():
-        raise click.UsageError(f"ContextPull file {db} does not exist")
     try:
         args = _json_object(arguments)
         result = _call(tool, args, db, path, store_dir, repo_id)

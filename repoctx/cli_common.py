@@ -69,48 +69,39 @@ def repo_options(positional: bool = True, new_store: bool = False,
     ``--repo PATH`` names the repository root (``--path`` is kept as a hidden alias;
     commands that took a positional PATH still do), ``--store DIR`` its store and
     ``--repo-id ID`` the repository id. PATH must be an existing directory, and so must
-    ``--store`` unless the command creates stores (``new_store``): a missing one is a
-    usage error that creates nothing. The command receives ``path``, ``store_dir`` and
-    ``repo_id``.
+    ``--store`` unless the command creates stores (``new_store``): a missing one is
+    click's usage error, and nothing is created. The command receives ``path``,
+    ``store_dir`` and ``repo_id``.
     """
 
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
         @wraps(command)
         def wrapper(*args: Any, repo: Path | None, path_alias: Path | None,
-                    store_dir: Path | None, **kwargs: Any) -> Any:
+                    **kwargs: Any) -> Any:
             given = [p for p in (kwargs.pop("path_arg", None), repo, path_alias) if p]
             if len({p.resolve() for p in given}) > 1:
                 raise click.UsageError("give the repository once (PATH or --repo)")
-            path = existing_dir(given[0] if given else Path("."), "repository")
-            if store_dir is not None and not new_store:
-                existing_dir(store_dir, "store")
-            return command(*args, path=path, store_dir=store_dir, **kwargs)
+            return command(*args, path=given[0] if given else Path("."), **kwargs)
 
+        # click checks that each one exists: a usage error naming it, nothing created
+        directory = click.Path(path_type=Path, exists=True, file_okay=False)
         options = [
-            click.option("--repo", type=click.Path(path_type=Path), default=None,
+            click.option("--repo", type=directory, default=None,
                          help="The repository (default: the current directory)."),
-            click.option("--path", "path_alias", type=click.Path(path_type=Path),
-                         default=None, hidden=True),
-            click.option("--store", "store_dir", type=click.Path(path_type=Path),
-                         default=None, help="Store directory (default: REPO/.repoctx)."),
+            click.option("--path", "path_alias", type=directory, default=None, hidden=True),
+            click.option("--store", "store_dir", default=None,
+                         type=click.Path(path_type=Path, exists=not new_store, file_okay=False),
+                         help="Store directory (default: REPO/.repoctx)."),
             click.option("--repo-id", default=None, help="Repository id (default: derived)."),
         ]
         if positional:
             options.append(click.argument("path_arg", metavar="[PATH]", required=False,
-                                          type=click.Path(path_type=Path)))
+                                          type=directory))
         for option in reversed(options):
             wrapper = option(wrapper)
         return wrapper
 
     return decorate
-
-
-def existing_dir(path: Path, what: str) -> Path:
-    """``path`` when it is a directory; else a usage error naming it (nothing is created)."""
-    if not path.is_dir():
-        state = "is not a directory" if path.exists() else "does not exist"
-        raise click.UsageError(f"{what} {path} {state}")
-    return path
 
 
 def json_option(command: Callable[..., Any]) -> Callable[..., Any]:

@@ -17,25 +17,20 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from repoctx.cli_common import EXIT_ERROR, repo_options
-from repoctx.errors import RepoctxError
+from repoctx.cli_common import fails_cleanly, repo_options
 
 if TYPE_CHECKING:  # commands import the store side when they run: a fast start (issue 14)
     from repoctx.retrieval import Workspace
 
 
 def _run(ctx: click.Context, work: Callable[[Workspace], Any]) -> None:
-    """Open the workspace, run ``work``, print its JSON; a repoctx error exits 1."""
+    """Open the workspace, run ``work``, print its JSON (errors: ``fails_cleanly``)."""
     from repoctx.retrieval import open_workspace
 
     opts = ctx.obj or {}
-    try:
-        with open_workspace(opts.get("path", "."), store_dir=opts.get("store_dir"),
-                            repo_id=opts.get("repo_id")) as ws:
-            result = work(ws)
-    except RepoctxError as exc:
-        click.echo(f"repoctx: {exc}", err=True)
-        sys.exit(EXIT_ERROR)
+    with open_workspace(opts.get("path", "."), store_dir=opts.get("store_dir"),
+                        repo_id=opts.get("repo_id")) as ws:
+        result = work(ws)
     click.echo(json.dumps(result, indent=2, ensure_ascii=False))
 
 
@@ -72,7 +67,7 @@ def _takes_context(command: Callable[..., Any]) -> Callable[..., Any]:
         ctx = click.get_current_context()
         ctx.obj = {"path": path, "store_dir": store_dir, "repo_id": repo_id}
         return command(ctx, **kwargs)
-    return repo_options(positional=False)(wrapper)
+    return repo_options(positional=False)(fails_cleanly(wrapper))
 
 
 _BODY_FILE = click.option("--body-file", type=click.Path(path_type=Path, dir_okay=False),

@@ -42,7 +42,6 @@ from repoctx.trees import (
 FORMAT_VERSION = 1
 STORE_DIRNAME = ".repoctx"
 LMDB_DIRNAME = "lmdb"
-_TICK_LOCK = threading.Lock()
 
 
 @dataclass
@@ -55,6 +54,8 @@ class Store:
     repo_id: str
     replica_id: str
     clock: Clock = field(default_factory=Clock)
+    _tick_lock: threading.Lock = field(default_factory=threading.Lock, repr=False,
+                                       compare=False)
 
     def key(self, family: str = "", rest: str = "") -> str:
         """A key of this store's repository."""
@@ -62,7 +63,7 @@ class Store:
 
     def tick(self) -> int:
         """A fresh tick of this replica's clock (unique across threads: tools run on a pool)."""
-        with _TICK_LOCK:
+        with self._tick_lock:
             return self.clock.now()
 
     def __post_init__(self) -> None:
@@ -194,16 +195,18 @@ def _writable(directory: Path) -> None:
         ignore = directory / ".gitignore"
         if not ignore.exists():  # the store never shows in `git status`, nor in a commit
             ignore.write_text("# repoctx store: never committed\n*\n", encoding="utf-8")
-        if not can_write(directory):
-            read_only = os.statvfs(lmdb_dir).f_flag & os.ST_RDONLY
-            raise PermissionError(errno.EROFS if read_only else errno.EACCES,
-                                  os.strerror(errno.EROFS if read_only else errno.EACCES))
     except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise StoreReadOnlyError(
-            f"cannot write the store at {directory} ({reason}): index a writable copy of the "
+        raise StoreReadOnlyError(_cannot_write(directory, exc.strerror or str(exc))) from None
+    if not can_write(directory):
+        read_only = os.statvfs(lmdb_dir).f_flag & os.ST_RDONLY
+        raise StoreReadOnlyError(_cannot_write(
+            directory, os.strerror(errno.EROFS if read_only else errno.EACCES)))
+
+
+def _cannot_write(directory: Path, reason: str) -> str:
+    return (f"cannot write the store at {directory} ({reason}): index a writable copy of the "
             "repository, or give --store DIR on a writable disk; the tools can still read an "
-            "existing index here") from None
+            "existing index here")
 
 
 def _check_format(trees: Trees, directory: Path, readonly: bool) -> None:

@@ -19,7 +19,7 @@ from repoctx.contextpull import Reader
 from repoctx.crdt import Record
 from repoctx.errors import NotIndexedError, StoreMissingError, ToolError
 from repoctx.reconcile import FileNode, file_node, read_status
-from repoctx.store import Store, can_write, has_store, missing_message, open_store, store_path
+from repoctx.store import Store, can_write, missing_message, open_store, store_path
 
 from .call_stats import CallStats
 
@@ -153,10 +153,8 @@ def open_workspace(root: str | Path, *, store_dir: str | Path | None = None,
     """
     base = Path(root).resolve()
     directory = store_path(base, store_dir)
-    if not has_store(directory):
-        raise NotIndexedError(missing_message(base))
     if writable is None:
-        writable = can_write(directory)
+        writable = can_write(directory)  # False where there is no store: the open says so
     try:
         store = open_store(base, repo_id=repo_id, store_dir=directory, readonly=not writable,
                            create=False)
