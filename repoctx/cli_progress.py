@@ -4,8 +4,8 @@ The bar (tqdm, on stderr, only when stderr is a terminal) appears once the comma
 has run about a second, whatever the phase, and names the phase it is in: pass (the
 walk), project (with a file count), export, embed. A small thread shows it and keeps
 its clock moving through phases that report no steps (an export of thousands of
-documents). ``Phases``
-times each phase for ``--json`` and the wall time of the whole process.
+documents). ``Phases`` times each phase for ``--json``; ``process_seconds`` is the
+wall time of the whole process.
 """
 
 from __future__ import annotations
@@ -76,9 +76,10 @@ class Phases:
     def _label(self, name: str, total: int | None, done: int = 0) -> None:
         with self._lock:
             self._state = (name, total, done)
-            if self._bar is not None:  # a new phase gets a bar of its own shape
+            shown = self._bar is not None
+            if shown:  # a new phase gets a bar of its own shape
                 self._bar.close()
-            if self._bar is not None or self._due():
+            if shown or self._due():
                 self._open_bar()
 
     def _advance(self, n: int) -> None:

@@ -36,16 +36,35 @@ def check_arguments(name: str, schema: dict[str, Any], arguments: Any) -> dict[s
     """Arguments of the tool ``name`` checked against its input ``schema``, defaults filled.
 
     The schema is the one the tool publishes, enforced whole by a JSON Schema validator
-    (types, enums, lengths, ranges, unknown and missing fields); the first violation is a
-    ``ToolError`` naming the field and what it accepts.
+    (types, enums, lengths, ranges, unknown and missing fields) after the text is checked
+    to be Unicode that UTF-8 can carry; the first violation is a ``ToolError`` naming the
+    field and what it accepts.
     """
     if not isinstance(arguments, dict):
         raise ToolError(f"{name}: arguments must be a JSON object (got {_json_type(arguments)})")
+    _check_unicode(arguments)
     error = _first_error(schema, arguments)
     if error is not None:
         raise ToolError(_message(name, schema, error))
     defaults = {k: v["default"] for k, v in schema["properties"].items() if "default" in v}
     return defaults | arguments
+
+
+def _check_unicode(value: Any, where: str = "arguments") -> None:
+    """Refuse text no UTF-8 can carry (a lone surrogate, as JSON's ``\\ud800`` gives)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ToolError(f"{where}: not valid Unicode text (a lone surrogate at "
+                            f"character {exc.start}); send UTF-8 text") from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_unicode(key, where)
+            _check_unicode(item, key if isinstance(key, str) else where)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _check_unicode(item, f"{where}[{i}]")
 
 
 def _first_error(schema: dict[str, Any], arguments: dict[str, Any]) -> Any:

@@ -233,7 +233,6 @@ def call(ws: Workspace, name: str, arguments: dict[str, Any] | None = None) -> d
     """
     tool = find_tool(name)
     args = {} if arguments is None else arguments
-    check_unicode(args)
     if isinstance(args, dict) and name not in REPOCONTEXT_TOOLS:
         # ContextPull's contract has no repoId: one server serves one repository
         args = {k: v for k, v in args.items() if k != "repoId"}
@@ -272,23 +271,6 @@ def _with_repo_paths(ws: Workspace, args: dict[str, Any]) -> dict[str, Any]:
             value = [p for p in (ws.repo_path(v, key) for v in value) if p] or None
         out[key] = ws.repo_path(value, key) if isinstance(value, str) else value
     return out
-
-
-def check_unicode(value: Any, where: str = "arguments") -> None:
-    """Refuse text no UTF-8 can carry (a lone surrogate, as JSON's ``\\ud800`` gives)."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise ToolError(f"{where}: not valid Unicode text (a lone surrogate at "
-                            f"character {exc.start}); send UTF-8 text") from None
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            check_unicode(key, where)
-            check_unicode(item, key if isinstance(key, str) else where)
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            check_unicode(item, f"{where}[{i}]")
 
 
 def _response_tokens(result: dict[str, Any]) -> int:

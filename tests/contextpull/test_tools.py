@@ -75,3 +75,10 @@ def test_defaults_and_dispatch(reader: Reader) -> None:
     assert call_tool(reader, "neighbours", {"id": "errors.md#1"})["header"] is None
     result = call_tool(reader, "search", {"query": "refund", "in": ["policies"]})
     assert len(result["hits"]) == 10 and result["mode"] == "lexical"
+
+
+def test_text_utf8_cannot_carry_is_refused_by_the_argument_check(reader: Reader) -> None:
+    with pytest.raises(ToolError, match=r"pattern: not valid Unicode text \(a lone surrogate"):
+        call_tool(reader, "grep", {"pattern": "a\ud800"})
+    with pytest.raises(ToolError, match=r"in\[1\]: not valid Unicode text"):
+        call_tool(reader, "search", {"query": "x", "in": ["ok", "\udc80"]})
