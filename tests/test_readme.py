@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import click
-
 from repoctx.cli import main
 from repoctx.retrieval.tools import tools
 
@@ -36,4 +34,3 @@ def test_every_tool_is_documented():
 def test_every_command_is_documented():
     commands = [name for name, c in main.commands.items() if not c.hidden]
     assert all(f"`repoctx {name}" in README for name in commands), commands
-    assert isinstance(main, click.Group)
