@@ -72,7 +72,7 @@ def open_env(path: Path, *, map_size: int = DEFAULT_MAP_SIZE, readonly: bool = F
     with lmdb_errors():
         if not readonly:
             path.mkdir(parents=True, exist_ok=True)
-        env = _open(path, map_size, readonly)
+        env = open_lmdb(path, map_size, readonly)
         dbs: dict[str, object] = {}
         for name in [t.name for t in TREES] + [LOCAL_TREE]:
             if readonly:
@@ -85,7 +85,8 @@ def open_env(path: Path, *, map_size: int = DEFAULT_MAP_SIZE, readonly: bool = F
         return env, dbs
 
 
-def _open(path: Path, map_size: int, readonly: bool) -> lmdb.Environment:
+def open_lmdb(path: Path, map_size: int, readonly: bool) -> lmdb.Environment:
+    """The environment at ``path``, opened without its named trees (errors untranslated)."""
     try:
         return lmdb.open(str(path), map_size=map_size, max_dbs=MAX_DBS, readonly=readonly,
                          subdir=True, readahead=False, lock=True)
