@@ -16,14 +16,13 @@ import lmdb
 
 from repoctx.errors import StoreBusyError, StoreFormatError, StoreIOError
 
-from .data_file import check_data_file
+from .data_file import REPAIR_HINT, check_data_file
 from .spec import LOCAL_TREE, TREES
 
 DEFAULT_MAP_SIZE = 64 << 20
 MAX_DBS = len(TREES) + 4
 
-_CORRUPT = ("the store's LMDB file is corrupt; run `repoctx check` to see the damage and "
-            "`repoctx repair` to rebuild the store")
+_CORRUPT = f"the store's LMDB file is corrupt; {REPAIR_HINT}"
 
 # Most specific first: the first matching class decides the message.
 _ERRORS: tuple[tuple[type[lmdb.Error], type[Exception], str], ...] = (
