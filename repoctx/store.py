@@ -17,15 +17,14 @@ import errno
 import os
 import re
 import secrets
-import shutil
 import threading
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from repoctx.crdt import Clock
 from repoctx.crdt.record import Record
-from repoctx.errors import StoreFormatError, StoreIOError, StoreMissingError, StoreReadOnlyError
+from repoctx.errors import StoreFormatError, StoreMissingError, StoreReadOnlyError
 from repoctx.trees import (
     DEFAULT_MAP_SIZE,
     TREES,
@@ -108,17 +107,7 @@ class Store:
         """Write a compact, verified copy of this store into ``dest`` (a new store
         directory), without the replica id: the restored store must author new dots.
         Built beside ``dest`` and renamed into place, so a failure leaves nothing."""
-        if dest.exists():
-            raise StoreIOError(f"{dest} exists; a backup writes a new directory")
-        work = dest.parent / f".{dest.name}.tmp-{os.getpid()}"
-        try:
-            shutil.rmtree(work, ignore_errors=True)  # a killed backup of this pid's
-            copied = self.trees.backup(work / LMDB_DIRNAME, drop_local=("replica",))
-            os.rename(work, dest)
-        except BaseException:
-            shutil.rmtree(work, ignore_errors=True)
-            raise
-        return replace(copied, path=dest / LMDB_DIRNAME)
+        return self.trees.backup(dest, drop_local=("replica",), subdir=LMDB_DIRNAME)
 
     def close(self) -> None:
         """Close the store."""

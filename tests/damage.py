@@ -63,11 +63,20 @@ def flip(path: Path, count: int, rng: random.Random, start: int = 0) -> list[int
 
 def derived_view(lmdb_dir: Path) -> dict[str, dict[str, Any]]:
     """Tree -> full key -> the record's plain field values, ``$tick`` left out."""
+    return _view(lmdb_dir, DERIVED)
+
+
+def memory_view(lmdb_dir: Path) -> dict[str, Any]:
+    """Full key -> plain values of every memory record (``$tick`` left out)."""
+    return _view(lmdb_dir, (MEMORY,))[MEMORY]
+
+
+def _view(lmdb_dir: Path, names: tuple[str, ...]) -> dict[str, dict[str, Any]]:
     env = lmdb.open(str(lmdb_dir), readonly=True, lock=False, max_dbs=32)
     try:
         view: dict[str, dict[str, Any]] = {}
         with env.begin() as txn:
-            for name in DERIVED:
+            for name in names:
                 db = env.open_db(name.encode(), txn=txn, create=False)
                 tree = view[name] = {}
                 for raw_key, raw in txn.cursor(db=db):
@@ -100,22 +109,6 @@ def all_records_decode(lmdb_dir: Path) -> bool:
         return True
     except Exception:  # any failure at all means not every record decodes
         return False
-    finally:
-        env.close()
-
-
-def memory_view(lmdb_dir: Path) -> dict[str, Any]:
-    """Full key -> plain values of every memory record (``$tick`` left out)."""
-    env = lmdb.open(str(lmdb_dir), readonly=True, lock=False, max_dbs=32)
-    try:
-        with env.begin() as txn:
-            db = env.open_db(MEMORY.encode(), txn=txn, create=False)
-            out = {}
-            for raw_key, raw in txn.cursor(db=db):
-                values = record.value(codec.decode(BY_NAME[MEMORY], raw_key.decode(), raw))
-                values.pop(record.TICK, None)
-                out[raw_key.decode()] = values
-            return out
     finally:
         env.close()
 

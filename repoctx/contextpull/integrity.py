@@ -14,6 +14,7 @@ import re
 import sqlite3
 from pathlib import Path
 
+from repoctx.contextpull import sql
 from repoctx.contextpull.connection import read_only_uri
 from repoctx.contextpull.schema import SUPPORTED_MAJOR, schema_statements
 
@@ -74,7 +75,7 @@ def _schema(conn: sqlite3.Connection) -> list[str]:
 
 
 def _meta(conn: sqlite3.Connection) -> list[str]:
-    row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    row = conn.execute(sql.META_VALUE, ("schema_version",)).fetchone()
     if row is None:
         return ["meta has no schema_version"]
     if str(row[0]).split(".")[0] != str(SUPPORTED_MAJOR):

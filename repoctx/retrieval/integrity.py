@@ -16,9 +16,8 @@ import lmdb
 
 from repoctx.contextpull import check_export
 from repoctx.errors import RepoctxError
+from repoctx.store import LMDB_DIRNAME
 from repoctx.trees import REPAIR_HINT, TreeCheck, check_directory, check_trees
-
-LMDB_DIRNAME = "lmdb"
 
 
 def check_store(directory: Path, export: Path) -> dict[str, Any]:

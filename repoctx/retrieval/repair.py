@@ -60,7 +60,6 @@ class RepairReport:
     lost_records: int = 0
     recovered: int = 0
     """Records a peer or backup (``--from``) held that the damaged store did not give."""
-    salvaged_keys: set[str] = field(default_factory=set, repr=False)
     source: str | None = None
     rebuilt: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -130,6 +129,7 @@ def _salvaged_store(root: Path, directory: Path, work: Path, repo_id: str | None
     """A fresh store in ``work`` holding what decodes of the kept trees."""
     damaged = directory / LMDB_DIRNAME
     old = Salvage(damaged, work / "rescue") if damaged.is_dir() else None
+    salvaged: set[str] = set()
     try:
         local = old.local_items(KEPT_LOCAL) if old is not None else {}
         ids = old.repo_ids() if old is not None else []
@@ -149,22 +149,24 @@ def _salvaged_store(root: Path, directory: Path, work: Path, repo_id: str | None
             copied = old.copy_into(store.trees, KEPT)
             report.kept, report.lost, report.lost_records = (
                 copied.records, copied.lost, copied.lost_records)
-            report.salvaged_keys = copied.keys
+            salvaged = copied.keys
     finally:
         if old is not None:
             old.close()
     if peer is not None:
-        _merge_peer(store, peer, work, report)
+        _merge_peer(store, peer, work, salvaged, report)
     return store
 
 
-def _merge_peer(store: Store, peer: Path, work: Path, report: RepairReport) -> None:
-    """Merge a peer's or backup's kept trees in; count the lost records it held."""
+def _merge_peer(store: Store, peer: Path, work: Path, salvaged: set[str],
+                report: RepairReport) -> None:
+    """Merge a peer's or backup's kept trees in; count the records it held beyond the
+    full keys ``salvaged`` from the damaged store."""
     with Salvage(peer, work / "rescue-peer") as other:
         copied = other.copy_into(store.trees, KEPT)
     for tree, count in copied.records.items():
         report.kept[tree] = report.kept.get(tree, 0) + count
-    report.recovered = len(copied.keys - report.salvaged_keys)
+    report.recovered = len(copied.keys - salvaged)
     report.warnings += [f"in {peer}: {d.tree} {d.key or '-'}: {d.reason}" for d in copied.lost]
 
 

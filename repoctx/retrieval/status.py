@@ -40,8 +40,8 @@ def health(ws: Workspace) -> dict[str, Any]:
     passes SQLite's integrity check and the schema check (``retrieval/integrity``), so
     ``ok`` means sound, and damage is named down to tree and key (issue 16, finding 5).
     """
-    checks = check_open(ws.store.trees.env, ws.store.path, ws.export)
-    store, export = checks["store"], checks["export"]
+    checked = check_open(ws.store.trees.env, ws.store.path, ws.export)
+    store, export = checked["store"], checked["export"]
     try:
         ws.store.get(ws.store.key())
     except RepoctxError as exc:
@@ -54,9 +54,8 @@ def health(ws: Workspace) -> dict[str, Any]:
         export["ok"] = False
         if not ws.export.exists() or not export["problems"]:
             export["error"] = str(exc)
-    checks = {"store": store, "export": export}
     versions = {"repoctx": metadata.version("repoctx"), "python": platform.python_version(),
                 "lmdb": lmdb.version(subpatch=False), "sqlite": sqlite3.sqlite_version}
-    return {"ok": all(c["ok"] for c in checks.values()), **checks,
+    return {"ok": store["ok"] and export["ok"], "store": store, "export": export,
             "versions": {k: ".".join(map(str, v)) if isinstance(v, tuple) else v
                          for k, v in versions.items()}}

@@ -9,7 +9,9 @@ Invariants:
 - store-local names the caller drops (the replica id) are gone from the copy, and
   every named tree holds as many records as the source's did;
 - the copy is built in a temporary directory beside ``dest`` and renamed into place
-  only once verified: on any failure nothing is left at ``dest`` or beside it.
+  only once verified: on any failure nothing is left at ``dest`` or beside it. A caller
+  whose environment lives in a subdirectory of what it backs up (the store's ``lmdb/``)
+  passes ``subdir``, so the whole of ``dest`` is staged and renamed at once.
 """
 
 from __future__ import annotations
@@ -24,12 +26,12 @@ import lmdb
 
 from repoctx.errors import StoreIOError
 
+from .data_file import DATA_FILE
 from .lmdb_env import MAX_DBS, lmdb_errors
 from .spec import LOCAL_TREE
 
 HEADROOM = 64 << 20
 """Map space the copy gets beyond its data file (sparse: address space, not disk)."""
-DATA_FILE = "data.mdb"
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,39 +43,36 @@ class BackupReport:
     bytes: int
 
 
-def temporary_sibling(dest: Path) -> Path:
-    """The directory a copy of ``dest`` is built in: beside it, named by this process."""
-    return dest.parent / f".{dest.name}.tmp-{os.getpid()}"
-
-
 def copy_map_size(data_bytes: int) -> int:
     """The map size to open a copy whose data file has ``data_bytes``."""
     return data_bytes + max(data_bytes // 2, HEADROOM)
 
 
 def backup(env: lmdb.Environment, dbs: Mapping[str, object], dest: Path,
-           drop_local: Sequence[str] = ()) -> BackupReport:
-    """Copy ``env`` compactly into the new directory ``dest``, without the store-local
-    names ``drop_local``, and verify the copy; raises ``StoreIOError`` (nothing left)."""
+           drop_local: Sequence[str] = (), subdir: str = "") -> BackupReport:
+    """Copy ``env`` compactly into ``dest / subdir`` (``dest`` a new directory), without
+    the store-local names ``drop_local``, and verify the copy; raises ``StoreIOError``
+    (nothing left)."""
     if dest.exists():
         raise StoreIOError(f"{dest} exists; a backup writes a new directory")
-    work = temporary_sibling(dest)
+    work = dest.parent / f".{dest.name}.tmp-{os.getpid()}"
     try:
         with lmdb_errors():
             shutil.rmtree(work, ignore_errors=True)  # a killed backup of this pid's
-            work.mkdir(parents=True)
+            copy = work / subdir
+            copy.mkdir(parents=True)
             with env.begin() as txn:
                 expected = _counts(txn, dbs)
                 dropped = [n for n in drop_local
                            if txn.get(n.encode(), db=dbs[LOCAL_TREE]) is not None]
-                env.copy(str(work), compact=True, txn=txn)
+                env.copy(str(copy), compact=True, txn=txn)
             expected[LOCAL_TREE] -= len(dropped)
-            report = _finish(work, list(dbs), drop_local, expected)
+            found = _finish(copy, list(dbs), drop_local, expected)
             os.rename(work, dest)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
-    return BackupReport(dest, report.records, report.bytes)
+    return BackupReport(dest / subdir, found, (dest / subdir / DATA_FILE).stat().st_size)
 
 
 def _counts(txn: lmdb.Transaction, dbs: Mapping[str, object]) -> dict[str, int]:
@@ -81,8 +80,9 @@ def _counts(txn: lmdb.Transaction, dbs: Mapping[str, object]) -> dict[str, int]:
 
 
 def _finish(path: Path, names: list[str], drop_local: Sequence[str],
-            expected: dict[str, int]) -> BackupReport:
-    """Open the copy with room to write, drop ``drop_local``, and check it."""
+            expected: dict[str, int]) -> dict[str, int]:
+    """Open the copy with room to write, drop ``drop_local``, and check it; returns its
+    records per tree."""
     size = (path / DATA_FILE).stat().st_size
     copy = lmdb.open(str(path), map_size=copy_map_size(size), max_dbs=MAX_DBS, subdir=True,
                      readahead=False)
@@ -98,7 +98,7 @@ def _finish(path: Path, names: list[str], drop_local: Sequence[str],
         copy.close()
     _verify(path, found, expected, kept)
     (path / "lock.mdb").unlink(missing_ok=True)  # the copy's readers make their own
-    return BackupReport(path, found, (path / DATA_FILE).stat().st_size)
+    return found
 
 
 def _verify(path: Path, found: dict[str, int], expected: dict[str, int], kept: list[str],

@@ -28,7 +28,7 @@ from . import codec
 from .data_file import check_data_file
 from .isolated import Crashed, run_isolated
 from .keys import lmdb_key, tree_of
-from .lmdb_env import MAX_DBS, lmdb_errors
+from .lmdb_env import DEFAULT_MAP_SIZE, lmdb_errors, open_lmdb
 from .spec import BY_NAME, LOCAL_TREE, TREES, TreeSpec
 
 _MAX_LISTED = 50
@@ -61,6 +61,12 @@ class TreeCheck:
     """Damage found: records, pages, records never reached."""
     damaged_records: int = 0
     damage: list[Damage] = field(default_factory=list)
+
+    @property
+    def unreached(self) -> int:
+        """Records LMDB counts that the cursor never reached (``entries`` set and the
+        records read counted)."""
+        return max(0, self.entries - self.sound - self.damaged_records)
 
     @property
     def ok(self) -> bool:
@@ -119,11 +125,20 @@ def _check_tree(env: lmdb.Environment, txn: lmdb.Transaction, spec: TreeSpec) ->
     check = TreeCheck(spec.name)
     db = open_tree(env, txn, spec.name, check.note)
     if db is not None:
-        check.entries = txn.stat(db)["entries"]
-        for _ in sound_records(txn, db, spec, check.note):
-            check.sound += 1
-        note_unreached(check)
+        for _ in counted_records(txn, db, spec, check):
+            pass
     return check
+
+
+def counted_records(txn: lmdb.Transaction, db: Any, spec: TreeSpec, check: TreeCheck,
+                    ) -> Iterator[tuple[str, bytes, Record]]:
+    """``sound_records`` of ``spec``'s tree, counted into ``check``: its entries, the
+    records read sound, the damage, and (once exhausted) the records never reached."""
+    check.entries = txn.stat(db)["entries"]
+    for found in sound_records(txn, db, spec, check.note):
+        check.sound += 1
+        yield found
+    note_unreached(check)
 
 
 def sound_records(txn: lmdb.Transaction, db: Any, spec: TreeSpec, on_damage: OnDamage,
@@ -190,12 +205,10 @@ def open_tree(env: lmdb.Environment, txn: lmdb.Transaction, name: str, on_damage
 
 
 def note_unreached(check: TreeCheck) -> None:
-    """Report the records LMDB counts that the cursor never reached (``check.entries``
-    set, the records read counted)."""
-    missing = check.entries - check.sound - check.damaged_records
-    if missing > 0:
-        check.note(Damage(check.tree, "", f"{missing} records LMDB counts were never reached "
-                          "(a damaged branch page)", record=False))
+    """Report ``check.unreached``, the records LMDB counts that the cursor never reached."""
+    if check.unreached:
+        check.note(Damage(check.tree, "", f"{check.unreached} records LMDB counts were never "
+                          "reached (a damaged branch page)", record=False))
 
 
 _NAMES = frozenset([t.name.encode() for t in TREES] + [LOCAL_TREE.encode()])
@@ -269,15 +282,10 @@ def check_directory(lmdb_dir: Path) -> list[TreeCheck]:
 
 def _checks_in(lmdb_dir: Path, names: tuple[str, ...]) -> Iterator[TreeCheck]:
     """The checks of ``names`` in ``lmdb_dir`` (run in the child). Registered as a reader
-    (``lock``) so a concurrent writer cannot reuse the pages being read; without the
-    lock file's write access (a read-only checkout), unregistered."""
-    try:
-        env = lmdb.open(str(lmdb_dir), readonly=True, lock=True, max_dbs=MAX_DBS,
-                        subdir=True, readahead=False)
-    except lmdb.Error:
-        with lmdb_errors():
-            env = lmdb.open(str(lmdb_dir), readonly=True, lock=False, max_dbs=MAX_DBS,
-                            subdir=True, readahead=False)
+    so a concurrent writer cannot reuse the pages being read; without the lock file's
+    write access (a read-only checkout), unregistered (``lmdb_env.open_lmdb``)."""
+    with lmdb_errors():
+        env = open_lmdb(lmdb_dir, DEFAULT_MAP_SIZE, readonly=True)
     try:
         yield from _checks(env, names)
     finally:

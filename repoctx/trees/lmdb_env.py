@@ -16,14 +16,13 @@ import lmdb
 
 from repoctx.errors import StoreBusyError, StoreFormatError, StoreIOError
 
-from .data_file import check_data_file
+from .data_file import REPAIR_HINT, check_data_file
 from .spec import LOCAL_TREE, TREES
 
 DEFAULT_MAP_SIZE = 64 << 20
 MAX_DBS = len(TREES) + 4
 
-_CORRUPT = ("the store's LMDB file is corrupt; run `repoctx check` to see the damage and "
-            "`repoctx repair` to rebuild the store")
+_CORRUPT = f"the store's LMDB file is corrupt; {REPAIR_HINT}"
 
 # Most specific first: the first matching class decides the message.
 _ERRORS: tuple[tuple[type[lmdb.Error], type[Exception], str], ...] = (
@@ -72,7 +71,7 @@ def open_env(path: Path, *, map_size: int = DEFAULT_MAP_SIZE, readonly: bool = F
     with lmdb_errors():
         if not readonly:
             path.mkdir(parents=True, exist_ok=True)
-        env = _open(path, map_size, readonly)
+        env = open_lmdb(path, map_size, readonly)
         dbs: dict[str, object] = {}
         for name in [t.name for t in TREES] + [LOCAL_TREE]:
             if readonly:
@@ -85,7 +84,8 @@ def open_env(path: Path, *, map_size: int = DEFAULT_MAP_SIZE, readonly: bool = F
         return env, dbs
 
 
-def _open(path: Path, map_size: int, readonly: bool) -> lmdb.Environment:
+def open_lmdb(path: Path, map_size: int, readonly: bool) -> lmdb.Environment:
+    """The environment at ``path``, opened without its named trees (errors untranslated)."""
     try:
         return lmdb.open(str(path), map_size=map_size, max_dbs=MAX_DBS, readonly=readonly,
                          subdir=True, readahead=False, lock=True)

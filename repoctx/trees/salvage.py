@@ -24,7 +24,7 @@ from repoctx.errors import CorruptRecordError, StoreFormatError
 
 from . import codec
 from .data_file import DATA_FILE, problem, salvage_copy
-from .integrity import Damage, TreeCheck, note_unreached, open_tree, sound_records
+from .integrity import Damage, TreeCheck, counted_records, open_tree
 from .isolated import Crashed, run_isolated
 from .keys import parse_key
 from .lmdb_env import MAX_DBS, lmdb_errors
@@ -104,8 +104,7 @@ class Salvage:
                     last = message[2][-1][0] if message[2] else last
                 elif kind == "lost":
                     copied.lost += message[2].damage
-                    copied.lost_records += (message[2].damaged_records
-                                            + _unreached_count(message[2]))
+                    copied.lost_records += message[2].damaged_records + message[2].unreached
                     remaining = remaining[1:]
         return copied
 
@@ -180,27 +179,19 @@ def _read_records(path: Path, names: tuple[str, ...], prefix: str) -> Iterator[t
             try:
                 db = open_tree(env, txn, name, check.note)
                 if db is not None:
-                    check.entries = txn.stat(db)["entries"]
                     chunk: list[tuple[str, bytes]] = []
-                    for key, raw, _ in sound_records(txn, db, BY_NAME[name], check.note):
+                    for key, raw, _ in counted_records(txn, db, BY_NAME[name], check):
                         if key.startswith(prefix):
                             chunk.append((key, raw))
-                        check.sound += 1
                         if len(chunk) >= _CHUNK:
                             yield ("records", name, chunk)
                             chunk = []
                     yield ("records", name, chunk)
-                    note_unreached(check)
             finally:
                 txn.abort()
             yield ("lost", name, check)
     finally:
         env.close()
-
-
-def _unreached_count(check: TreeCheck) -> int:
-    """Records LMDB counted in the tree but the cursor never reached."""
-    return max(0, check.entries - check.sound - check.damaged_records)
 
 
 def _merge(dest: Trees, tree: str, chunk: list[tuple[str, bytes]], copied: Copied) -> None:

@@ -254,10 +254,12 @@ class Trees:
                 out.append(TreeStats(spec.name, s["entries"], pages * s["psize"]))
         return out
 
-    def backup(self, dest: Path, drop_local: Sequence[str] = ()) -> BackupReport:
-        """Write a compact, verified copy of the environment into the new directory
-        ``dest``, without the store-local names ``drop_local`` (``trees/backup``)."""
-        return backup(self.env, self.dbs, dest, drop_local)
+    def backup(self, dest: Path, drop_local: Sequence[str] = (), subdir: str = "",
+               ) -> BackupReport:
+        """Write a compact, verified copy of the environment into ``dest / subdir``
+        (``dest`` a new directory), without the store-local names ``drop_local``
+        (``trees/backup``)."""
+        return backup(self.env, self.dbs, dest, drop_local, subdir)
 
     def close(self) -> None:
         """Close the environment."""
