@@ -26,6 +26,7 @@ from repoctx.crdt import Clock
 from repoctx.crdt.record import Record
 from repoctx.errors import StoreFormatError, StoreMissingError, StoreReadOnlyError
 from repoctx.trees import (
+    DATA_FILE,
     DEFAULT_MAP_SIZE,
     TREES,
     BackupReport,
@@ -157,7 +158,7 @@ def store_path(root: Path, store_dir: str | Path | None = None) -> Path:
 
 def has_store(directory: Path) -> bool:
     """True when ``directory`` holds a store's LMDB data file."""
-    return (directory / LMDB_DIRNAME / "data.mdb").is_file()
+    return (directory / LMDB_DIRNAME / DATA_FILE).is_file()
 
 
 def missing_message(root: Path) -> str:
@@ -168,7 +169,7 @@ def missing_message(root: Path) -> str:
 def can_write(directory: Path) -> bool:
     """True when this process may write the store in ``directory`` (disk and permissions)."""
     lmdb_dir = directory / LMDB_DIRNAME
-    files = [p for p in (lmdb_dir, lmdb_dir / "data.mdb", lmdb_dir / "lock.mdb") if p.exists()]
+    files = [p for p in (lmdb_dir, lmdb_dir / DATA_FILE, lmdb_dir / "lock.mdb") if p.exists()]
     try:
         read_only_disk = bool(os.statvfs(lmdb_dir).f_flag & os.ST_RDONLY)
     except OSError:

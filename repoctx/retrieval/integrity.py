@@ -31,7 +31,7 @@ def check_store(directory: Path, export: Path) -> dict[str, Any]:
             store.update(_store_answer(check_directory(lmdb_dir)))
         except RepoctxError as exc:
             message = str(exc)
-            store.update(ok=False, error=message if "repoctx" in message else
+            store.update(ok=False, error=message if REPAIR_HINT in message else
                          f"{message}; {REPAIR_HINT}")
     return _answer(store, export_answer(export))
 

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 from repoctx.errors import PeerUnavailableError, SyncRefusedError
-from repoctx.store import FORMAT_VERSION, LMDB_DIRNAME, STORE_DIRNAME, Store, open_store
+from repoctx.store import FORMAT_VERSION, LMDB_DIRNAME, STORE_DIRNAME, Store, has_store, open_store
 from repoctx.trees import Trees
 
 from .protocol import OnFinish, Responder, known_repos
@@ -23,7 +23,7 @@ from .transport import HttpTransport, LocalTransport, Transport
 def store_directory(path: Path) -> Path:
     """The store directory a peer path names; raises ``PeerUnavailableError``."""
     for candidate in (path, path / STORE_DIRNAME):
-        if (candidate / LMDB_DIRNAME / "data.mdb").is_file():
+        if has_store(candidate):
             return candidate.resolve()
     raise PeerUnavailableError(f"no repoctx store at {path} (nor at {path / STORE_DIRNAME})")
 

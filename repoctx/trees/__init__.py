@@ -7,7 +7,7 @@ from . import changelog
 from .backup import BackupReport
 from .batch import Batch
 from .compaction import compact
-from .data_file import REPAIR_HINT
+from .data_file import DATA_FILE, REPAIR_HINT
 from .integrity import Damage, TreeCheck, check_directory, check_trees
 from .keys import (
     MAX_KEY_BYTES,
@@ -34,6 +34,7 @@ __all__ = [
     "BackupReport",
     "Batch",
     "Copied",
+    "DATA_FILE",
     "DEFAULT_MAP_SIZE",
     "Damage",
     "Key",

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from repoctx.errors import StoreFormatError
+from repoctx.errors import CorruptRecordError, StoreFormatError
 
 DATA_FILE = "data.mdb"
 MAGIC = 0xBEEFC0DE
@@ -38,7 +38,7 @@ _PSIZE = struct.Struct("<I")  # mm_dbs[FREE_DBI].md_pad (at 40)
 _TAIL = struct.Struct("<QQ")  # mm_last_pg, mm_txnid (at 136)
 _META_END = 152
 _PAGE_SIZES = (4096, 8192, 16384, 32768, 65536)
-REPAIR_HINT = "run `repoctx check` to see the damage and `repoctx repair` to rebuild the store"
+REPAIR_HINT = CorruptRecordError.HINT
 
 
 @dataclass(frozen=True, slots=True)
