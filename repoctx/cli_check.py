@@ -60,7 +60,6 @@ def repair(path: Path, source: Path | None, store_dir: Path | None, repo_id: str
     and report what was lost. The replica id is kept."""
     from repoctx.retrieval import repair as repair_store
 
-    _directory(path, store_dir)
     report = repair_store(path, store_dir=store_dir, repo_id=repo_id, source=source)
     emit(report.as_json(), as_json, lambda _: report.text())
 

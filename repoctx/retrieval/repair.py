@@ -28,7 +28,14 @@ from typing import Any
 from repoctx import vectors
 from repoctx.errors import StoreFormatError
 from repoctx.reconcile import PassOptions, reconcile_pass, writer_lock
-from repoctx.store import LMDB_DIRNAME, STORE_DIRNAME, Store, default_repo_id, open_store
+from repoctx.store import (
+    LMDB_DIRNAME,
+    STORE_DIRNAME,
+    Store,
+    default_repo_id,
+    open_store,
+    store_path,
+)
 from repoctx.trees import BY_FAMILY, TREES, Damage, Salvage
 
 from .export_refresh import refresh_export
@@ -94,7 +101,7 @@ def repair(root: Path, *, store_dir: Path | None = None, repo_id: str | None = N
            source: Path | None = None) -> RepairReport:
     """Rebuild the store of the repository at ``root`` (see the module docstring)."""
     root = Path(root).resolve()
-    directory = Path(store_dir).resolve() if store_dir else root / STORE_DIRNAME
+    directory = store_path(root, store_dir)
     peer = _peer_lmdb(source) if source is not None else None
     if not (directory / LMDB_DIRNAME).is_dir() and peer is None:
         raise StoreFormatError(f"no repoctx store at {directory} to repair; run `repoctx "
