@@ -36,8 +36,8 @@ symbol names came from the store's declarations, which a changed file no longer 
 are read back from the row's ``repoctx_search_symbols`` rows.
 
 A full build computes the values document by document over worker processes
-(``search_pool``): the store's declarations are looked up here (the store's handle is
-this process's) and sent along with the document's sections, undecoded.
+(``contextpull.ordered_map``): the store's declarations are looked up here (the store's
+handle is this process's) and sent along with the document's sections, undecoded.
 """
 
 from __future__ import annotations
@@ -54,11 +54,10 @@ from functools import lru_cache
 from itertools import groupby
 from pathlib import PurePosixPath
 
-from repoctx.contextpull import PREVIOUS_SCHEMA
+from repoctx.contextpull import PREVIOUS_SCHEMA, ordered_map
 from repoctx.reconcile import Declaration
 from repoctx.retrieval.priors import is_secondary
 from repoctx.retrieval.query import expand_for_index, light_stem, normalise_name, split_identifier
-from repoctx.retrieval.search_pool import ordered_map
 from repoctx.retrieval.section_symbols import (
     FoundSymbol,
     SectionSpan,
