@@ -1,4 +1,5 @@
-"""Shared by the benchmarks: write one section of docs/benchmarks.md in place."""
+"""Shared by the benchmarks: the results table, and one section of docs/benchmarks.md
+written in place."""
 
 from __future__ import annotations
 
@@ -6,7 +7,10 @@ import argparse
 import os
 import platform
 import re
+import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 HEADER = "# Benchmarks\n\nWritten by the scripts in `bench/`; each section is replaced when its\n" \
@@ -39,3 +43,53 @@ def tree_bench_arguments(description: str, repeat: int, quick: str) -> argparse.
     parser.add_argument("--repeat", type=int, default=repeat)
     parser.add_argument("--out", type=Path, default=Path("docs/benchmarks.md"))
     return parser.parse_args()
+
+
+def _secs(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+@dataclass
+class Results:
+    """Table rows (measure, value, floor, ratio, target, met) and notes under the table."""
+
+    rows: list[tuple[str, ...]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def add(self, measure: str, value: float, floor: float | None = None,
+            limit: float | None = None, target: str = "") -> None:
+        """A timed row; ``limit`` is the largest ratio (with a floor) or seconds meeting it."""
+        ratio = value / floor if floor else None
+        met = "" if limit is None else ("yes" if (ratio if floor else value) <= limit
+                                        else "**no**")
+        self.rows.append((measure, _secs(value), _secs(floor) if floor else "",
+                          f"{ratio:.2f}x" if ratio is not None else "", target, met))
+
+    def add_text(self, measure: str, value: str, target: str = "", met: bool | None = None,
+                 floor: str = "", ratio: str = "") -> None:
+        """A row whose value is not seconds."""
+        self.rows.append((measure, value, floor, ratio, target,
+                          "" if met is None else ("yes" if met else "**no**")))
+
+
+def table(res: Results, value: str = "value") -> str:
+    """The results as markdown (``value`` heads the value column)."""
+    lines = [f"| measure | {value} | floor | ratio | target | met? |",
+             "| --- | ---: | ---: | ---: | --- | --- |"]
+    lines += ["| " + " | ".join(row) + " |" for row in res.rows]
+    return "\n".join(lines) + "\n\n" + "\n".join(f"- {n}" for n in res.notes) + "\n"
+
+
+def run_and_write(out: Path, name: str, title: str, run: Callable[[Path, Results], None],
+                  value: str = "value") -> None:
+    """``run(tmp, results)`` in a temporary directory, with the load average noted before
+    and after; print the table and write it as the section ``name`` of ``out``."""
+    res = Results()
+    res.notes.append(f"{os.cpu_count()} cores, shared with other work: load average "
+                     f"(1/5 min) {load_average()} at the start.")
+    with tempfile.TemporaryDirectory(prefix=f"repoctx-bench-{name}-") as tmp:
+        run(Path(tmp), res)
+    res.notes.append(f"Load average at the end: {load_average()}.")
+    body = table(res, value)
+    print(body)
+    write_section(out, name, title, body)

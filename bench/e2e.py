@@ -41,16 +41,15 @@ import sqlite3
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _corpus, _report, index beside us
 
 from _corpus import django_source  # noqa: E402
-from _report import load_average, tree_bench_arguments, write_section  # noqa: E402
+from _report import Results, load_average, run_and_write, tree_bench_arguments  # noqa: E402
 from index import (  # noqa: E402
     APPENDED,
     BIG_FILES,
@@ -71,33 +70,6 @@ MIB = 1 << 20
 EXPORT = "contextpull.sqlite"
 REPOCTX = [sys.executable, "-m", "repoctx"]
 
-
-
-def _secs(seconds: float) -> str:
-    return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
-
-
-@dataclass
-class Results:
-    """Table rows (measure, value, floor, ratio, target, met) and notes under the table."""
-
-    rows: list[tuple[str, ...]] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    def add(self, measure: str, value: float, floor: float | None = None,
-            limit: float | None = None, target: str = "") -> None:
-        """A timed row; ``limit`` is the largest ratio (with a floor) or seconds meeting it."""
-        ratio = value / floor if floor else None
-        met = "" if limit is None else ("yes" if (ratio if floor else value) <= limit
-                                        else "**no**")
-        self.rows.append((measure, _secs(value), _secs(floor) if floor else "",
-                          f"{ratio:.2f}x" if ratio is not None else "", target, met))
-
-    def add_text(self, measure: str, value: str, target: str = "", met: bool | None = None,
-                 floor: str = "", ratio: str = "") -> None:
-        """A row whose value is not seconds."""
-        self.rows.append((measure, value, floor, ratio, target,
-                          "" if met is None else ("yes" if met else "**no**")))
 
 
 # --- the command, from outside -----------------------------------------------------------
@@ -396,30 +368,18 @@ def run_big(tmp: Path, floor: DjangoFloor, res: Results) -> None:
     print(f"50k cold {run.wall:.2f}s", file=sys.stderr)
 
 
-def table(res: Results) -> str:
-    """The results as markdown."""
-    lines = ["| measure | value | floor | ratio | target | met? |",
-             "| --- | ---: | ---: | ---: | --- | --- |"]
-    lines += ["| " + " | ".join(row) + " |" for row in res.rows]
-    return "\n".join(lines) + "\n\n" + "\n".join(f"- {n}" for n in res.notes) + "\n"
-
-
 def main() -> None:
     args = tree_bench_arguments(__doc__.splitlines()[0], 2, "one repeat, no 50k tree")
     repeat = 1 if args.quick else args.repeat
-    res = Results()
-    res.notes.append(f"{os.cpu_count()} cores, shared with other work: load average "
-                     f"(1/5 min) {load_average()} at the start.")
-    with tempfile.TemporaryDirectory(prefix="repoctx-bench-e2e-") as tmp:
-        floor = run_django(Path(tmp), repeat, res)
+
+    def run(tmp: Path, res: Results) -> None:
+        floor = run_django(tmp, repeat, res)
         if not (args.quick or args.skip_50k):
-            run_big(Path(tmp), floor, res)
-    res.notes.append(f"Load average at the end: {load_average()}.")
-    body = table(res)
-    print(body)
-    write_section(args.out, "e2e", "End to end: `repoctx index` as a user runs it, on Django; "
+            run_big(tmp, floor, res)
+
+    run_and_write(args.out, "e2e", "End to end: `repoctx index` as a user runs it, on Django; "
                   "targets: cold <= 1.0x floor, no-op <= 2x, one-file edit <= 0.5 s, store "
-                  "<= 3x source bytes, RSS < 1 GiB", body)
+                  "<= 3x source bytes, RSS < 1 GiB", run)
 
 
 if __name__ == "__main__":

@@ -33,16 +33,15 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _corpus, _report beside us
 
 from _corpus import django_source  # noqa: E402
-from _report import load_average, tree_bench_arguments, write_section  # noqa: E402
+from _report import Results, load_average, run_and_write, tree_bench_arguments  # noqa: E402
 
 from repoctx import open_store  # noqa: E402
 from repoctx.extract import extract, extractor_for, language_of  # noqa: E402
@@ -73,42 +72,6 @@ print(json.dumps({"seconds": time.perf_counter() - start, "scanned": report.scan
                   "self_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
                   "workers_kib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))
 """
-
-
-@dataclass
-class Row:
-    """One line of the results table."""
-
-    measure: str
-    value: str
-    floor: str = ""
-    ratio: str = ""
-    target: str = ""
-    met: str = ""
-
-
-@dataclass
-class Results:
-    """Everything measured, in table order, plus notes printed under the table."""
-
-    rows: list[Row] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    def add(self, measure: str, seconds: float, floor: float | None = None,
-            limit: float | None = None, target: str = "") -> None:
-        """A timed row; ``limit`` is the largest ratio (with a floor) or seconds meeting it."""
-        row = Row(measure, _secs(seconds), target=target)
-        if floor is not None:
-            row.floor, row.ratio = _secs(floor), f"{seconds / floor:.2f}x"
-        if limit is not None:
-            measured = seconds / floor if floor is not None else seconds
-            row.met = "yes" if measured <= limit else "**no**"
-        self.rows.append(row)
-
-
-def _secs(seconds: float) -> str:
-    return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.2f} s"
-
 
 
 # --- the tree ---------------------------------------------------------------------------
@@ -362,9 +325,8 @@ def measure_rss(root: Path, store_dir: Path, floor: Floor, res: Results) -> None
     writer, worker = out["self_kib"] / 1024, out["workers_kib"] / 1024
     workers = os.cpu_count() or 1
     total = writer + workers * worker
-    res.rows.append(Row(f"peak RSS, cold index in a subprocess (writer + {workers} x worker)",
-                        f"{total:,.0f} MiB", target="< 1 GiB",
-                        met="yes" if total < 1024 else "**no**"))
+    res.add_text(f"peak RSS, cold index in a subprocess (writer + {workers} x worker)",
+                 f"{total:,.0f} MiB", "< 1 GiB", total < 1024)
     res.add("cold index in a fresh interpreter (same subprocess)", out["seconds"],
             floor.total, 1.0, "<= 1.0x")
     res.notes.append(f"Peak RSS: writer {writer:,.0f} MiB, largest worker {worker:,.0f} MiB "
@@ -393,32 +355,19 @@ def run_big(tmp: Path, floor: Floor, repeat: int, res: Results) -> None:
     store.close()
 
 
-def table(res: Results) -> str:
-    """The results as markdown."""
-    lines = ["| measure | seconds | floor | ratio | target | met? |",
-             "| --- | ---: | ---: | ---: | --- | --- |"]
-    lines += [f"| {r.measure} | {r.value} | {r.floor} | {r.ratio} | {r.target} | {r.met} |"
-              for r in res.rows]
-    return "\n".join(lines) + "\n\n" + "\n".join(f"- {n}" for n in res.notes) + "\n"
-
-
 def main() -> None:
     args = tree_bench_arguments(__doc__.splitlines()[0], 3,
                                 "one repeat, no RSS subprocess, no 50k tree")
     repeat = 1 if args.quick else args.repeat
-    res = Results()
-    res.notes.append(f"{os.cpu_count()} cores, shared with other work: load average "
-                     f"(1/5 min) {load_average()} at the start.")
-    with tempfile.TemporaryDirectory(prefix="repoctx-bench-index-") as tmp:
-        floor, _ = run_django(Path(tmp), repeat, not args.quick, res)
+
+    def run(tmp: Path, res: Results) -> None:
+        floor, _ = run_django(tmp, repeat, not args.quick, res)
         if not (args.quick or args.skip_50k):
-            run_big(Path(tmp), floor, repeat, res)
-    res.notes.append(f"Load average at the end: {load_average()}.")
-    body = table(res)
-    print(body)
-    write_section(args.out, "index", "Indexing (reconcile pass) on Django; targets: cold "
+            run_big(tmp, floor, repeat, res)
+
+    run_and_write(args.out, "index", "Indexing (reconcile pass) on Django; targets: cold "
                   "<= 1.0x single-process floor, no-op <= 2x stat floor, one-file edit "
-                  "< 300 ms, peak RSS < 1 GiB", body)
+                  "< 300 ms, peak RSS < 1 GiB", run, value="seconds")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from repoctx.contextpull.directory import export_directory
     from repoctx.contextpull.documents import Definition, SourceDocument
     from repoctx.contextpull.integrity import check_export
+    from repoctx.contextpull.pool import ordered_map
     from repoctx.contextpull.reader import Reader
     from repoctx.contextpull.search import Embedder
     from repoctx.contextpull.store_export import export_store
@@ -31,6 +32,7 @@ __all__ = [
     "check_export",
     "export_directory",
     "export_store",
+    "ordered_map",
     "tool_definitions",
     "write_export",
 ]
@@ -39,6 +41,7 @@ export_lazily(__name__, {
     ".directory": ("export_directory",),
     ".documents": ("Definition", "SourceDocument"),
     ".integrity": ("check_export",),
+    ".pool": ("ordered_map",),
     ".reader": ("Reader",),
     ".search": ("Embedder",),
     ".store_export": ("export_store",),

@@ -26,7 +26,7 @@ from repoctx.reconcile.walk import is_binary
 from repoctx.reconcile.walk_cache import RACY_NS
 
 __all__ = ["BINARY", "RACY_NS", "TOO_LARGE", "UNREADABLE", "Skips", "UnreadFile",
-           "Vouched", "read_checked", "read_document", "resolve"]
+           "Vouched", "read_checked", "resolve"]
 
 BINARY, TOO_LARGE, UNREADABLE = "binary", "too-large", "unreadable"
 _PATHS_PER_REASON = 20
@@ -74,12 +74,6 @@ def read_checked(path: str, max_bytes: int) -> bytes | str:
     return BINARY if is_binary(data) else data
 
 
-def read_document(path: str, max_bytes: int) -> bytes | None:
-    """The bytes of ``path`` when it is an exportable text file, else ``None``."""
-    data = read_checked(path, max_bytes)
-    return data if isinstance(data, bytes) else None
-
-
 @dataclass(frozen=True, slots=True)
 class UnreadFile:
     """A file to export, not read yet: its document path, the size and mtime a stat gave
@@ -90,11 +84,6 @@ class UnreadFile:
     mtime_ns: int
     location: str
     max_bytes: int
-
-    def read(self) -> SourceDocument | None:
-        """The document, or ``None`` when the file is no longer an exportable text file."""
-        found = self.read_checked()
-        return found if isinstance(found, SourceDocument) else None
 
     def read_checked(self) -> SourceDocument | str:
         """The document, or why the file is no longer an exportable text file."""

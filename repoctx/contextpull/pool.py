@@ -1,4 +1,4 @@
-"""`contextpull/pool` — prepare and encode an export's documents, over workers when worth it.
+"""`contextpull/pool` — an export's per-item work over worker processes, results in order.
 
 Sectioning, summaries and the insert tuples (``contextpull/encoded``) are pure
 per-document CPU work, so a big export hands them to forked workers, in chunks
@@ -14,6 +14,8 @@ inserts (SQLite releases the GIL), instead of after the last result.
 Default: one worker per CPU, the writer's process beside them (on 2 cores this beat 1
 worker and in-process work on Django, with other load on the machine; bench/). The
 pool costs ~10% more CPU in all (results are pickled), so it only pays with a free core.
+``ordered_map`` is the same bounded, in-order window for a function over items that are
+pickled to fresh workers instead (the search-index build, ``retrieval/search_index``).
 """
 
 from __future__ import annotations
@@ -26,16 +28,21 @@ import signal
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
-from itertools import islice
+from functools import partial
+from itertools import chain, islice
+from typing import TypeVar
 
 from repoctx.contextpull.documents import Definition, SourceDocument
 from repoctx.contextpull.encoded import EncodedDocument, encode
 from repoctx.contextpull.records import DocumentRows, prepare
 from repoctx.errors import ContextPullError
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 DefinitionsFor = Callable[[str, bytes], "tuple[Definition, ...] | None"]
 # A document to section afresh, or rows reused from another writer's export (encode only).
@@ -45,7 +52,7 @@ POOL_MIN_DOCUMENTS = 200
 # Documents per task: big enough to amortise a task's round trip, small enough that the
 # writer gets its first results early and the workers finish together.
 CHUNK_DOCUMENTS = 24
-# Chunks submitted per worker ahead of the one being inserted: enough to keep the workers
+# Chunks submitted per worker ahead of the one being taken: enough to keep the workers
 # busy; submitting every chunk at once let a big tree's encoded documents pile up
 # (workers outpace the inserts) to several times the tree's text (issue 15).
 IN_FLIGHT = 4
@@ -150,7 +157,6 @@ def encode_all(
         initargs=(os.getpid(),),
     )
     side: threading.Thread | None = None
-    pending: deque[Future[list[EncodedDocument]]] = deque()
     upcoming = iter(chunks)
     try:
         with _FORK_LOCK:  # one job in the global while this export's workers fork
@@ -159,19 +165,15 @@ def encode_all(
             # which would write to every one of them and so copy every inherited page.
             gc.freeze()
             try:  # the first submit forks every worker (fork start: all at once)
-                pending.extend(pool.submit(_encode_chunk, bounds)
-                               for bounds in islice(upcoming, IN_FLIGHT * workers))
+                first = next(upcoming)
+                pending = deque([(first, pool.submit(_encode_chunk, first))])
             finally:
                 gc.unfreeze()
                 _JOB = None
         if meanwhile is not None:  # after the fork: these workers never inherit it
             side = threading.Thread(target=meanwhile, name="export-meanwhile", daemon=True)
             side.start()
-        while pending:
-            chunk = pending.popleft().result()
-            bounds = next(upcoming, None)
-            if bounds is not None:  # results not yet inserted stay a few chunks (issue 15)
-                pending.append(pool.submit(_encode_chunk, bounds))
+        for _, chunk in _in_order(pool, _encode_chunk, upcoming, IN_FLIGHT * workers, pending):
             yield from chunk
     except BrokenProcessPool as exc:  # a worker was killed (OOM, signal): no rows for it
         raise ContextPullError(f"an export worker died: {exc}") from exc
@@ -179,3 +181,58 @@ def encode_all(
         pool.shutdown(wait=True, cancel_futures=True)  # on error, no work left running
         if side is not None:
             side.join()
+
+
+def _in_order(pool: ProcessPoolExecutor, task: Callable[[T], R], args: Iterator[T],
+              window: int, pending: deque[tuple[T, Future[R]]] | None = None,
+              ) -> Iterator[tuple[T, R]]:
+    """``(arg, task(arg))`` for each of ``args``, in order, run on ``pool`` with at most
+    ``window`` tasks submitted and not yet taken (``pending``: those already submitted),
+    so results not yet used stay a few chunks however many there are (issue 15)."""
+    pending = deque() if pending is None else pending
+    while True:
+        while len(pending) < window and (arg := next(args, None)) is not None:
+            pending.append((arg, pool.submit(task, arg)))
+        if not pending:
+            return
+        arg, future = pending.popleft()
+        yield arg, future.result()
+
+
+def _run(function: Callable[[T], R], chunk: list[T]) -> list[R]:
+    """Worker task of ``ordered_map``: the function over one chunk."""
+    return [function(item) for item in chunk]
+
+
+def ordered_map(function: Callable[[T], R], items: Iterable[T], *, chunk: int,
+                min_items: int, workers: int | None = None) -> Iterator[tuple[T, R]]:
+    """``(item, function(item))`` for each of ``items``, in order, over ``workers``
+    processes (default: one per CPU) when there are at least ``min_items`` items, sent
+    ``chunk`` items a task; few items or one worker: in this process.
+
+    Unlike ``encode_all``, the items are streamed to the workers pickled (``function``
+    too: a module-level function), and the workers start fresh (``forkserver``, else
+    ``spawn``), not forked: a forked worker keeps every page of this process's heap that
+    this process changes afterwards, which on a 55,000-file tree was 0.5-0.9 GiB more in
+    all (bench/e2e.py). The search-index build uses it (``retrieval/search_index``).
+    """
+    workers = default_workers() if workers is None else workers
+    iterator = iter(items)
+    head = list(islice(iterator, min_items))
+    if workers < 2 or len(head) < min_items:
+        for item in chain(head, iterator):
+            yield item, function(item)
+        return
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    pool = ProcessPoolExecutor(workers, mp_context=context)
+    rest = chain(head, iterator)
+    chunks = iter(lambda: list(islice(rest, chunk)), [])
+    try:
+        for items_, results in _in_order(pool, partial(_run, function), chunks,
+                                         IN_FLIGHT * workers):
+            yield from zip(items_, results, strict=True)
+    except BrokenProcessPool as exc:  # a worker was killed (OOM, signal): no results for it
+        raise ContextPullError(f"a search-index worker died: {exc}") from exc
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

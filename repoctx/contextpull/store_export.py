@@ -38,7 +38,7 @@ from repoctx.extract import extract
 from repoctx.reconcile import file_node, symbol_record
 from repoctx.reconcile.walk import IGNORE_FILES
 from repoctx.store import Store
-from repoctx.trees import decode_stored, make_key, tree_of, unescape_name
+from repoctx.trees import decode_stored, family_prefix, make_key, tree_of, unescape_name
 
 if TYPE_CHECKING:
     from repoctx.trees import Snapshot
@@ -95,7 +95,7 @@ class StoreDefinitions:
     def __init__(self, store: Store, snapshot: Snapshot, known: dict[str, _Known]) -> None:
         self._snapshot, self._known, self._now_ms = snapshot, known, snapshot.now_ms
         self._repo_id = store.repo_id
-        self._prefix = store.key("symbol", "x")[:-1]
+        self._prefix = family_prefix(store.repo_id, "symbol")
         self._encoded: dict[str, bytes] = {}  # fully-qualified name -> its stored record
         self._fetched: set[str] = set()  # paths whose symbols' records were read
 

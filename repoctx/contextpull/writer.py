@@ -287,12 +287,12 @@ it only): what the patch replaced, e.g. to delete from contentless FTS5 tables."
 
 def _finalize(conn: sqlite3.Connection, finalize: Finalize, plan: PatchPlan | None,
               previous: Path | None) -> None:
-    attach = plan is not None and previous is not None  # what the patch replaced
-    if attach:
+    """``finalize``, with ``previous`` (given after a patch: what it replaced) attached."""
+    if previous is not None:
         conn.execute(f"ATTACH DATABASE ? AS {PREVIOUS_SCHEMA}", (str(previous),))
     finalize(conn, None if plan is None else set())
     conn.commit()
-    if attach:
+    if previous is not None:
         conn.execute(f"DETACH DATABASE {PREVIOUS_SCHEMA}")
 
 

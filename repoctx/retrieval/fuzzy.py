@@ -14,16 +14,14 @@ parts of the symbol names (``Vocabulary.of_names``), its separators and case kep
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable
 
-from repoctx.retrieval.query import is_compound, split_identifier
+from repoctx.retrieval.query import IDENTIFIER_PART, is_compound, split_identifier
 
 MIN_WORD = 3
 _CANDIDATES = 8
-_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")  # as query splits
 
 
 def max_edits(word: str) -> int:
@@ -91,7 +89,7 @@ def correct_identifier(token: str, parts: Vocabulary, words: Vocabulary) -> str 
     ``parts``, separators and case style kept; None when nothing changes."""
     out: list[str] = []
     pos, changed = 0, False
-    for match in _PART.finditer(token):
+    for match in IDENTIFIER_PART.finditer(token):
         part = match.group(0)
         fixed = None
         if part.lower() not in parts and part.lower() not in words:

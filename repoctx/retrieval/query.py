@@ -26,7 +26,8 @@ MAX_QUERY_TERMS = 32
 MAX_JOIN_WORDS = 3  # neighbouring words joined into one candidate identifier
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
-_PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+IDENTIFIER_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+"""One part of an identifier chunk: an acronym, a (capitalised) word, or digits."""
 # An identifier worth splitting: has an inner underscore or a lower→upper / ACRONYMWord turn.
 _COMPOUND = re.compile(r"[A-Za-z0-9]_+[A-Za-z0-9]|[a-z][A-Z]|[A-Z][A-Z][a-z]")
 # A word-start, then (lazily, within the word) an underscore or a case turn; the word is
@@ -49,7 +50,7 @@ STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 def split_identifier(token: str) -> list[str]:
     """The lowercase parts of an identifier: ``getHTTPResponse_code`` → get http response code."""
-    return [part.lower() for chunk in token.split("_") for part in _PARTS.findall(chunk)]
+    return [part.lower() for chunk in token.split("_") for part in IDENTIFIER_PART.findall(chunk)]
 
 
 def is_compound(token: str) -> bool:

@@ -19,6 +19,7 @@ from typing import Any
 from repoctx.errors import ToolError
 from repoctx.extract import module_name
 from repoctx.reconcile import content_record, symbol_record, xref_record
+from repoctx.trees import family_prefix, unescape_name
 
 from .symbols import declarations, reverse_names, simple_name, suggestions, where
 from .workspace import Workspace
@@ -71,8 +72,8 @@ def _in_tests(fq: str) -> bool:
 
 def _symbol_name(ws: Workspace, symbol: str) -> str:
     """The fully-qualified name of ``symbol``, also given as its store key."""
-    prefix = ws.store.key("symbol", "x")[:-1]
-    return symbol[len(prefix):] if symbol.startswith(prefix) else symbol
+    prefix = family_prefix(ws.store.repo_id, "symbol")
+    return unescape_name(symbol[len(prefix):]) if symbol.startswith(prefix) else symbol
 
 
 def _declaring_path(ws: Workspace, symbol: str) -> str | None:

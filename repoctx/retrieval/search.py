@@ -234,16 +234,21 @@ def _reasons(cand: Candidate, corrections: dict[str, str]) -> list[str]:
     return reasons[:MAX_REASONS]
 
 
+def _fq_of(cand: Candidate) -> str | None:
+    """The candidate's symbol: the one it matched, else its section's, else None."""
+    if cand.symbol is not None:
+        return cand.symbol.fq
+    section = cand.section
+    return fq_name(section.path, section.symbol) if section is not None and section.symbol \
+        else None
+
+
 def _symbol_of(ws: Workspace, cand: Candidate) -> tuple[str, Declaration] | None:
     """The candidate's symbol and its stored declaration in the candidate's file, or None
     when the store does not hold it (an export newer than the index): a symbol hit names
     only keys that exist, with the definition's own lines."""
-    section = cand.section
-    if cand.symbol is not None:
-        fq = cand.symbol.fq
-    elif section is not None and section.symbol:
-        fq = fq_name(section.path, section.symbol)
-    else:
+    fq = _fq_of(cand)
+    if fq is None:
         return None
     decl = symbol_record.declaration_at(ws.get(ws.store.key("symbol", fq)), cand.path)
     return None if decl is None else (fq, decl)
@@ -257,24 +262,22 @@ def _hit(ws: Workspace, cand: Candidate, shown: list[str], corrections: dict[str
     kinds = shown if symbol is not None else [k for k in shown if k != "symbol"]
     if not kinds:
         return None
-    kind = kinds[0]
+    kind = kinds[0]  # "symbol" only when its declaration was found
     hit: dict[str, Any] = {"score": round(cand.score, 5), "kind": kind, "path": cand.path}
-    if kind == "file":
+    if symbol is not None:
+        fq, decl = symbol
+        hit.update(key=ws.store.key("symbol", fq), symbol=fq,
+                   lines=[decl.start_line, decl.end_line])
+    elif kind == "file":
         hit["key"] = ws.store.key("file", cand.path)
-    elif kind == "section":
+    else:
         assert section is not None
         hit["key"] = section.section_id
-        if cand.symbol is not None or section.symbol:
-            hit["symbol"] = (cand.symbol.fq if cand.symbol is not None
-                             else fq_name(section.path, section.symbol))
-    if symbol is not None and kind == "symbol":
-        fq, decl = symbol
-        hit["key"] = ws.store.key("symbol", fq)
-        hit["symbol"] = fq
-        hit["lines"] = [decl.start_line, decl.end_line]
-    elif kind == "section" and section is not None and section.start_line is not None \
-            and section.end_line is not None:
-        hit["lines"] = [section.start_line, section.end_line]
+        fq = _fq_of(cand)
+        if fq is not None:
+            hit["symbol"] = fq
+        if section.start_line is not None and section.end_line is not None:
+            hit["lines"] = [section.start_line, section.end_line]
     hit["reasons"] = _reasons(cand, corrections)
     return hit
 

@@ -36,8 +36,8 @@ symbol names came from the store's declarations, which a changed file no longer 
 are read back from the row's ``repoctx_search_symbols`` rows.
 
 A full build computes the values document by document over worker processes
-(``search_pool``): the store's declarations are looked up here (the store's handle is
-this process's) and sent along with the document's sections, undecoded.
+(``contextpull.ordered_map``): the store's declarations are looked up here (the store's
+handle is this process's) and sent along with the document's sections, undecoded.
 """
 
 from __future__ import annotations
@@ -54,11 +54,10 @@ from functools import lru_cache
 from itertools import groupby
 from pathlib import PurePosixPath
 
-from repoctx.contextpull import PREVIOUS_SCHEMA
+from repoctx.contextpull import PREVIOUS_SCHEMA, ordered_map
 from repoctx.reconcile import Declaration
 from repoctx.retrieval.priors import is_secondary
 from repoctx.retrieval.query import expand_for_index, light_stem, normalise_name, split_identifier
-from repoctx.retrieval.search_pool import ordered_map
 from repoctx.retrieval.section_symbols import (
     FoundSymbol,
     SectionSpan,
@@ -101,12 +100,13 @@ DDL = (
     " PRIMARY KEY(part, symbol_id)) WITHOUT ROWID",
     "CREATE TABLE repoctx_search_vocab(term TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID",
 )
-_SECTIONS = (
+_SECTIONS_IN = (  # {schema}: this file ("main") or an attached previous export
     "SELECT s.rowid, s.id, d.path, d.kind, s.heading_path, s.text, r.start_line, r.end_line,"
     " r.symbol, d.sha256"
-    " FROM sections s JOIN documents d ON d.doc_id = s.doc_id"
-    " LEFT JOIN repoctx_sections r ON r.id = s.id"
+    " FROM {schema}.sections s JOIN {schema}.documents d ON d.doc_id = s.doc_id"
+    " LEFT JOIN {schema}.repoctx_sections r ON r.id = s.id"
 )
+_SECTIONS = _SECTIONS_IN.format(schema="main")
 _IN_ORDER = " ORDER BY s.doc_id, s.ordinal"  # a document's sections together, in order
 DOCUMENT_CHUNK = 64
 """Documents per worker task (~9 sections each on Django: ~500 sections a task)."""
@@ -227,11 +227,9 @@ def _schemas(conn: sqlite3.Connection) -> list[str]:
 
 def _sections_at(conn: sqlite3.Connection, schema: str, rowids: list[int]) -> list[SectionRow]:
     """The sections of ``schema`` with these rowids."""
-    query = _SECTIONS.replace("FROM sections", f"FROM {schema}.sections").replace(
-        "JOIN documents", f"JOIN {schema}.documents").replace(
-        "JOIN repoctx_sections", f"JOIN {schema}.repoctx_sections")
-    return list(_read_sections(conn, f"{query} WHERE s.rowid IN (SELECT value FROM"
-                                     " json_each(?))", (json.dumps(rowids),)))
+    query = _SECTIONS_IN.format(schema=schema)
+    return _read_sections(conn, f"{query} WHERE s.rowid IN (SELECT value FROM json_each(?))",
+                          (json.dumps(rowids),))
 
 
 def _delete_rows(conn: sqlite3.Connection, stale: dict[int, int]) -> bool:

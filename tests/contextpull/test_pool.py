@@ -1,4 +1,5 @@
-"""encode_all: the same rows in process and over forked workers, in order."""
+"""encode_all: the same rows in process and over forked workers, in order; ordered_map:
+results in order, over worker processes for many items, in process for few."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 
 from repoctx.contextpull import pool
 from repoctx.contextpull.documents import Definition, Section, SourceDocument
-from repoctx.contextpull.pool import encode_all
+from repoctx.contextpull.pool import IN_FLIGHT, encode_all, ordered_map
 from repoctx.contextpull.records import DocumentRows
 from repoctx.errors import ContextPullError
 
@@ -115,3 +116,60 @@ def test_meanwhile_runs_beside_the_workers_and_is_over_at_the_end() -> None:
     alone = encode_all(items(), 2000, "t", Prefetching(), workers=0,
                        meanwhile=lambda: calls.append("alone"))  # fmt: skip
     assert len(list(alone)) == len(items()) and calls == ["forked"]  # in process: not needed
+
+
+# ordered_map's chunk and threshold, as the search-index build passes them.
+MIN_ITEMS, CHUNK = 2000, 500
+
+
+def _square_and_pid(n: int) -> tuple[int, int]:
+    return n * n, os.getpid()
+
+
+def _die_on_seven(n: int) -> int:
+    if n == 7 and os.getpid() != PARENT:
+        os._exit(3)  # a worker killed mid-task
+    return n
+
+
+# The test process's pid, the same in the workers (they start fresh and import this module).
+PARENT = int(os.environ.setdefault("REPOCTX_TEST_POOL_PARENT", str(os.getpid())))
+
+
+def _ordered_map(function, items, workers):  # type: ignore[no-untyped-def]
+    return ordered_map(function, items, chunk=CHUNK, min_items=MIN_ITEMS, workers=workers)
+
+
+def test_ordered_map_sends_many_items_to_workers_and_keeps_their_order() -> None:
+    items = list(range(MIN_ITEMS + 123))
+    results = list(_ordered_map(_square_and_pid, iter(items), workers=2))
+    assert [item for item, _ in results] == items
+    assert [square for _, (square, _) in results] == [n * n for n in items]
+    assert {pid for _, (_, pid) in results} - {os.getpid()}  # computed in other processes
+
+
+def test_ordered_map_takes_items_from_their_iterable_as_results_are_taken() -> None:
+    taken = []
+
+    def counted():  # type: ignore[no-untyped-def]
+        for n in range(MIN_ITEMS * 4):
+            taken.append(n)
+            yield n
+
+    results = _ordered_map(_square_and_pid, counted(), workers=2)
+    next(results)
+    # The first result needs the head and a window of chunks, not every item.
+    assert len(taken) <= MIN_ITEMS + CHUNK * IN_FLIGHT * 2 + CHUNK
+    assert len(list(results)) == MIN_ITEMS * 4 - 1
+
+
+def test_ordered_map_keeps_few_items_or_one_worker_in_process() -> None:
+    few = _ordered_map(_square_and_pid, range(10), workers=2)
+    assert {pid for _, (_, pid) in few} == {os.getpid()}
+    many = _ordered_map(_square_and_pid, range(MIN_ITEMS), workers=1)
+    assert {pid for _, (_, pid) in many} == {os.getpid()}
+
+
+def test_a_dead_ordered_map_worker_is_a_contextpull_error() -> None:
+    with pytest.raises(ContextPullError, match="worker died"):
+        list(_ordered_map(_die_on_seven, range(MIN_ITEMS), workers=2))

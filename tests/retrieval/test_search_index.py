@@ -330,7 +330,8 @@ def test_a_patch_deletes_rows_built_from_store_declarations_without_a_rebuild(ex
 
 def test_a_full_build_over_workers_equals_one_in_process(export, monkeypatch):
     # The workers get each document's sections with the declarations looked up here.
-    from repoctx.retrieval import search_index, search_pool
+    from repoctx.contextpull import pool
+    from repoctx.retrieval import search_index
 
     _, out = export
     _declared_cart.export = out
@@ -339,7 +340,7 @@ def test_a_full_build_over_workers_equals_one_in_process(export, monkeypatch):
     in_process = _index_state(conn)
     monkeypatch.setattr(search_index, "MIN_DOCUMENTS", 1)
     monkeypatch.setattr(search_index, "DOCUMENT_CHUNK", 2)
-    monkeypatch.setattr(search_pool, "default_workers", lambda: 2)
+    monkeypatch.setattr(pool, "default_workers", lambda: 2)
     build_search_index(conn, None, _declared_cart(5))
     assert _index_state(conn) == in_process
     (line,) = conn.execute("SELECT start_line FROM repoctx_search_symbols"
