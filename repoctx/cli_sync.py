@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from repoctx.cli_common import fails_cleanly, repo_options
-from repoctx.sync.limits import MAX_BODY, TOKEN_HINT, Limits, Timeouts
-from repoctx.sync.token_env import TOKEN_ENV
+from repoctx.sync.limits import MAX_BODY, TOKEN_ENV, TOKEN_HINT, Limits, Timeouts
 
 if TYPE_CHECKING:  # commands import the store side when they run: a fast start (issue 14)
     from repoctx.store import Store
