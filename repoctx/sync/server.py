@@ -51,7 +51,6 @@ if TYPE_CHECKING:
     from .protocol import OnFinish
 
 
-
 def parse_bind(bind: str) -> tuple[str, int]:
     """``HOST:PORT`` (or ``PORT``) -> (host, port); the host defaults to 127.0.0.1."""
     host, _, port = bind.rpartition(":")
