@@ -16,8 +16,16 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from repoctx.cli_common import fails_cleanly, repo_options
-from repoctx.sync.limits import MAX_BODY, TOKEN_HINT, Limits, Timeouts
-from repoctx.sync.token_env import TOKEN_ENV
+from repoctx.sync.limits import (
+    DEFAULT_LIMITS,
+    DEFAULT_TIMEOUTS,
+    MAX_BODY,
+    TOKEN_ENV,
+    TOKEN_HINT,
+    TOKEN_MIN_CHARS,
+    Limits,
+    Timeouts,
+)
 
 if TYPE_CHECKING:  # commands import the store side when they run: a fast start (issue 14)
     from repoctx.store import Store
@@ -109,20 +117,20 @@ def _text(r: dict[str, Any]) -> str:
 @click.option("--bind", default="127.0.0.1:7411", show_default=True, metavar="HOST:PORT",
               help="Address to listen on; beyond loopback a strong token is required.")
 @click.option("--token", envvar=TOKEN_ENV, default=None,
-              help=f"Shared token every peer must send (or ${TOKEN_ENV}); at least 22 "
-                   f"URL-safe characters: make one with {TOKEN_HINT}.")
+              help=f"Shared token every peer must send (or ${TOKEN_ENV}); at least "
+                   f"{TOKEN_MIN_CHARS} URL-safe characters: make one with {TOKEN_HINT}.")
 @click.option("--tls-cert", type=click.Path(path_type=Path, dir_okay=False, exists=True),
               default=None, help="Serve HTTPS with this certificate (PEM); needs --tls-key.")
 @click.option("--tls-key", type=click.Path(path_type=Path, dir_okay=False, exists=True),
               default=None, help="The private key (PEM) of --tls-cert.")
 @click.option("--max-body", type=click.IntRange(1), default=MAX_BODY, show_default=True,
               metavar="BYTES", help="Largest request body, declared or streamed.")
-@click.option("--header-timeout", type=click.FloatRange(0.1), default=Timeouts().head_s,
+@click.option("--header-timeout", type=click.FloatRange(0.1), default=DEFAULT_TIMEOUTS.head_s,
               show_default=True, metavar="SECONDS",
               help="Close a connection whose request headers take longer.")
-@click.option("--idle-timeout", type=click.FloatRange(1), default=Timeouts().idle_s,
+@click.option("--idle-timeout", type=click.FloatRange(1), default=DEFAULT_TIMEOUTS.idle_s,
               show_default=True, metavar="SECONDS", help="Close a kept-alive idle connection.")
-@click.option("--body-timeout", type=click.FloatRange(0.1), default=Limits().body_idle_s,
+@click.option("--body-timeout", type=click.FloatRange(0.1), default=DEFAULT_LIMITS.body_idle_s,
               show_default=True, metavar="SECONDS",
               help="Refuse a request body that pauses longer (408).")
 @_store_options
@@ -148,12 +156,12 @@ def sync_serve(bind: str, token: str | None, tls_cert: Path | None, tls_key: Pat
         raise click.UsageError(str(exc)) from None
     tls = (tls_cert, tls_key) if tls_cert and tls_key else None
     logging.basicConfig(format="repoctx sync-serve: %(message)s", level=logging.WARNING)
+    limits = Limits(max_body=max_body, body_idle_s=body_timeout,
+                    body_total_s=max(DEFAULT_LIMITS.body_total_s, body_timeout),
+                    max_in_flight=2 * max_body)
     with _open(path, repo_id, store_dir, create=False) as store:
         server = SyncServer(store, host, port, token=token, on_finish=refresher(path), tls=tls,
-                            limits=Limits(max_body=max_body, body_idle_s=body_timeout,
-                                          body_total_s=max(600.0, body_timeout),
-                                          max_in_flight=2 * max_body),
-                            timeouts=Timeouts(header_timeout, idle_timeout))
+                            limits=limits, timeouts=Timeouts(header_timeout, idle_timeout))
         scheme = "https" if tls else "http"
         click.echo(f"repoctx: serving sync of {store.repo_id} on {scheme}://{host}:{server.port}",
                    err=True)

@@ -99,8 +99,7 @@ def bounded(seconds: float | Deadline | None, what: str = "the call") -> Iterato
     except CallTimeoutError:
         raise
     except Exception as exc:
-        if deadline.expired():
-            raise deadline.error() from exc
+        raise_if_due(exc)  # the block's deadline is still the current one here
         raise
     finally:
         _CURRENT.reset(token)

@@ -1,7 +1,10 @@
 """lazy: package exports imported on first read, as an eager ``__init__`` would bind them."""
 
+import ast
+import importlib
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -83,3 +86,21 @@ def test_listing_the_tools_imports_neither_the_mcp_sdk_nor_numpy():
     assert loaded_by("from repoctx.retrieval import tools; tools.tools()", (
         "mcp", "numpy", "rapidfuzz", "repoctx.retrieval.context", "repoctx.retrieval.search",
     )) == []
+
+
+ROOT = Path(__file__).resolve().parents[1]
+LAZY_INITS = sorted(p for p in (ROOT / "repoctx").rglob("__init__.py")
+                    if "export_lazily(" in p.read_text())
+
+
+@pytest.mark.parametrize("init", LAZY_INITS, ids=lambda p: p.parent.name)
+def test_a_lazy_package_lists_each_export_alike_in_all_its_map_and_its_typing_imports(init):
+    """Each name is written three times (``__all__``, ``export_lazily``, ``TYPE_CHECKING``);
+    a name missing from one would be unexported, unimportable or unseen by type checkers."""
+    package = importlib.import_module(".".join(init.parent.relative_to(ROOT).parts))
+    typed = {alias.asname or alias.name
+             for node in ast.walk(ast.parse(init.read_text()))
+             if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING"
+             for found in ast.walk(node) if isinstance(found, ast.ImportFrom)
+             for alias in found.names}
+    assert set(package.__all__) == set(package.__dict__["_lazy_exports"]) == typed

@@ -78,9 +78,7 @@ def empty() -> TextBody:
 
 def value(state: TextBody) -> str:
     """The text the update spells: its lines joined by ``"\\n"``."""
-    if state.update == EMPTY_UPDATE:
-        return ""
-    return "\n".join(_read(_load(state.update, 0)))
+    return "\n".join(lines(state))
 
 
 def lines(state: TextBody) -> list[str]:

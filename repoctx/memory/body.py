@@ -47,8 +47,8 @@ def edits(old: list[str], new: str) -> list[LineSplice]:
     """Line splices turning the lines ``old`` into the text ``new`` (offsets in ``old``).
 
     Common leading and trailing lines are kept; in between, unchanged lines are matched
-    (difflib, no junk heuristic) and every other run of lines is one splice replacing
-    the old run by the new one.
+    (difflib, its junk heuristic only past ``_MATCH_LIMIT``) and every other run of lines
+    is one splice replacing the old run by the new one.
     """
     if "\n".join(old) == new:
         return []

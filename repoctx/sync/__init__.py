@@ -17,7 +17,7 @@ from repoctx.lazy import export_lazily
 if TYPE_CHECKING:
     from .digests import ensure_digests
     from .http_app import SyncApp
-    from .limits import MAX_BODY, TOKEN_HINT, Limits, Timeouts
+    from .limits import MAX_BODY, TOKEN_ENV, TOKEN_HINT, Limits, Timeouts
     from .nats_log import NatsLog, replicate
     from .peer import adopt_repo_id, open_peer, open_peer_store, store_directory
     from .protocol import PROTOCOL, Responder, check_peer, identity
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from .refresh import refresh_export, refresher
     from .server import SyncServer, check_bind, check_token, is_loopback, parse_bind
     from .session import SyncReport, sync
-    from .token_env import TOKEN_ENV
     from .transport import HttpTransport, LocalTransport, Transport
 
 __all__ = [
@@ -66,7 +65,7 @@ __all__ = [
 export_lazily(__name__, {
     ".digests": ("ensure_digests",),
     ".http_app": ("SyncApp",),
-    ".limits": ("MAX_BODY", "TOKEN_HINT", "Limits", "Timeouts"),
+    ".limits": ("MAX_BODY", "TOKEN_ENV", "TOKEN_HINT", "Limits", "Timeouts"),
     ".nats_log": ("NatsLog", "replicate"),
     ".peer": ("adopt_repo_id", "open_peer", "open_peer_store", "store_directory"),
     ".protocol": ("PROTOCOL", "Responder", "check_peer", "identity"),
@@ -74,6 +73,5 @@ export_lazily(__name__, {
     ".refresh": ("refresh_export", "refresher"),
     ".server": ("SyncServer", "check_bind", "check_token", "is_loopback", "parse_bind"),
     ".session": ("SyncReport", "sync"),
-    ".token_env": ("TOKEN_ENV",),
     ".transport": ("HttpTransport", "LocalTransport", "Transport"),
 })

@@ -53,8 +53,6 @@ def parse_length(value: bytes | None) -> int | None:
     return int(text)
 
 
-
-
 class SyncApp:
     """The ASGI application answering sync requests from one ``Responder``."""
 

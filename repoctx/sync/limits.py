@@ -1,7 +1,8 @@
 """sync/limits — how much and how slowly a ``sync-serve`` peer may send, and its tokens.
 
-Plain values, kept apart from the server so that the command line can show them as
-defaults without importing the HTTP stack.
+Plain values, kept apart from the server and the peers so that the command line can show
+them as defaults, and name the token variable, without importing the HTTP stack or the
+store (issue 14, finding 8). A leaf: imports nothing from repoctx.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ MAX_CONNECTIONS = 256
 TOKEN_MIN_CHARS = 22
 """22 URL-safe characters carry 132 bits: ``secrets.token_urlsafe(16)`` and longer."""
 TOKEN_HINT = 'python -c "import secrets;print(secrets.token_urlsafe(32))"'
+TOKEN_ENV = "REPOCTX_SYNC_TOKEN"
+"""Where ``repoctx sync`` and ``repoctx sync-serve`` read the token when no ``--token``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,8 +15,8 @@ from repoctx.errors import PeerUnavailableError, SyncRefusedError
 from repoctx.store import FORMAT_VERSION, LMDB_DIRNAME, STORE_DIRNAME, Store, has_store, open_store
 from repoctx.trees import Trees
 
+from .limits import TOKEN_ENV
 from .protocol import OnFinish, Responder, known_repos
-from .token_env import TOKEN_ENV
 from .transport import HttpTransport, LocalTransport, Transport
 
 

@@ -36,6 +36,7 @@ from .limits import (
     DEFAULT_LIMITS,
     DEFAULT_TIMEOUTS,
     MAX_CONNECTIONS,
+    TOKEN_ENV,
     TOKEN_HINT,
     TOKEN_MIN_CHARS,
     Limits,
@@ -48,7 +49,6 @@ if TYPE_CHECKING:
     from repoctx.store import Store
 
     from .protocol import OnFinish
-
 
 
 def parse_bind(bind: str) -> tuple[str, int]:
@@ -87,7 +87,7 @@ def check_bind(host: str, token: str | None) -> None:
     if not token:
         raise SyncRefusedError(
             f"sync-serve on {host} would accept any machine: give a shared token "
-            f"(--token or REPOCTX_SYNC_TOKEN; make one with {TOKEN_HINT}), or bind 127.0.0.1")
+            f"(--token or {TOKEN_ENV}; make one with {TOKEN_HINT}), or bind 127.0.0.1")
     check_token(token)
 
 

@@ -112,12 +112,18 @@ def start_server(repo):
     return proc
 
 
-def test_a_cancelled_request_stops_its_work(repo):
+def server_running_slow_grep(repo):
+    """``start_server`` one second into the slow grep, sent as request 2."""
     proc = start_server(repo)
+    rpc(proc, {"id": 2, "method": "tools/call",
+               "params": {"name": "grep", "arguments": SLOW_GREP}})
+    time.sleep(1.0)
+    return proc
+
+
+def test_a_cancelled_request_stops_its_work(repo):
+    proc = server_running_slow_grep(repo)
     try:
-        rpc(proc, {"id": 2, "method": "tools/call",
-                   "params": {"name": "grep", "arguments": SLOW_GREP}})
-        time.sleep(1.0)
         rpc(proc, {"method": "notifications/cancelled",
                    "params": {"requestId": 2, "reason": "no longer needed"}})
         time.sleep(0.5)
@@ -135,11 +141,8 @@ def test_a_cancelled_request_stops_its_work(repo):
 
 
 def test_work_stops_when_the_client_goes_away(repo):
-    proc = start_server(repo)
+    proc = server_running_slow_grep(repo)
     try:
-        rpc(proc, {"id": 2, "method": "tools/call",
-                   "params": {"name": "grep", "arguments": SLOW_GREP}})
-        time.sleep(1.0)
         busy = cpu_seconds(proc.pid)
         left = time.monotonic()
         proc.stdin.close()  # the client leaves mid-call

@@ -1,5 +1,6 @@
 """sync/limits: the defaults sync-serve documents, readable without the HTTP stack."""
 
+from repoctx.sync import TOKEN_ENV
 from repoctx.sync.limits import DEFAULT_LIMITS, MAX_BODY, TOKEN_HINT, Limits, Timeouts
 from tests.conftest import loaded_by
 
@@ -12,3 +13,12 @@ def test_the_defaults_hold_together():
 
 def test_reading_them_imports_no_server():
     assert loaded_by("import repoctx.sync.limits", ("asyncio", "uvicorn", "repoctx.store")) == []
+
+
+def test_the_token_variable_is_the_documented_one():
+    assert TOKEN_ENV == "REPOCTX_SYNC_TOKEN"
+
+
+def test_naming_it_imports_no_store():
+    assert loaded_by("from repoctx.sync import TOKEN_ENV",
+                     ("repoctx.store", "repoctx.sync.peer", "lmdb")) == []

@@ -113,19 +113,15 @@ def test_small_requests_do_not_wait_for_delayed_acks(tmp_path, serving):
     assert time.perf_counter() - started < 1.0
 
 
-def test_a_kept_alive_connection_that_stalls_in_its_next_request_gets_408(tmp_path):
-    server = SyncServer(new_store(tmp_path / "b", "rb"), timeouts=Timeouts(head_s=0.5))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        with socket.create_connection(("127.0.0.1", server.port), timeout=20) as sock:
-            request = b"POST /v1/finish HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"
-            sock.sendall(request)
-            first = b""
-            while not first.endswith(b"\x81\xa6merged\x00"):  # the whole answer, head and body
-                first += sock.recv(4096)
-            assert first.startswith(b"HTTP/1.1 200")
-            sock.sendall(request[:20])  # the next request stops midway through its head
-            assert sock.recv(4096).startswith(b"HTTP/1.1 408")
-    finally:
-        server.shutdown()
-        server.server_close()
+def test_a_kept_alive_connection_that_stalls_in_its_next_request_gets_408(tmp_path, serving):
+    url = serving(new_store(tmp_path / "b", "rb"), timeouts=Timeouts(head_s=0.5))
+    port = int(url.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as sock:
+        request = b"POST /v1/finish HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"
+        sock.sendall(request)
+        first = b""
+        while not first.endswith(b"\x81\xa6merged\x00"):  # the whole answer, head and body
+            first += sock.recv(4096)
+        assert first.startswith(b"HTTP/1.1 200")
+        sock.sendall(request[:20])  # the next request stops midway through its head
+        assert sock.recv(4096).startswith(b"HTTP/1.1 408")
