@@ -286,11 +286,12 @@ def test_a_pass_pauses_the_cyclic_collector_and_restores_it(repo, enabled):
 
 def test_a_file_whose_projection_fails_is_skipped_and_the_rest_indexed(tmp_path):
     """A symbol record that decodes but holds a declaration of the wrong shape (a bug
-    elsewhere, or a peer's) makes projecting ``app.py`` raise; the pass goes on."""
+    elsewhere, or a peer's) makes projecting ``app.py`` raise; the pass goes on. ``aaa.py``
+    shares its batch and is projected first, so the retried batch must not count it twice."""
     from repoctx.crdt import or_map
 
     root = tmp_path / "repo"
-    write(root, {"app.py": APP, "other.py": "def helper():\n    return 1\n"})
+    write(root, {"app.py": APP, "aaa.py": "def helper():\n    return 1\n"})
     with open_store(root, repo_id="demo") as store:
         reconcile_pass(store, root, PassOptions(workers=1))
         key = store.key("symbol", "app.validate")
@@ -299,10 +300,10 @@ def test_a_file_whose_projection_fails_is_skipped_and_the_rest_indexed(tmp_path)
             bad = or_map.put(state, "elsewhere.py", ("function",), store.tick(), "peer")
             batch.merge(key, record.write({symbol_record.DECL: bad}, store.tick()))
         write(root, {"app.py": "LIMIT = 3\n" + APP, "new.py": "def fresh():\n    pass\n",
-                     "other.py": "def helper():\n    return 2\n"})
+                     "aaa.py": "def helper():\n    return 2\n"})
         report = reconcile_pass(store, root, PassOptions(workers=1, batch_files=2))
         assert report.skipped["failed"] == 1 and report.skipped_paths["failed"] == ["app.py"]
-        assert report.added == 1 and report.changed == 1  # new.py, other.py
+        assert report.added == 1 and report.changed == 1  # new.py, aaa.py
         assert any("'app.py' not indexed" in w for w in report.warnings)
         nodes = file_node.load_all(store)
         assert nodes["new.py"].symbols == ("new.fresh",)
