@@ -80,7 +80,7 @@ def write_steps(store: Store, options: PassOptions, state: State, chunk: list[St
                     close(batch)
         except _FileFailed as failure:
             saved.restore(state)
-            chunk = [step for step in chunk if step_path(step) != failure.path]
+            chunk = [step for step in chunk if _step_path(step) != failure.path]
             state.report.skip(failure.path, "failed")
             cause = failure.__cause__
             state.counts.warnings.append(not_indexed(failure.path,
@@ -98,7 +98,7 @@ class _FileFailed(Exception):
         self.path = path
 
 
-def step_path(step: Step) -> str:
+def _step_path(step: Step) -> str:
     """The file a step is about."""
     kind, item, _ = step
     return item.job.path if kind == "work" else item.path
@@ -116,7 +116,7 @@ def _run(projector: Projector, step: Step, options: PassOptions, state: State) -
     except _STORE_WIDE:
         raise
     except Exception as exc:
-        raise _FileFailed(step_path(step)) from exc
+        raise _FileFailed(_step_path(step)) from exc
 
 
 @dataclass
@@ -132,7 +132,7 @@ class _Saved:
 
     @classmethod
     def take(cls, state: State, chunk: list[Step]) -> _Saved:
-        paths = [step_path(step) for step in chunk]
+        paths = [_step_path(step) for step in chunk]
         return cls(copy.deepcopy(state.report), state.counts.symbols,
                    len(state.counts.warnings), {p: state.live.get(p) for p in paths},
                    {p: state.binary.get(p) for p in paths})
