@@ -32,7 +32,7 @@ from typing import Any
 from repoctx.crdt import add_wins_set, lww_register, max_register, or_map, record, text_body
 from repoctx.crdt.record import Record
 from repoctx.errors import InvalidKeyError, ToolError
-from repoctx.trees import make_key, parse_key
+from repoctx.trees import key_name, make_key, parse_key
 
 from . import body as body_text
 
@@ -146,7 +146,7 @@ def split_link(element: str) -> tuple[str, str]:
 
 def entry(key: str, rec: Record | None) -> Entry:
     """The plain view of the record at ``key`` (``kind`` None when absent or forgotten)."""
-    topic, _, entry_id = parse_key(key).rest.partition("/")
+    topic, _, entry_id = key_name(key).partition("/")
     regs = {name: record.field_state(rec, name, lww_register).value for name in REGISTERS}
     links: dict[str, set[str]] = {}
     for element in add_wins_set.value(record.field_state(rec, LINKS, add_wins_set)):

@@ -23,7 +23,7 @@ from repoctx.crdt.record import Record
 from repoctx.errors import ToolError
 from repoctx.reconcile import file_node, package_node, symbol_record
 from repoctx.store import Store
-from repoctx.trees import parse_key
+from repoctx.trees import key_name
 
 from . import views
 from .memory_record import FAMILY, check_name, entry
@@ -96,7 +96,7 @@ def _rows(rows: Iterator[tuple[str, Record]], after: str | None,
 
 
 def _item(scope: str, key: str, rec: Record) -> dict[str, Any] | None:
-    rest = parse_key(key).rest
+    rest = key_name(key)
     if scope == "files":
         node = file_node.file_node(rest, rec)
         return {"key": key, "path": rest, "digest": node.digest, "size": node.size,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from repoctx.crdt.record import Record
 from repoctx.store import Store
-from repoctx.trees import unescape_name
+from repoctx.trees import family_prefix, key_name
 
 from .fields import lww_delta, lww_value
 
@@ -78,8 +78,8 @@ def load_records(store: Store) -> dict[str, Record]:
 
 def records_in(store: Store, snapshot: Snapshot) -> dict[str, Record]:
     """``load_records`` as ``snapshot`` sees them (paths unescaped from their keys)."""
-    prefix = store.key("file", "x")[:-1]
-    return {unescape_name(key[len(prefix):]): rec for key, rec in snapshot.scan(prefix)}
+    prefix = family_prefix(store.repo_id, "file")
+    return {key_name(key): rec for key, rec in snapshot.scan(prefix)}
 
 
 def field_of(rec: Record, name: str) -> Any:

@@ -10,31 +10,29 @@ re-parsing. A pass that finds nothing to change writes nothing.
 
 from __future__ import annotations
 
-import copy
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from repoctx.collector import collector_paused
 from repoctx.crdt.record import Record
-from repoctx.errors import StoreBusyError, StoreFormatError, StoreIOError
 from repoctx.extract import extractor_for, language_of
 from repoctx.store import Store
 from repoctx.trees import Batch
 
 from . import file_node as fn
 from . import walk_cache, xref_journal
-from .analyse import Analysis, Job
+from .analyse import Job
 from .content_record import MAX_READ_BYTES
 from .lock import writer_lock
 from .pool import POOL_THRESHOLD, analyse_all, default_workers, worker_pool
-from .project import Counts, Projector
+from .project import Counts
 from .report import PassReport
 from .root_node import root_delta
 from .status import write_status
+from .steps import Live, State, Work, not_indexed, write_steps
 from .walk import Walk, WalkedFile, walk
 
 Progress = Callable[[int], None]
@@ -61,15 +59,6 @@ class PassOptions:
 def _binary_key(store: Store) -> str:
     """Store-local cache of known binary files: path -> [size, mtime_ns]."""
     return f"binary/{store.repo_id}"
-
-
-@dataclass(frozen=True, slots=True)
-class _Work:
-    """A file to read, and what the store knew of it before."""
-
-    job: Job
-    node: fn.FileNode | None
-    backfill: bool
 
 
 @collector_paused
@@ -145,10 +134,9 @@ def _timed(report: PassReport, phase: str) -> Iterator[None]:
 class _Plan:
     """What classification decided, and the state the pass keeps up to date."""
 
-    live: dict[str, fn.FileNode | Record]
-    """Every live node, decoded only where the pass had to look inside."""
+    live: Live
     binary: dict[str, list[int]]
-    work: list[_Work] = field(default_factory=list)
+    work: list[Work] = field(default_factory=list)
     seeds: list[fn.FileNode] = field(default_factory=list)
     removed: list[fn.FileNode] = field(default_factory=list)
     unsettled: bool = False
@@ -173,7 +161,7 @@ def _classify(store: Store, found: Walk, options: PassOptions, report: PassRepor
         except Exception as exc:  # noqa: BLE001 - a node that does not decode: this file only
             report.warnings.append(f"{f.path!r}: its node does not decode "
                                    f"({type(exc).__name__}: {exc}); read afresh")
-            plan.work.append(_Work(Job(f.path, options.content, _wants_symbols(f.path, options)),
+            plan.work.append(Work(Job(f.path, options.content, _wants_symbols(f.path, options)),
                                    None, False))
     walked = {f.path for f in found.files}
     for path, rec in plan.live.items():
@@ -197,18 +185,18 @@ def _classify_file(plan: _Plan, f: WalkedFile, options: PassOptions, report: Pas
         if _known_binary(plan, f):
             report.skip(f.path, "binary")  # known binary, unchanged: not read again
         else:
-            plan.work.append(_Work(Job(f.path, options.content, symbols), None, False))
+            plan.work.append(Work(Job(f.path, options.content, symbols), None, False))
         return
     size, mtime_ns, markers = fn.stat_of(rec)
     if options.full or (size, mtime_ns) != (f.size, f.mtime_ns):
         node = fn.file_node(f.path, rec)
         known = None if options.full else node.digest
-        plan.work.append(_Work(Job(f.path, options.content, symbols, known), node, False))
+        plan.work.append(Work(Job(f.path, options.content, symbols, known), node, False))
         return
     content, symbols, xref = _missing(markers, size, symbols, options)
     if content or symbols:
         job = Job(f.path, content, symbols)
-        plan.work.append(_Work(job, fn.file_node(f.path, rec), backfill=True))
+        plan.work.append(Work(job, fn.file_node(f.path, rec), backfill=True))
     elif xref:
         plan.seeds.append(fn.file_node(f.path, rec))
     else:
@@ -218,8 +206,7 @@ def _classify_file(plan: _Plan, f: WalkedFile, options: PassOptions, report: Pas
 def _failed(plan: _Plan, report: PassReport, path: str, exc: Exception) -> None:
     """Leave ``path`` out of this pass, say why, and keep the next pass from skipping it."""
     report.skip(path, "failed")
-    report.warnings.append(f"{path!r} not indexed ({type(exc).__name__}: {exc}); "
-                           "retried next pass")
+    report.warnings.append(not_indexed(path, f"{type(exc).__name__}: {exc}"))
     plan.unsettled = True
 
 
@@ -279,8 +266,9 @@ def _write(store: Store, root: Path, options: PassOptions, report: PassReport, p
     cross-references; returns how many of the batches wrote the structural tree (each
     moved its generation by one)."""
     known, changes = xref_journal.pending(store)  # an interrupted pass's edges come first
-    state = _State(Counts(changes=changes, journal_keys=known), report, plan.live,
-                   dict(plan.binary), plan.binary, store.trees.writes)
+    state = State(Counts(changes=changes, journal_keys=known), report, plan.live,
+                  dict(plan.binary))
+    binary_before, writes_before = plan.binary, store.trees.writes
     steps = [("work", w) for w in plan.work] + [("seed", n) for n in plan.seeds] + [
         ("remove", n) for n in plan.removed]
     advance = progress(len(steps), 0) if progress else None
@@ -293,7 +281,9 @@ def _write(store: Store, root: Path, options: PassOptions, report: PassReport, p
                 chunk = [(kind, item, next(analyses) if kind == "work" else None)
                          for kind, item in steps[start:start + options.batch_files]]
                 last = start + options.batch_files >= len(steps)
-                written = _write_chunk(store, options, state, chunk, last)
+                close = (lambda batch: _close_pass(store, batch, state, binary_before,
+                                                   writes_before)) if last else None
+                written = write_steps(store, options, state, chunk, close)
                 structural += 1 if written.get(walk_cache.STRUCTURAL) else 0
                 if advance:
                     advance(len(chunk))
@@ -302,218 +292,22 @@ def _write(store: Store, root: Path, options: PassOptions, report: PassReport, p
         with _timed(report, "xref"):
             report.xref_edges_written = xref_journal.apply_pending(
                 store, state.counts.changes, state.counts.journal_keys, pool=pool)
-    report.records_written = store.trees.writes - state.writes_before
+    report.records_written = store.trees.writes - writes_before
     plan.binary = state.binary
     plan.unsettled = plan.unsettled or bool(state.counts.warnings)
     return structural
 
 
-Step = tuple[str, Any, Analysis | None]
-"""``(kind, item, analysis)``: kind "work" (a ``_Work`` and its analysis), "seed" or
-"remove" (a ``FileNode``)."""
-_STORE_WIDE = (StoreIOError, StoreFormatError, StoreBusyError)
-"""Failures of the store itself, not of one file: they end the pass."""
-
-
-@dataclass
-class _State:
-    """What the batches of one pass keep up to date."""
-
-    counts: Counts
-    report: PassReport
-    live: dict[str, fn.FileNode | Record]
-    binary: dict[str, list[int]]
-    binary_before: dict[str, list[int]]
-    writes_before: int
-
-
-def _write_chunk(store: Store, options: PassOptions, state: _State, chunk: list[Step],
-                 last: bool) -> dict[str, int]:
-    """Write one batch of steps; returns the records it wrote per tree.
-
-    A file whose projection raises (anything but a failure of the store itself) is left
-    out: the batch is discarded, what it had changed in ``state`` restored, and the batch
-    written again without that file, which is reported as skipped (``failed``) and left
-    for the next pass. One file never stops a pass.
-    """
-    while True:
-        saved = _Saved.take(state, chunk)
-        failed: list[str] = []
-        try:
-            with store.batch() as batch:
-                projector = Projector(store, batch, state.counts, xref=options.xref)
-                for step in chunk:
-                    try:
-                        _step(projector, step, options, state)
-                    except _STORE_WIDE:
-                        raise
-                    except Exception:
-                        failed.append(_step_path(step))
-                        raise
-                projector.close()
-                if last:
-                    _close_pass(store, batch, state)
-            state.counts.warnings += [f"replaced a damaged record: {exc}"
-                                      for exc in batch.repaired]
-            return batch.written
-        except Exception as exc:
-            if not failed:
-                raise
-            saved.restore(state)
-            chunk = [step for step in chunk if _step_path(step) != failed[0]]
-            state.report.skip(failed[0], "failed")
-            state.counts.warnings.append(
-                f"{failed[0]!r} not indexed ({type(exc).__name__}: {exc}); retried next pass")
-
-
-def _step(projector: Projector, step: Step, options: PassOptions, state: _State) -> None:
-    kind, item, analysis = step
-    if kind == "work":
-        _apply(projector, item, analysis, options, state.report, state.live, state.binary)
-    elif kind == "seed":
-        _seed(projector, item, state.report, state.live)
-    else:
-        _remove(projector, item, state.report, state.live)
-
-
-def _step_path(step: Step) -> str:
-    kind, item, _ = step
-    return item.job.path if kind == "work" else item.path
-
-
-def _close_pass(store: Store, batch: Batch, state: _State) -> None:
+def _close_pass(store: Store, batch: Batch, state: State, binary_before: dict[str, list[int]],
+                writes_before: int) -> None:
     """The last batch's extras: the binary-file cache and the root node."""
-    if state.binary != state.binary_before:
+    if state.binary != binary_before:
         batch.put_local(_binary_key(store), state.binary)
-    if batch.written or store.trees.writes > state.writes_before:
+    if batch.written or store.trees.writes > writes_before:
         _finish(store, batch, state.report, state.live)
 
 
-@dataclass
-class _Saved:
-    """What a batch may change in ``_State`` before it commits, to undo a discarded one."""
-
-    report: dict[str, Any]
-    symbols: int
-    warnings: int
-    live: dict[str, fn.FileNode | Record | None]
-    binary: dict[str, list[int] | None]
-
-    @classmethod
-    def take(cls, state: _State, chunk: list[Step]) -> _Saved:
-        paths = [_step_path(step) for step in chunk]
-        return cls(copy.deepcopy(vars(state.report)), state.counts.symbols,
-                   len(state.counts.warnings), {p: state.live.get(p) for p in paths},
-                   {p: state.binary.get(p) for p in paths})
-
-    def restore(self, state: _State) -> None:
-        vars(state.report).update(self.report)
-        state.counts.symbols = self.symbols
-        del state.counts.warnings[self.warnings:]
-        for target, saved in ((state.live, self.live), (state.binary, self.binary)):
-            for path, value in saved.items():
-                if value is None:
-                    target.pop(path, None)
-                else:
-                    target[path] = value
-
-
-def _seed(projector: Projector, node: fn.FileNode, report: PassReport,
-          live: dict[str, fn.FileNode | Record]) -> None:
-    """Back-fill the cross-references of a file whose symbols are stored."""
-    projector.seed_xref(node.symbols)
-    live[node.path] = replace(node, markers=(*node.markers, fn.XREF))
-    projector.node(live[node.path])
-    report.backfilled["xref"] += 1
-
-
-def _remove(projector: Projector, node: fn.FileNode, report: PassReport,
-            live: dict[str, fn.FileNode | Record]) -> None:
-    """Retire a file that is gone, with everything projected from it."""
-    projector.retire(node)
-    live.pop(node.path, None)
-    report.removed += 1
-
-
-def _apply(projector: Projector, item: _Work, a: Analysis, options: PassOptions,
-           report: PassReport, live: dict[str, fn.FileNode | Record],
-           binary: dict[str, list[int]],
-           ) -> None:
-    """Project one analysed file."""
-    node = item.node
-    if a.error is not None:  # left as it was; retried next pass
-        report.skip(a.path, "failed" if a.failed else "unreadable")
-        if a.failed:
-            report.warnings.append(f"{a.path!r} not indexed ({a.error}); retried next pass")
-        return
-    if a.binary:
-        report.skip(a.path, "binary")
-        binary[a.path] = [a.size, a.mtime_ns]
-        if node is not None:
-            projector.retire(node)
-            live.pop(a.path, None)
-        return
-    binary.pop(a.path, None)
-    same = node is not None and node.digest == a.digest
-    if same and item.backfill:
-        _backfill(projector, node, a, options, report, live)
-        return
-    if same and not options.full:
-        live[a.path] = replace(node, size=a.size, mtime_ns=a.mtime_ns)  # touched: stat only
-        projector.node(live[a.path])
-        report.touched += 1
-        return
-    markers: list[str] = []
-    if a.body is not None and projector.content(a.path, a.body, a.digest):
-        markers.append(fn.CONTENT)
-    new_symbols: tuple[str, ...] = ()
-    if a.decls is not None:
-        decls = a.decls
-        old = node.symbols if node is not None and node.has(fn.SYMBOLS) else ()
-        projector.symbols(a.path, old, decls)
-        new_symbols = tuple(sorted(decls))
-        markers.append(fn.SYMBOLS)
-        if options.xref:
-            markers.append(fn.XREF)
-    if a.too_large:
-        report.skip(a.path, "too-large-to-project")
-    new = fn.FileNode(a.path, a.size, a.mtime_ns, a.digest, a.language,
-                      a.tokens, new_symbols, tuple(markers))
-    if node is None:
-        projector.enter_directory(a.path)
-        report.added += 1
-    elif same:
-        report.unchanged += 1
-    else:
-        report.changed += 1
-    projector.node(new)
-    live[a.path] = new
-
-
-def _backfill(projector: Projector, node: fn.FileNode, a: Analysis, options: PassOptions,
-              report: PassReport, live: dict[str, fn.FileNode | Record]) -> None:
-    """Back-fill the projections an unchanged file is missing, in one node rewrite."""
-    markers, tokens, symbols = set(node.markers), node.tokens, node.symbols
-    if a.body is not None and projector.content(a.path, a.body, a.digest):
-        markers.add(fn.CONTENT)
-        tokens = a.tokens
-        report.backfilled["content"] += 1
-    if a.decls is not None:
-        decls = a.decls
-        projector.symbols(a.path, (), decls)
-        symbols = tuple(sorted(decls))
-        markers.add(fn.SYMBOLS)
-        if options.xref:
-            markers.add(fn.XREF)
-        report.backfilled["symbols"] += 1
-    new = replace(node, tokens=tokens, symbols=symbols, markers=tuple(sorted(markers)))
-    projector.node(new)
-    live[node.path] = new
-    report.unchanged += 1
-
-
-def _finish(store: Store, batch: Batch, report: PassReport,
-            live: dict[str, fn.FileNode | Record]) -> None:
+def _finish(store: Store, batch: Batch, report: PassReport, live: Live) -> None:
     """Record the counts and this pass on the root node, in the pass's last batch (so a
     crash can never leave them behind the file nodes)."""
     symbols: set[str] = set()

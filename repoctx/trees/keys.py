@@ -104,6 +104,13 @@ def family_prefix(repo_id: str, family: str) -> str:
     return f"repo/{check_repo_id(repo_id)}/{family}/"
 
 
+def key_name(key: str) -> str:
+    """The name a family key was made from (``make_key``'s ``rest``, unescaped), for a key
+    known to be in the grammar, such as one a scan returned: cheaper than ``parse_key``,
+    which checks the grammar. Every reader of a key's tail goes through here or there."""
+    return unescape_name(key.split("/", 3)[3])
+
+
 def parse_key(key: str) -> Key:
     """Split a key into repository, family and rest (unescaped: the name ``make_key``
     was given); raises ``InvalidKeyError``."""

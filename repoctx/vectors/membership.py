@@ -10,7 +10,7 @@ are ``membership_record`` and ``metadata_record``; this module only sequences th
 from __future__ import annotations
 
 from repoctx.store import Store
-from repoctx.trees import Batch, Snapshot, make_key, unescape_name
+from repoctx.trees import Batch, Snapshot, family_prefix, key_name, make_key
 
 from . import membership_record as mm
 from . import metadata_record as mr
@@ -25,16 +25,15 @@ def scan_covered(snap: Snapshot, repo: str, space: str) -> dict[str, Entry]:
     """Covered sources from the whole membership range (the digest's fallback)."""
     versions: dict[str, tuple[str | None, int]] = {}
     for key, rec in snap.scan(mr.space_prefix(repo, space)):
-        meta = mr.meta_of(key.split("/vec/", 1)[1], rec)
+        meta = mr.meta_of(key_name(key), rec)
         if meta is None or meta.space != space:
             continue
         version, count = versions.get(meta.source_id, (meta.attrs.get("version"), 0))
         ordinal = int(meta.attrs.get("ordinal", 0))
         versions[meta.source_id] = (version, max(count, ordinal + 1))
     covered: dict[str, Entry] = {}
-    prefix = mm.member_key(repo, "x")[:-1]
-    for key, rec in snap.scan(prefix):
-        kind, name = mm.marker_kind(unescape_name(key[len(prefix):]))
+    for key, rec in snap.scan(family_prefix(repo, mm.FAMILY)):
+        kind, name = mm.marker_kind(key_name(key))
         if kind == "memkey" or not mm.is_on(rec, space):
             continue
         if kind == "nil":
@@ -48,10 +47,9 @@ def orphaned_memkeys(snap: Snapshot, repo: str, space: str, live: dict[str, Sour
                      ) -> list[str]:
     """Memory sources recorded under a ``memkey-`` marker whose entry is gone or expired."""
     live_keys = {src.key for src in live.values() if src.kind == MEMORY}
-    prefix = mm.memkey_key(repo, "x")[:-1]
     out = []
-    for key, rec in snap.scan(prefix):
-        memory_key = unescape_name(key[len(prefix):])
+    for key, rec in snap.scan(mm.memkey_key(repo, "x")[:-1]):
+        _, memory_key = mm.marker_kind(key_name(key))
         if mm.is_on(rec, space) and memory_key not in live_keys:
             out.append(source_id(MEMORY, memory_key.split("/mem/", 1)[-1]))
     return out

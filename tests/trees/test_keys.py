@@ -9,6 +9,7 @@ from repoctx.trees import (
     BY_NAME,
     MAX_KEY_BYTES,
     escape_name,
+    key_name,
     lmdb_key,
     make_key,
     parse_key,
@@ -93,3 +94,9 @@ def test_escapes_are_percent_and_two_hex_digits(name, escaped):
 def test_a_key_holding_a_raw_control_character_is_not_in_the_grammar():
     with pytest.raises(InvalidKeyError, match="control character"):
         parse_key("repo/demo/file/a\tb.py")
+
+
+@pytest.mark.parametrize("name", ["a.py", "a/b.py", "a\tb.py", "a%41/b.py", "bad\udcff.py"])
+def test_key_name_is_the_name_a_key_was_made_from(name):
+    key = make_key("demo", "file", name)
+    assert key_name(key) == name == parse_key(key).rest
