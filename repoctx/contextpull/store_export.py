@@ -38,7 +38,7 @@ from repoctx.extract import extract
 from repoctx.reconcile import file_node, symbol_record
 from repoctx.reconcile.walk import IGNORE_FILES
 from repoctx.store import Store
-from repoctx.trees import decode_stored, family_prefix, make_key, tree_of, unescape_name
+from repoctx.trees import decode_stored, family_prefix, key_name, make_key, tree_of
 
 if TYPE_CHECKING:
     from repoctx.trees import Snapshot
@@ -123,9 +123,8 @@ class StoreDefinitions:
                 if raw is not None:
                     yield fq_name, raw
             return
-        start = len(self._prefix)
         for key, raw in self._snapshot.scan_encoded(tree, self._prefix):
-            fq_name = unescape_name(key[start:])
+            fq_name = key_name(key)
             if fq_name in names:
                 yield fq_name, raw
 

@@ -26,7 +26,7 @@ from typing import Any
 from repoctx.crdt.record import Record
 from repoctx.errors import InvalidKeyError, ToolError
 from repoctx.reconcile import file_node, symbol_record
-from repoctx.trees import parse_key
+from repoctx.trees import key_name, parse_key
 
 from .memory_record import FAMILY, parse_memory_key
 
@@ -96,7 +96,7 @@ def target_digest(get: Getter, target: str) -> str | None:
     if rec is None:
         return None
     if family(target) == "file":
-        return file_node.file_node(target.split("/", 3)[3], rec).digest
+        return file_node.file_node(key_name(target), rec).digest
     if family(target) == "symbol":
         return symbol_digest(rec)
     return None

@@ -21,7 +21,7 @@ import numpy as np
 
 from repoctx.crdt import tick_ms, wall_ms
 from repoctx.store import Store
-from repoctx.trees import BY_FAMILY, Batch, Snapshot, compact
+from repoctx.trees import BY_FAMILY, Batch, Snapshot, compact, key_name
 
 from . import index_record as ir
 from . import ivf
@@ -202,7 +202,7 @@ def live_vectors(snap: Snapshot, repo_id: str, space: str,
     """Every live vector of ``space``: ids, payload addresses and the matrix."""
     ids, addrs, rows = [], [], []
     for key, rec in snap.scan(mr.space_prefix(repo_id, space)):
-        vid = key.split("/vec/", 1)[1]
+        vid = key_name(key)  # unescaped: the id metadata_key escapes again
         meta = mr.meta_of(vid, rec)
         if meta is None or meta.space != space:
             continue

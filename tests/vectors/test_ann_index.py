@@ -65,3 +65,24 @@ def test_drop_removes_the_whole_space(store):
     ann_index.drop(store, "s")
     assert keys(store, ir.space_prefix("demo", "s")) == []
     assert keys(store, ir.space_prefix("demo", "t")) != []
+
+
+def test_live_vectors_name_ids_as_their_metadata_keys_do_for_escaped_names(tmp_path):
+    from repoctx import open_store
+    from repoctx.reconcile import PassOptions, reconcile_pass
+    from repoctx.vectors import backfill
+    from repoctx.vectors import metadata_record as mr
+    from tests.reconcile.helpers import write
+
+    from .hashed_embedder import HashedBagTestEmbedder
+
+    root = tmp_path / "repo"
+    write(root, {"a\tb.md": "# Tabs\n\nA file whose name holds a tab.\n",
+                 "plain.md": "# Plain\n\nAn ordinary file.\n"})
+    with open_store(root, repo_id="demo") as store:
+        reconcile_pass(store, root, PassOptions(workers=1))
+        space = backfill(store, HashedBagTestEmbedder()).space
+        with store.snapshot() as snap:
+            ids, _, _ = ann_index.live_vectors(snap, "demo", space)
+            assert any("a\tb.md" in vid for vid in ids)
+            assert all(snap.get(mr.metadata_key("demo", vid)) is not None for vid in ids)
