@@ -23,8 +23,9 @@ from repoctx.server.bounded_calls import (
 )
 from tests.reconcile.helpers import write
 
-# 400 sections on which ``(a|a)+b`` backtracks for ~0.012 s each: a whole grep of them
-# takes seconds, yet no single section comes near the 0.25 s per-section bound.
+# 1,600 sections on which ``(a|a)+b`` backtracks for ~0.0025 s each: a whole grep of them
+# takes seconds, yet no single section comes near the 0.25 s per-section bound, even with
+# the other expensive calls holding the GIL (at 0.012 s a section, one crossed it).
 SLOW_GREP = {"pattern": "(a|a)+b", "regex": True, "limit": 100}
 DEADLINE_S = 1.0
 HUGE_QUERY = " ".join(f"word{i} flask request" for i in range(120_000))  # ~2.4 MB
@@ -33,7 +34,8 @@ HUGE_QUERY = " ".join(f"word{i} flask request" for i in range(120_000))  # ~2.4 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory):
     root = tmp_path_factory.mktemp("bounded") / "repo"
-    runs = "".join(f"## part {i}\n\n{'a' * 15} {'a' * 14}\n\n" for i in range(400))
+    runs = "".join(f"## part {i:04} of the runs\n\n{'a' * 13} {'a' * 12}\n\n"
+                   for i in range(1600))  # over 40 characters each: never merged
     write(root, {"app.py": "def request():\n    return 'flask request'\n",
                  "docs/runs.md": "# Runs\n\n" + runs})
     subprocess.run([sys.executable, "-m", "repoctx", "index", str(root)], check=True,
