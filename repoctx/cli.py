@@ -226,11 +226,15 @@ def call(tool: str, arguments: str, db: Path | None, path: Path, store_dir: Path
     """Run one TOOL with the JSON object ARGUMENTS and print its JSON answer.
 
     Exit 1 with {"error": {"message": ...}} on stdout on a tool error (an unknown tool,
-    bad arguments, a repository that was never indexed).
+    bad arguments, a repository that was never indexed, a call that ran past
+    $REPOCTX_CALL_TIMEOUT seconds, 10 by default).
     """
+    from repoctx import deadline
+
     try:
         args = _json_object(arguments)
-        result = _call(tool, args, db, path, store_dir, repo_id)
+        with deadline.bounded(deadline.call_seconds(), tool):
+            result = _call(tool, args, db, path, store_dir, repo_id)
     except RepoctxError as exc:
         _tool_error(str(exc))
     except Exception as exc:  # a bug still answers in the tool-error shape, not a traceback

@@ -11,16 +11,38 @@ Imports only ``repoctx.errors``; threads each see their own deadline.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from repoctx.errors import CallTimeoutError
+from repoctx.errors import CallTimeoutError, ToolError
+
+DEFAULT_CALL_SECONDS = 10.0
+CALL_SECONDS_ENV = "REPOCTX_CALL_TIMEOUT"
 
 SQLITE_PROGRESS_OPS = 4096
 """SQLite virtual-machine steps between two deadline checks of a running statement."""
+
+
+def call_seconds(environ: dict[str, str] | None = None) -> float:
+    """One tool call's bound in seconds: ``$REPOCTX_CALL_TIMEOUT``, else the default.
+
+    Every door (the MCP server, ``repoctx call``) bounds a call by this figure.
+    """
+    raw = (os.environ if environ is None else environ).get(CALL_SECONDS_ENV, "").strip()
+    if not raw:
+        return DEFAULT_CALL_SECONDS
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds < 86_400:
+        raise ToolError(f"{CALL_SECONDS_ENV}: must be a number of seconds above 0 "
+                        f"(got {raw!r})")
+    return seconds
 
 
 class Deadline:

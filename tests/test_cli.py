@@ -107,6 +107,21 @@ def test_call_answers_tool_errors_as_json(tmp_path):
     assert json.loads(result.stdout)["error"]["message"].startswith("arguments are not JSON")
 
 
+def test_call_is_bounded_by_the_call_deadline(tmp_path):
+    (tmp_path / "a.py").write_text("def alpha():\n    return 1\n")
+    indexed(tmp_path)
+    args = ["call", "repocontext_search", '{"query": "alpha"}', "--repo", str(tmp_path),
+            "--repo-id", "demo"]
+    result = CliRunner().invoke(main, args, env={"REPOCTX_CALL_TIMEOUT": "0.000001"})
+    assert result.exit_code == 1
+    assert "repocontext_search" in json.loads(result.stdout)["error"]["message"]
+    result = CliRunner().invoke(main, args, env={"REPOCTX_CALL_TIMEOUT": "soon"})
+    assert result.exit_code == 1
+    assert "REPOCTX_CALL_TIMEOUT" in json.loads(result.stdout)["error"]["message"]
+    result = CliRunner().invoke(main, args, env={"REPOCTX_CALL_TIMEOUT": "30"})
+    assert result.exit_code == 0 and "a.py" in result.stdout
+
+
 def test_backup_refuses_an_existing_destination_as_bad_usage(tmp_path):
     (tmp_path / "dest").mkdir()
     result = CliRunner().invoke(main, ["backup", str(tmp_path / "dest"), str(tmp_path)])

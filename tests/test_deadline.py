@@ -95,3 +95,11 @@ def test_an_error_ending_a_due_call_becomes_the_deadline_error():
     assert isinstance(info.value.__cause__, TimeoutError)
     with pytest.raises(ValueError), deadline.bounded(60):
         raise ValueError("not due: passes through")
+
+
+def test_the_call_bound_is_configurable_and_checked():
+    assert deadline.call_seconds({}) == deadline.DEFAULT_CALL_SECONDS
+    assert deadline.call_seconds({deadline.CALL_SECONDS_ENV: "2.5"}) == 2.5
+    for bad in ("0", "-1", "soon", "1e9"):
+        with pytest.raises(ToolError, match=deadline.CALL_SECONDS_ENV):
+            deadline.call_seconds({deadline.CALL_SECONDS_ENV: bad})

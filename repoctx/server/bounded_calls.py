@@ -3,7 +3,7 @@
 One expensive call used to stall the MCP server for every client (issue 16, finding 1):
 handlers ran on the event loop. Here every call runs on a worker thread (at most
 :data:`WORKERS` at once) under a ``repoctx.deadline`` of :attr:`BoundedCalls.seconds`
-(:data:`DEFAULT_CALL_SECONDS`, or ``$REPOCTX_CALL_TIMEOUT``). The work stops itself at
+(``deadline.call_seconds()``: ``$REPOCTX_CALL_TIMEOUT`` or 10 s). The work stops itself at
 the deadline (cooperative checks, SQLite progress handler, ``regex`` timeouts); the
 answer is a ``CallTimeoutError`` by the deadline plus :data:`GRACE_SECONDS` even if the
 thread has not stopped yet. A call whose request is cancelled, or whose client went away
@@ -14,7 +14,6 @@ per-call read cache) over the one shared ``Store``; LMDB serves threads itself.
 
 from __future__ import annotations
 
-import os
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -22,30 +21,12 @@ import anyio
 import anyio.to_thread
 
 from repoctx import deadline
-from repoctx.errors import ToolError
 
 if TYPE_CHECKING:  # the tools load on the first call, not when the server starts
     from repoctx.retrieval import Workspace
 
-DEFAULT_CALL_SECONDS = 10.0
-CALL_SECONDS_ENV = "REPOCTX_CALL_TIMEOUT"
 WORKERS = 4
 GRACE_SECONDS = 1.0
-
-
-def call_seconds(environ: dict[str, str] | None = None) -> float:
-    """The per-call deadline: ``$REPOCTX_CALL_TIMEOUT`` seconds, else the default."""
-    raw = (os.environ if environ is None else environ).get(CALL_SECONDS_ENV, "").strip()
-    if not raw:
-        return DEFAULT_CALL_SECONDS
-    try:
-        seconds = float(raw)
-    except ValueError:
-        seconds = -1.0
-    if not 0 < seconds < 86_400:
-        raise ToolError(f"{CALL_SECONDS_ENV}: must be a number of seconds above 0 "
-                        f"(got {raw!r})")
-    return seconds
 
 
 class BoundedCalls:
@@ -54,7 +35,7 @@ class BoundedCalls:
     def __init__(self, ws: Workspace, seconds: float | None = None,
                  workers: int = WORKERS) -> None:
         self.ws = ws
-        self.seconds = call_seconds() if seconds is None else seconds
+        self.seconds = deadline.call_seconds() if seconds is None else seconds
         self.workers = workers
         self._idle: list[Workspace] = []
         self._lock = threading.Lock()
