@@ -61,8 +61,6 @@ def check_target(repo_id: str, target: Any) -> str:
     if parsed.repo_id != repo_id or parsed.family not in TARGET_FAMILIES:
         raise ToolError(f"links: {target!r} is not a file, symbol or memory key of "
                         f"repo/{repo_id}; {_KEY_FORMS.format(r=repo_id)}")
-    if any(ord(c) < 32 or ord(c) == 127 for c in parsed.rest):
-        raise ToolError(f"links: {target!r} contains control characters")
     if parsed.family == FAMILY:
         parse_memory_key(repo_id, target)
     return target

@@ -20,6 +20,22 @@ def test_targets_must_be_file_symbol_or_memory_keys_of_this_repo():
             links.check_target("demo", bad)
 
 
+def test_a_file_whose_name_holds_a_control_character_is_linked_by_its_escaped_key(tmp_path):
+    from repoctx import open_store
+    from repoctx.trees import make_key
+
+    from .conftest import index, write
+
+    write(tmp_path, {"odd\tname.py": "X = 1\n"})
+    with open_store(tmp_path, repo_id="demo") as store:
+        index(store, tmp_path)
+        target = make_key("demo", "file", "odd\tname.py")  # repo/demo/file/odd%09name.py
+        assert links.check_target("demo", target) == target
+        assert links.target_digest(store.get, target) is not None
+    with pytest.raises(ToolError, match="not a key"):  # the raw name is not in the grammar
+        links.check_target("demo", "repo/demo/file/odd\tname.py")
+
+
 def test_parse_links_checks_the_shape():
     assert links.parse_links("demo", {"about": [key("file", "a")]}) == {
         ("about", key("file", "a"))}
