@@ -35,7 +35,10 @@ class Symbol:
     `refs` are the distinct simple names the declaration itself uses (see the
     extractor of its language for which uses count). `overload` is True for a typed
     stub (`@typing.overload`) standing before its implementation, not for the
-    implementation itself.
+    implementation itself. `test` is True when the extractor knows from the syntax
+    that the declaration is a test (`#[test]`, `func TestX(t *testing.T)` in a
+    `_test.go` file, `@Test`, `[Fact]`); naming conventions are applied on top of it
+    by `is_test_symbol`.
     """
 
     fq_name: str
@@ -47,6 +50,7 @@ class Symbol:
     end_line: int
     refs: tuple[str, ...] = ()
     overload: bool = False
+    test: bool = False
 
 
 def bounded(text: str, limit: int = SIGNATURE_MAX) -> str:

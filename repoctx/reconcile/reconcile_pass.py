@@ -18,7 +18,7 @@ from pathlib import Path
 
 from repoctx.collector import collector_paused
 from repoctx.crdt.record import Record
-from repoctx.extract import extractor_for, language_of
+from repoctx.extract import extractor_for, language_of, missing_grammar
 from repoctx.store import Store
 from repoctx.trees import Batch
 
@@ -170,7 +170,22 @@ def _classify(store: Store, found: Walk, options: PassOptions, report: PassRepor
                 plan.removed.append(fn.file_node(path, rec))
             except Exception as exc:  # noqa: BLE001 - as above
                 _failed(plan, report, path, exc)
+    if options.symbols:
+        report.warnings.extend(_missing_grammars(plan.work))
     return plan
+
+
+def _missing_grammars(work: list[Work]) -> list[str]:
+    """One warning per language whose files this pass reads without its grammar
+    installed (they are indexed as text sections, without symbols)."""
+    counts: dict[str, int] = {}
+    for item in work:
+        package = missing_grammar(language_of(item.job.path))
+        if package is not None:
+            counts[package] = counts.get(package, 0) + 1
+    return [f"no symbols for {n} file(s): the grammar package {package!r} is not "
+            f"installed, so they are indexed as text only (`pip install {package}` and "
+            "re-run `repoctx index` to extract them)" for package, n in sorted(counts.items())]
 
 
 def _classify_file(plan: _Plan, f: WalkedFile, options: PassOptions, report: PassReport,
