@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from repoctx.extract import simple_name
+
 from .symbol_record import Declaration
 from .xref_record import DEPENDENTS, TESTS
 
@@ -31,13 +33,20 @@ def test_subjects(name: str, kind: str) -> set[str]:
         match = re.fullmatch(r"Test(?:_(\w+)|([A-Z0-9]\w*))|(\w+?)Tests?", name)
         subject = match and next((g for g in match.groups() if g), None)
         return {subject} if subject else set()
-    return {name[len("test_"):]} if name.startswith("test_") and len(name) > 5 else set()
+    if name.startswith("test_") and len(name) > 5:
+        return {name[len("test_"):]}
+    # Go's TestStore_Get / TestParse cover Store_Get, Store, Get / Parse
+    match = re.fullmatch(r"Test([A-Z0-9]\w*)", name)
+    if match is None:
+        return set()
+    subject = match.group(1)
+    return {subject, *(part for part in subject.split("_") if part)}
 
 
 def edges(fq_name: str, decls: dict[str, Declaration]) -> set[Edge]:
     """Every reverse edge the symbol ``fq_name`` contributes, given its declarations."""
     out: set[Edge] = set()
-    short = fq_name.rsplit(".", 1)[-1]
+    short = simple_name(fq_name)
     for decl in decls.values():
         out.update((DEPENDENTS, name) for name in decl.refs)
         if decl.is_test:
