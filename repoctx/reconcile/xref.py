@@ -33,9 +33,12 @@ def test_subjects(name: str, kind: str) -> set[str]:
         match = re.fullmatch(r"Test(?:_(\w+)|([A-Z0-9]\w*))|(\w+?)Tests?", name)
         subject = match and next((g for g in match.groups() if g), None)
         return {subject} if subject else set()
-    if name.startswith("test_") and len(name) > 5:
-        return {name[len("test_"):]}
-    # Go's TestStore_Get / TestParse cover Store_Get, Store, Get / Parse
+    return {name[len("test_"):]} if name.startswith("test_") and len(name) > 5 else set()
+
+
+def marked_test_subjects(name: str) -> set[str]:
+    """The subjects of a function its extractor marked a test by syntax (Go's
+    ``TestStore_Get`` / ``TestParse`` cover ``Store_Get``, ``Store``, ``Get`` / ``Parse``)."""
     match = re.fullmatch(r"Test([A-Z0-9]\w*)", name)
     if match is None:
         return set()
@@ -52,4 +55,6 @@ def edges(fq_name: str, decls: dict[str, Declaration]) -> set[Edge]:
         if decl.is_test:
             out.update((TESTS, name) for name in decl.refs)
             out.update((TESTS, subject) for subject in test_subjects(short, decl.kind))
+            if decl.kind == "function":
+                out.update((TESTS, subject) for subject in marked_test_subjects(short))
     return out
