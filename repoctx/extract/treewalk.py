@@ -57,9 +57,10 @@ class Rule:
     qualify: Callable[[Node, bytes], tuple[str, ...] | None] | None = None
     test: Callable[[Node, bytes, str], bool] | None = None
     signature: Callable[[Node, bytes], str] | None = None
-    overload: bool = False
+    overload: bool | Callable[[Node], bool] = False
     """The node is a bodiless signature standing for an implementation elsewhere (a
-    TypeScript overload): the implementation's declaration wins (`Symbol.overload`)."""
+    TypeScript overload): the implementation's declaration wins (`Symbol.overload`);
+    a callable decides per node."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +180,7 @@ def _spans(spec: Spec, source: bytes, path: str, nodes: list[Node]) -> list[_Spa
                            doc_comment(spec, node, source), node.start_point[0] + 1,
                            node.end_point[0] + 1,
                            bool(rule.test and rule.test(node, source, path)), name_at,
-                           rule.overload))
+                           rule.overload(node) if callable(rule.overload) else rule.overload))
     return spans
 
 
