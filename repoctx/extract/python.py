@@ -33,8 +33,10 @@ from functools import cache
 from typing import Final
 
 import tree_sitter_python
-from tree_sitter import Language, Node, Parser, Query, QueryCursor
+from tree_sitter import Language as Grammar
+from tree_sitter import Node, Parser, Query, QueryCursor
 
+from repoctx.extract.language import Language
 from repoctx.extract.modules import module_name, qualify
 from repoctx.extract.symbol import CLASS, FUNCTION, METHOD, VARIABLE, Symbol, bounded
 
@@ -94,7 +96,7 @@ _STATEMENT_CAP: Final = 800  # bytes of a variable's statement worth decoding
 class _Grammar:
     """The process-wide language, compiled query and grammar field ids."""
 
-    language: Language
+    language: Grammar
     query: Query
     name: int
     parameters: int
@@ -125,7 +127,7 @@ class _Span:
 
 @cache
 def _grammar() -> _Grammar:
-    language = Language(tree_sitter_python.language())
+    language = Grammar(tree_sitter_python.language())
     field = language.field_id_for_name
     return _Grammar(
         language, Query(language, _QUERY_SOURCE),
@@ -373,3 +375,20 @@ def _owned_refs(spans: list[_Span], sites: list[tuple[int, str]]) -> list[tuple[
         if open_spans:
             owned[open_spans[-1]].add(name)
     return [tuple(sorted(names - _NOT_REFS)) for names in owned]
+
+
+_TEST_FILE = re.compile(r"(?:test_.+|.+_test|conftest)\.pyi?\Z")
+
+
+def is_python_test_path(path: str) -> bool:
+    """True for a Python test file by name: `test_*.py`, `*_test.py`, `conftest.py`
+    (`.pyi` likewise); directories are judged by `testcode.is_test_path`."""
+    return _TEST_FILE.match(path.replace("\\", "/").rsplit("/", 1)[-1]) is not None
+
+
+LANGUAGE: Final = Language(
+    name="python", suffixes=(".py", ".pyi", ".pyw"), grammar="tree-sitter-python",
+    available=lambda: True, symbols=extract_python, is_test_path=is_python_test_path,
+    module=module_name,
+)
+"""Python on the language seam (imports are read by `retrieval/related` for now)."""

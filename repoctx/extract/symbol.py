@@ -25,8 +25,10 @@ SIGNATURE_MAX: Final = 200
 class Symbol:
     """One declaration found in a source file.
 
-    `fq_name` is the dotted module path joined to the qualified name
-    (`pkg.mod.Class.method`); `name` is its last segment. `kind` is one of `KINDS`.
+    `fq_name` is the file's module joined to the qualified name in the language's
+    own convention (`pkg.mod.Class.method`, `internal/store.Store.Get`,
+    `crate::store::Store::get`, `src/ui/button.Button.render`; see each language's
+    `Language.module` and `separator`); `name` is its last segment. `kind` is one of `KINDS`.
     `signature` is the declaration header on one line (`def get(self, key) -> Any`,
     `class Foo(Base)`, `LIMIT = 10`), whitespace-collapsed and at most
     `SIGNATURE_MAX` characters. `doc` is the first line of the docstring, or ''.
@@ -35,7 +37,10 @@ class Symbol:
     `refs` are the distinct simple names the declaration itself uses (see the
     extractor of its language for which uses count). `overload` is True for a typed
     stub (`@typing.overload`) standing before its implementation, not for the
-    implementation itself.
+    implementation itself. `test` is True when the extractor knows from the syntax
+    that the declaration is a test (`#[test]`, `func TestX(t *testing.T)` in a
+    `_test.go` file, `@Test`, `[Fact]`); naming conventions are applied on top of it
+    by `is_test_symbol`.
     """
 
     fq_name: str
@@ -47,6 +52,7 @@ class Symbol:
     end_line: int
     refs: tuple[str, ...] = ()
     overload: bool = False
+    test: bool = False
 
 
 def bounded(text: str, limit: int = SIGNATURE_MAX) -> str:

@@ -1,8 +1,10 @@
-"""extract/testcode — which files and symbols are tests, by naming convention alone.
+"""extract/testcode — which files and symbols are tests, by convention and syntax.
 
-Invariants: pure; no I/O. A test *file* is recognised by its path; a test *symbol*
-is a test-named class, function or method declared in a test file, so production
-code that happens to be called `test_connection` or `ConnectionTest` is never a test.
+Invariants: pure; no I/O. A test *file* is recognised by its path (a `test/` or
+`tests/` directory, or its language's file conventions); a test *symbol* is one its
+extractor marked (`Symbol.test`: `#[test]`, `func TestX`, `@Test`…) or a test-named
+class, function or method declared in a test file, so production code that happens
+to be called `test_connection` or `ConnectionTest` is never a test.
 """
 
 from __future__ import annotations
@@ -10,23 +12,33 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from repoctx.extract.registry import language_test_path
 from repoctx.extract.symbol import CLASS, FUNCTION, METHOD, Symbol
 
 _TEST_DIRS: Final = frozenset({"test", "tests"})
-_TEST_FILE = re.compile(r"(?:test_.+|.+_test|conftest)\.pyi?\Z")
 _TEST_CLASS = re.compile(r"Test(?:[A-Z0-9_].*)?\Z|.+Tests?\Z", re.DOTALL)
 
 
 def is_test_path(path: str) -> bool:
     """True if `path` (relative, POSIX or Windows separators) is a test file.
 
-    Test files are Python files named `test_*.py`, `*_test.py` or `conftest.py`
-    (`.pyi` likewise), and any file under a directory named `tests/` or `test/`.
+    Test files are any file under a directory named `tests/` or `test/`, and files
+    following their language's convention (`Language.is_test_path`): Python files
+    named `test_*.py`, `*_test.py` or `conftest.py` (`.pyi` likewise), `*_test.go`,
+    `*.test.ts` / `*.spec.js` or under `__tests__/`, Rust files under `tests/`…
     """
     parts = path.replace("\\", "/").split("/")
-    if _TEST_FILE.match(parts[-1]):
+    if any(part in _TEST_DIRS for part in parts[:-1]):
         return True
-    return any(part in _TEST_DIRS for part in parts[:-1])
+    rule = language_test_path(path)
+    return rule is not None and rule(path)
+
+
+def is_test_file(path: str) -> bool:
+    """True if `path` follows its language's test-file convention (`*_test.go`,
+    `*.spec.ts`, `test_*.py`…), whatever directory holds it."""
+    rule = language_test_path(path)
+    return rule is not None and rule(path)
 
 
 def is_test_name(name: str, kind: str) -> bool:
@@ -46,7 +58,8 @@ def is_test_name(name: str, kind: str) -> bool:
 def is_test_symbol(symbol: Symbol, path: str) -> bool:
     """True if `symbol`, declared in the file at `path`, is a test.
 
-    It must be test-named (`is_test_name`) *and* declared in a test file
-    (`is_test_path`); the name alone is not enough.
+    Either its extractor marked it (`symbol.test`), or it is test-named
+    (`is_test_name`) *and* declared in a test file (`is_test_path`); the name alone
+    is not enough.
     """
-    return is_test_name(symbol.name, symbol.kind) and is_test_path(path)
+    return symbol.test or (is_test_name(symbol.name, symbol.kind) and is_test_path(path))

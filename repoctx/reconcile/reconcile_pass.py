@@ -10,6 +10,8 @@ re-parsing. A pass that finds nothing to change writes nothing.
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -110,7 +112,22 @@ def _finished(store: Store, report: PassReport, started: float) -> PassReport:
 def _scope(store: Store, options: PassOptions) -> tuple:
     """Everything besides the tree and the store's records that decides what a pass does."""
     return (options.content, options.symbols, options.xref, options.max_depth,
-            options.max_files, str(store.path.resolve()))
+            options.max_files, str(store.path.resolve()), _grammar_packages())
+
+
+def _grammar_packages() -> str:
+    """The tree-sitter grammar packages installed, by name: installing one makes a settled
+    tree unsettled, so the next pass back-fills its language's symbols. Read from the
+    import path's folders, importing nothing (a no-op pass stays cheap)."""
+    names = set()
+    for folder in sys.path:
+        try:
+            entries = os.listdir(folder or ".")
+        except OSError:
+            continue
+        names.update(entry.split(".")[0] for entry in entries
+                     if entry.startswith("tree_sitter_") and not entry.endswith("-info"))
+    return ",".join(sorted(names))
 
 
 def _report_settled(report: PassReport, settled: walk_cache.Settled) -> None:
@@ -170,7 +187,24 @@ def _classify(store: Store, found: Walk, options: PassOptions, report: PassRepor
                 plan.removed.append(fn.file_node(path, rec))
             except Exception as exc:  # noqa: BLE001 - as above
                 _failed(plan, report, path, exc)
+    if options.symbols:
+        report.warnings.extend(_missing_grammars(plan.work))
     return plan
+
+
+def _missing_grammars(work: list[Work]) -> list[str]:
+    """One warning per language whose files this pass reads without its grammar
+    installed (they are indexed as text sections, without symbols)."""
+    from repoctx.extract import missing_grammar
+
+    counts: dict[str, int] = {}
+    for item in work:
+        package = missing_grammar(language_of(item.job.path))
+        if package is not None:
+            counts[package] = counts.get(package, 0) + 1
+    return [f"no symbols for {n} file(s): the grammar package {package!r} is not "
+            f"installed, so they are indexed as text only (`pip install {package}` and "
+            "re-run `repoctx index` to extract them)" for package, n in sorted(counts.items())]
 
 
 def _classify_file(plan: _Plan, f: WalkedFile, options: PassOptions, report: PassReport,

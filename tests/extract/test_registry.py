@@ -4,17 +4,30 @@ from collections.abc import Iterator
 
 import pytest
 
-from repoctx.extract import Symbol, extract, extractor_for, register
+from repoctx.extract import (
+    Import,
+    Language,
+    Symbol,
+    extract,
+    extractor_for,
+    imports_of,
+    is_test_path,
+    missing_grammar,
+    name_parts,
+    register,
+    resolve_import,
+    simple_name,
+)
 from repoctx.extract import registry as registry_module
 from repoctx.extract.python import extract_python
 
 
 @pytest.fixture
 def clean_registry() -> Iterator[None]:
-    saved = dict(registry_module._EXTRACTORS)
+    saved = dict(registry_module._LANGUAGES)
     yield
-    registry_module._EXTRACTORS.clear()
-    registry_module._EXTRACTORS.update(saved)
+    registry_module._LANGUAGES.clear()
+    registry_module._LANGUAGES.update(saved)
 
 
 def test_python_is_registered_by_default() -> None:
@@ -38,3 +51,52 @@ def test_register_adds_and_replaces(clean_registry: None) -> None:
     assert extract("a.md", "abc")[0].fq_name == "a.md:3"
     register("python", fake)
     assert extract("a.py", "")[0].fq_name == "a.py:0"
+
+
+def _fake_language(available: bool) -> Language:
+    def symbols(path: str, text: str) -> tuple[Symbol, ...]:
+        return (Symbol("m.f", "f", "function", "fn f()", "", 1, 1),)
+
+    def imports(path: str, text: str) -> tuple[Import, ...]:
+        return (Import("./other", 1),)
+
+    return Language("markdown", (".md",), "tree-sitter-markdown-fake", lambda: available,
+                    symbols, imports, lambda importer, spec, files: "other.md",
+                    lambda path: path.endswith(".spec.md"))
+
+
+def test_a_language_record_drives_symbols_imports_and_tests(clean_registry: None) -> None:
+    register(_fake_language(available=True))
+    assert [s.fq_name for s in extract("a.md", "x")] == ["m.f"]
+    assert imports_of("a.md", "x") == (Import("./other", 1),)
+    assert resolve_import("a.md", "./other", _NoFiles()) == "other.md"
+    assert is_test_path("a.spec.md") and not is_test_path("a.md")
+    assert missing_grammar("markdown") is None
+
+
+def test_a_language_without_its_grammar_degrades_to_nothing(clean_registry: None) -> None:
+    register(_fake_language(available=False))
+    assert extractor_for("markdown") is None
+    assert extract("a.md", "x") == ()
+    assert imports_of("a.md", "x") == ()
+    assert resolve_import("a.md", "./other", _NoFiles()) is None
+    assert missing_grammar("markdown") == "tree-sitter-markdown-fake"
+    assert missing_grammar("python") is None and missing_grammar("cobol") is None
+
+
+def test_simple_names_follow_each_convention() -> None:
+    assert simple_name("pkg.mod.f") == "f"
+    assert simple_name("crate::store::Store::get") == "get"
+    assert simple_name("src/ui/button.test.describe") == "describe"
+    assert name_parts("crate::a::B") == ["crate", "a", "B"]
+
+
+class _NoFiles:
+    def exists(self, path: str) -> bool:
+        return False
+
+    def read(self, path: str) -> str | None:
+        return None
+
+    def listdir(self, directory: str) -> tuple[str, ...]:
+        return ()
