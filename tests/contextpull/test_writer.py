@@ -221,3 +221,28 @@ def test_an_older_export_without_auto_vacuum_is_still_patched_and_compacted(
     assert rows(store, "PRAGMA auto_vacuum") == [(0,)]
     with Reader(store) as reader:
         assert reader.read("b.md#0")["text"].startswith("# B")
+
+
+def test_an_export_with_the_older_rowid_side_table_is_rewritten_not_patched(
+        tmp_path: Path) -> None:
+    store = tmp_path / "s.db"
+    more = [SourceDocument(f"n{i}.txt", f"Note {i}\n\nA note long enough to keep.".encode())
+            for i in range(8)]
+    write_export(store, [*DOCS, *more], corpus_root="/x/corpus")
+    assert rows(store, "SELECT count(*) FROM sqlite_master"
+                       " WHERE name = 'sqlite_autoindex_repoctx_sections_1'") == [(0,)]
+    with sqlite3.connect(store) as conn:  # the side table as written before issue 15
+        conn.execute("ALTER TABLE repoctx_sections RENAME TO kept")
+        conn.execute("CREATE TABLE repoctx_sections(id TEXT PRIMARY KEY REFERENCES"
+                     " sections(id) ON DELETE CASCADE, start_line INTEGER, end_line INTEGER,"
+                     " tokens INTEGER, symbol TEXT)")
+        conn.execute("INSERT INTO repoctx_sections SELECT * FROM kept")
+        conn.execute("DROP TABLE kept")
+    changed = SourceDocument("b.md", b"# B\n\nNew body that is long enough to keep.")
+    report = write_export(store, [DOCS[1], changed, DOCS[2], *more], corpus_root="/x/corpus",
+                          previous=store)
+    assert not report.patched
+    (sql_text,) = rows(store, "SELECT sql FROM sqlite_master WHERE name = 'repoctx_sections'")
+    assert sql_text[0].endswith("WITHOUT ROWID")
+    with Reader(store) as reader:
+        assert reader.read("b.md#0")["text"].startswith("# B")
