@@ -56,10 +56,15 @@ def main() -> None:
 @fails_cleanly
 def stats(path: Path, store_dir: Path | None, repo_id: str | None, as_json: bool) -> None:
     """Print the store's trees (records, bytes) and its export's bytes per table."""
+    from repoctx.store import LMDB_DIRNAME
+
     with open_for(path, store_dir, repo_id, readonly=True) as store:
         rows = [{"tree": t.name, "records": t.records, "bytes": t.bytes} for t in store.stats()]
+        data = store.path / LMDB_DIRNAME / "data.mdb"  # the file: trees + free pages
         payload = {"store": str(store.path), "repoId": store.repo_id,
                    "replicaId": store.replica_id, "trees": rows,
+                   "lmdb": {"path": str(data), "bytes": data.stat().st_size,
+                            "inTrees": sum(r["bytes"] for r in rows)},
                    "export": _export_bytes(store.path)}
     emit(payload, as_json, _stats_text)
 
@@ -79,6 +84,8 @@ def _stats_text(p: dict) -> str:
     lines = [f"store {p['store']}  repo {p['repoId']}  replica {p['replicaId']}"]
     lines += [f"  {r['tree']:<34} {r['records']:>9} records {r['bytes']:>12} bytes"
               for r in p["trees"]]
+    lines.append(f"lmdb {p['lmdb']['path']}  {p['lmdb']['bytes']} bytes"
+                 f" ({p['lmdb']['inTrees']} in the trees, the rest free or LMDB's own)")
     if p["export"] is not None:
         lines.append(f"export {p['export']['path']}  {p['export']['bytes']} bytes")
         lines += [f"  {r['table']:<44} {r['bytes']:>12} bytes" for r in p["export"]["tables"]]

@@ -94,7 +94,10 @@ def _view(lmdb_dir: Path, names: tuple[str, ...]) -> dict[str, dict[str, Any]]:
 def all_records_decode(lmdb_dir: Path) -> bool:
     """The truth a clean ``repoctx check`` must match, found without it: every tree's
     cursor reaches as many records as LMDB counts and every record decodes."""
-    env = lmdb.open(str(lmdb_dir), readonly=True, lock=False, max_dbs=32)
+    try:  # a flipped meta page can make the open itself fail (MDB_MAP_RESIZED, …)
+        env = lmdb.open(str(lmdb_dir), readonly=True, lock=False, max_dbs=32)
+    except Exception:  # noqa: BLE001 - any failure at all means not every record decodes
+        return False
     try:
         with env.begin() as txn:
             for spec in TREES:

@@ -40,7 +40,10 @@ def test_stats_json_shape(tmp_path):
     result = CliRunner().invoke(main, ["stats", str(tmp_path), "--repo-id", "demo", "--json"])
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
-    assert set(payload) == {"store", "repoId", "replicaId", "trees", "export"}
+    assert set(payload) == {"store", "repoId", "replicaId", "trees", "lmdb", "export"}
+    lmdb = payload["lmdb"]  # the data file, and how much of it the trees hold
+    assert lmdb["bytes"] == (tmp_path / ".repoctx" / "lmdb" / "data.mdb").stat().st_size
+    assert 0 < lmdb["inTrees"] == sum(t["bytes"] for t in payload["trees"]) <= lmdb["bytes"]
     export = payload["export"]  # bytes per table of the export, adding up to its file
     assert "sections" in {t["table"] for t in export["tables"]}
     assert sum(t["bytes"] for t in export["tables"]) == export["bytes"] > 0
@@ -55,6 +58,7 @@ def test_stats_text_names_every_tree(tmp_path):
     result = CliRunner().invoke(main, ["stats", str(tmp_path), "--repo-id", "demo"])
     assert result.exit_code == 0 and "repo demo" in result.stdout
     assert all(t.name in result.stdout for t in TREES)
+    assert "in the trees, the rest free" in result.stdout
 
 
 def test_a_repoctx_error_exits_1_with_one_line(tmp_path):

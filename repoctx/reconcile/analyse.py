@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from repoctx.extract import extract, extractor_for, language_of
 from repoctx.tokenizer import count_tokens
 
-from .content_record import MAX_READ_BYTES, bounded_body
+from .content_record import MAX_READ_BYTES, pack_body
 from .symbol_record import Declaration, declarations_of
 from .walk import is_binary
 
@@ -46,7 +46,9 @@ class Analysis:
     binary: bool = False
     too_large: bool = False
     tokens: int | None = None
-    body: str | None = None
+    body: bytes | None = None
+    """The stored form of the bounded body (``content_record.pack_body``, compressed here, in
+    the worker)."""
     decls: dict[str, Declaration] | None = None
     """Declarations by fully-qualified name; None when not extracted (not asked, no
     extractor, too large)."""
@@ -85,7 +87,7 @@ def _analyse(root: str, job: Job) -> Analysis:
         decls = declarations_of(job.path, extract(job.path, text))
     if not job.content:
         return Analysis(job.path, decls=decls, **base)
-    return Analysis(job.path, tokens=count_tokens(text), body=bounded_body(text),
+    return Analysis(job.path, tokens=count_tokens(text), body=pack_body(text),
                     decls=decls, **base)
 
 

@@ -63,7 +63,7 @@ class Projector:
         self._update(self.store.key("file", node.path),
                      lambda cur: file_node.node_delta(cur, node, tick, self.replica))
 
-    def content(self, path: str, body: str, digest: str) -> bool:
+    def content(self, path: str, body: str | bytes, digest: str) -> bool:
         """Write the content projection; False (and a warning) if the content tree failed."""
         tick = self.store.tick()
         try:

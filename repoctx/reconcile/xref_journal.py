@@ -8,13 +8,22 @@ memory as it goes (``fold``), and at its end rewrites each cross-reference recor
 once. Applying an entry is idempotent (add if absent, remove if present), so a crash
 anywhere — before, during or after the application — is healed by replaying what is
 left.
+
+An entry is stored zlib-compressed (msgpack of its ops, level 1): the journal of a cold
+pass is as big as the cross-reference tree it becomes (22 MB on Django), and once applied
+its pages are free pages the LMDB file keeps (issue 15: a fifth of Django's LMDB);
+compressed, 4.5 MB. An entry of an older writer (a plain list) is still read.
 """
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Collection, Iterable, Iterator
 from concurrent.futures import Executor
 from functools import partial
+from typing import Any
+
+import msgpack
 
 from repoctx.crdt.record import Record
 from repoctx.store import Store
@@ -37,8 +46,20 @@ def append(batch: Batch, store: Store, ops: list[EdgeOp]) -> str | None:
     if not ops:
         return None
     key = f"{journal_prefix(store.repo_id)}{store.tick():020d}"
-    batch.put_local(key, ops)
+    batch.put_local(key, pack_ops(ops))
     return key
+
+
+def pack_ops(ops: list[EdgeOp]) -> bytes:
+    """The stored form of a journal entry: msgpack of its ops, zlib-compressed."""
+    return zlib.compress(msgpack.packb(ops), PACK_LEVEL)
+
+
+def unpack_ops(stored: Any) -> list[EdgeOp]:
+    """A journal entry's ops from its stored form (or an older writer's plain list)."""
+    if isinstance(stored, bytes):
+        return [tuple(op) for op in msgpack.unpackb(zlib.decompress(stored))]
+    return stored
 
 
 def fold(changes: Changes, ops: Iterable[EdgeOp]) -> None:
@@ -62,10 +83,12 @@ def pending(store: Store, into: Changes | None = None, skip: Collection[str] = f
         keys = list(snap.local_names(journal_prefix(store.repo_id)))
         for key in keys:
             if key not in skip:
-                fold(changes, snap.get_local(key))
+                fold(changes, unpack_ops(snap.get_local(key)))
     return set(keys), changes
 
 
+PACK_LEVEL = 1
+"""zlib level of a journal entry (compressed in the writer: level 1 is the cheapest)."""
 POOL_NAMES = 1000
 """Fewer names than this are not worth shipping to a pool."""
 

@@ -38,6 +38,9 @@ _PSIZE = struct.Struct("<I")  # mm_dbs[FREE_DBI].md_pad (at 40)
 _TAIL = struct.Struct("<QQ")  # mm_last_pg, mm_txnid (at 136)
 _META_END = 152
 _PAGE_SIZES = (4096, 8192, 16384, 32768, 65536)
+MAX_FILE_BYTES = 1 << 40
+"""A meta page whose last page lies past this is damaged, not a real file's (a flipped
+high bit of ``mm_last_pg`` once made a rescue pad a file to 2^74 bytes and crash)."""
 REPAIR_HINT = CorruptRecordError.HINT
 
 
@@ -67,7 +70,8 @@ def read_meta(data: bytes, page: int, page_size: int) -> Meta | None:
     (psize,) = _PSIZE.unpack_from(data, off + 40)
     last, txnid = _TAIL.unpack_from(data, off + 136)
     if (pgno != page or not flags & P_META or magic != MAGIC or version != VERSION
-            or psize not in _PAGE_SIZES or (page == 1 and psize != page_size)):
+            or psize not in _PAGE_SIZES or (page == 1 and psize != page_size)
+            or (last + 1) * psize > MAX_FILE_BYTES):
         return None
     return Meta(page, psize, last, txnid)
 

@@ -178,3 +178,71 @@ def test_a_patch_that_frees_most_pages_is_written_compact(store: Path, tmp_path:
     assert store.stat().st_size * 4 < grown
     assert rows(store, "PRAGMA journal_mode") == [("delete",)]
     assert list(tmp_path.iterdir()) == [store]  # no temp or compact files left
+
+
+def _scratch(n: int):
+    """A finalize hook that adds ``n`` 60 kB rows then drops them (free pages left)."""
+    def hook(conn: sqlite3.Connection, changed: set[int] | None) -> None:
+        conn.execute("CREATE TABLE repoctx_search_scratch(blob BLOB)")
+        conn.executemany("INSERT INTO repoctx_search_scratch VALUES (?)",
+                         [(b"x" * 60_000,) for _ in range(n)])
+        conn.commit()
+        conn.execute("DROP TABLE repoctx_search_scratch")
+    return hook
+
+
+def test_a_full_build_gives_its_free_pages_back_in_place(tmp_path: Path) -> None:
+    store = tmp_path / "s.db"
+    write_export(store, DOCS, corpus_root="/x/corpus", finalize=_scratch(8))  # 1/8 free
+    assert rows(store, "PRAGMA auto_vacuum") == [(2,)]  # incremental
+    assert rows(store, "PRAGMA freelist_count") == [(0,)]
+    plain = tmp_path / "plain.db"
+    write_export(plain, DOCS, corpus_root="/x/corpus")
+    assert store.stat().st_size == plain.stat().st_size  # the scratch rows' pages are gone
+    with Reader(store) as reader:  # an ordinary store still
+        assert reader.read("b.md#0")["id"] == "b.md#0"
+
+
+def test_an_older_export_without_auto_vacuum_is_still_patched_and_compacted(
+        tmp_path: Path) -> None:
+    store = tmp_path / "s.db"
+    more = [SourceDocument(f"n{i}.txt", f"Note {i}\n\nA note long enough to keep.".encode())
+            for i in range(8)]
+    write_export(store, [*DOCS, *more], corpus_root="/x/corpus")
+    with sqlite3.connect(store) as conn:  # as written before issue 15's footprint work
+        conn.execute("PRAGMA auto_vacuum = NONE")
+        conn.execute("VACUUM")
+    assert rows(store, "PRAGMA auto_vacuum") == [(0,)]
+    changed = SourceDocument("b.md", b"# B\n\nNew body that is long enough to keep.")
+    report = write_export(store, [DOCS[1], changed, DOCS[2], *more], corpus_root="/x/corpus",
+                          previous=store, finalize=_scratch(40))
+    assert report.patched
+    assert rows(store, "PRAGMA freelist_count") == [(0,)]  # VACUUM INTO, as before
+    assert rows(store, "PRAGMA auto_vacuum") == [(0,)]
+    with Reader(store) as reader:
+        assert reader.read("b.md#0")["text"].startswith("# B")
+
+
+def test_an_export_with_the_older_rowid_side_table_is_rewritten_not_patched(
+        tmp_path: Path) -> None:
+    store = tmp_path / "s.db"
+    more = [SourceDocument(f"n{i}.txt", f"Note {i}\n\nA note long enough to keep.".encode())
+            for i in range(8)]
+    write_export(store, [*DOCS, *more], corpus_root="/x/corpus")
+    assert rows(store, "SELECT count(*) FROM sqlite_master"
+                       " WHERE name = 'sqlite_autoindex_repoctx_sections_1'") == [(0,)]
+    with sqlite3.connect(store) as conn:  # the side table as written before issue 15
+        conn.execute("ALTER TABLE repoctx_sections RENAME TO kept")
+        conn.execute("CREATE TABLE repoctx_sections(id TEXT PRIMARY KEY REFERENCES"
+                     " sections(id) ON DELETE CASCADE, start_line INTEGER, end_line INTEGER,"
+                     " tokens INTEGER, symbol TEXT)")
+        conn.execute("INSERT INTO repoctx_sections SELECT * FROM kept")
+        conn.execute("DROP TABLE kept")
+    changed = SourceDocument("b.md", b"# B\n\nNew body that is long enough to keep.")
+    report = write_export(store, [DOCS[1], changed, DOCS[2], *more], corpus_root="/x/corpus",
+                          previous=store)
+    assert not report.patched
+    (sql_text,) = rows(store, "SELECT sql FROM sqlite_master WHERE name = 'repoctx_sections'")
+    assert sql_text[0].endswith("WITHOUT ROWID")
+    with Reader(store) as reader:
+        assert reader.read("b.md#0")["text"].startswith("# B")

@@ -6,6 +6,7 @@ import pytest
 
 from repoctx.reconcile import analyse as an
 from repoctx.reconcile.analyse import Job, analyse
+from repoctx.reconcile.content_record import unpack_body
 
 SOURCE = 'class Cart:\n    """A cart."""\n\n    def total(self):\n        return helper()\n'
 
@@ -21,14 +22,14 @@ def test_a_python_file_gets_digest_tokens_body_and_declarations(root):
     got = analyse(str(root), Job("cart.py", content=True, symbols=True))
     assert got.digest == hashlib.sha256(SOURCE.encode()).hexdigest()
     assert got.size == len(SOURCE) and got.language == "python" and got.error is None
-    assert got.body == SOURCE and got.tokens > 0
+    assert unpack_body(got.body) == SOURCE and got.tokens > 0
     assert set(got.decls) == {"cart.Cart", "cart.Cart.total"}
     assert "helper" in got.decls["cart.Cart.total"].refs
 
 
 def test_only_the_projections_asked_for(root):
     no_symbols = analyse(str(root), Job("cart.py", content=True, symbols=False))
-    assert no_symbols.decls is None and no_symbols.body == SOURCE
+    assert no_symbols.decls is None and unpack_body(no_symbols.body) == SOURCE
     no_content = analyse(str(root), Job("cart.py", content=False, symbols=True))
     assert no_content.body is None and no_content.tokens is None and no_content.decls
 
@@ -52,7 +53,7 @@ def test_known_digest_short_circuits(root):
     got = analyse(str(root), Job("cart.py", content=True, symbols=True, known_digest=digest))
     assert got.digest == digest and got.body is None and got.decls is None and got.tokens is None
     changed = analyse(str(root), Job("cart.py", content=True, symbols=True, known_digest="x"))
-    assert changed.body == SOURCE
+    assert unpack_body(changed.body) == SOURCE
 
 
 def test_an_unreadable_path_comes_back_with_an_error(root):

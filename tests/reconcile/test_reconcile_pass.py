@@ -67,7 +67,8 @@ def test_first_pass_projects_files_packages_symbols_content_and_xref(repo):
     assert app["symbols"] == ("app.Model", "app.Model.save", "app.validate")
     assert app["markers"] == ("content", "symbols", "xref")
     assert node(v, "docs/guide.md")["markers"] == ("content",)  # no extractor: no symbols
-    assert v["repo-context-content"]["repo/demo/content/app.py"]["body"] == APP
+    stored = v["repo-context-content"]["repo/demo/content/app.py"]
+    assert "body" not in stored and content_record.unpack_body(stored["zbody"]) == APP
     decl = v["repo-context-symbol"]["repo/demo/symbol/app.Model.save"]["decl"]["app.py"]
     assert decl[0] == "method" and decl[3:5] == (6, 7) and "validate" in decl[5]
     xref = v["repo-context-xref"]

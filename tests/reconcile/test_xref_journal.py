@@ -77,3 +77,17 @@ def test_a_pool_computes_the_same_records(store, monkeypatch):
     assert members(store, "N7") == {"s.0", "s.2"} and members(store, "N900") == {
         "s.0", "s.1", "s.2"}
     assert pending(store) == []
+
+
+def test_an_entry_is_stored_compressed_and_an_older_plain_entry_still_replays(store):
+    ops = [(DEPENDENTS, "Foo", f"pkg.mod.Class{n}.method", 1) for n in range(200)]
+    (key,) = journal(store, ops)
+    with store.snapshot() as snap:
+        stored = snap.get_local(key)
+    assert isinstance(stored, bytes) and len(stored) < len(str(ops)) // 5
+    assert xref_journal.unpack_ops(stored) == ops
+    with store.batch() as b:  # an entry an older repoctx left behind: a plain list
+        b.put_local(f"{xref_journal.journal_prefix(store.repo_id)}00000000000000000001",
+                    [[DEPENDENTS, "Old", "a.Z", 1]])
+    assert xref_journal.apply_pending(store) == 201
+    assert members(store, "Old") == {"a.Z"} and len(members(store, "Foo")) == 200

@@ -61,6 +61,18 @@ def test_a_rescue_copy_of_a_truncated_file_is_padded_to_its_last_page(env_dir, t
     assert data.stat().st_size == size - 8192  # the original is left as it was
 
 
+def test_a_meta_page_reaching_past_any_real_file_is_damaged_and_rebuilt(env_dir, tmp_path):
+    data = env_dir / DATA_FILE
+    newest = max(metas(data), key=lambda m: m.txnid)
+    raw = bytearray(data.read_bytes())
+    raw[newest.page * 4096 + 136 + 7] ^= 0x40  # a high bit of its mm_last_pg: page ~2^62
+    data.write_bytes(bytes(raw))
+    assert f"meta page {newest.page}" in problem(data)
+    changes = salvage_copy(env_dir, tmp_path / "copy")  # was: OverflowError padding to 2^74
+    assert changes == [f"meta page {newest.page} rewritten from meta page {1 - newest.page}"]
+    assert problem(tmp_path / "copy" / DATA_FILE) is None
+
+
 def test_neither_meta_valid_cannot_be_rescued(env_dir, tmp_path):
     (env_dir / DATA_FILE).write_bytes(b"\0" * 16384)
     assert "both meta pages" in problem(env_dir / DATA_FILE)
