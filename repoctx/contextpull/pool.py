@@ -27,10 +27,12 @@ import os
 import signal
 import sys
 import threading
+import types
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
 from itertools import chain, islice
@@ -204,6 +206,54 @@ def _run(function: Callable[[T], R], chunk: list[T]) -> list[R]:
     return [function(item) for item in chunk]
 
 
+@contextmanager
+def _main_hidden() -> Iterator[None]:
+    """``sys.modules["__main__"]`` is a bare module meanwhile: a fresh worker started now
+    is told of no main module to import (nothing names one; ``multiprocessing`` reads
+    ``__main__``'s ``__spec__`` and ``__file__`` when it starts a process)."""
+    with _FORK_LOCK:
+        main = sys.modules.get("__main__")
+        sys.modules["__main__"] = types.ModuleType("__main__")
+        try:
+            yield
+        finally:
+            if main is None:
+                del sys.modules["__main__"]
+            else:
+                sys.modules["__main__"] = main
+
+
+_FRESH = multiprocessing.get_context(
+    "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn")
+
+
+class _FreshProcess(_FRESH.Process):  # type: ignore[name-defined,misc]
+    """A fresh worker that does not import the caller's ``__main__``: a forkserver or
+    spawn worker runs the caller's main script again (as ``__mp_main__``) before its
+    first task, so a script that calls an export without an ``if __name__ ==
+    "__main__":`` guard ran itself again in every worker, which then failed to start
+    workers of its own; a guarded one still paid its imports once per worker."""
+
+    @staticmethod
+    def _Popen(process_obj: object) -> object:  # noqa: N802 (multiprocessing's name)
+        with _main_hidden():
+            return _FRESH.Process._Popen(process_obj)
+
+
+class _FreshContext(type(_FRESH)):  # type: ignore[misc]
+    """``_FRESH``'s start method, its workers started by ``_FreshProcess``."""
+
+    Process = _FreshProcess
+
+
+def _fresh_context(function: Callable) -> multiprocessing.context.BaseContext:
+    """Where ``ordered_map`` starts its workers: without the caller's ``__main__``,
+    unless ``function`` lives there (its workers need it to unpickle the function)."""
+    if getattr(function, "__module__", None) == "__main__":
+        return _FRESH
+    return _FreshContext()
+
+
 def ordered_map(function: Callable[[T], R], items: Iterable[T], *, chunk: int,
                 min_items: int, workers: int | None = None) -> Iterator[tuple[T, R]]:
     """``(item, function(item))`` for each of ``items``, in order, over ``workers``
@@ -215,6 +265,8 @@ def ordered_map(function: Callable[[T], R], items: Iterable[T], *, chunk: int,
     ``spawn``), not forked: a forked worker keeps every page of this process's heap that
     this process changes afterwards, which on a 55,000-file tree was 0.5-0.9 GiB more in
     all (bench/e2e.py). The search-index build uses it (``retrieval/search_index``).
+    The workers do not run the caller's ``__main__`` (``_FreshProcess``) unless
+    ``function`` is defined there.
     """
     workers = default_workers() if workers is None else workers
     iterator = iter(items)
@@ -223,9 +275,7 @@ def ordered_map(function: Callable[[T], R], items: Iterable[T], *, chunk: int,
         for item in chain(head, iterator):
             yield item, function(item)
         return
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context)
+    pool = ProcessPoolExecutor(workers, mp_context=_fresh_context(function))
     rest = chain(head, iterator)
     chunks = iter(lambda: list(islice(rest, chunk)), [])
     try:
