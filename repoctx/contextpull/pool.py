@@ -5,7 +5,9 @@ per-document CPU work, so a big export hands them to forked workers, in chunks
 of documents, while the writer's process inserts the results in order; a small export
 (or a platform without ``fork``) does them in process. Workers inherit the documents
 and the ``definitions_for`` callable instead of receiving them, and only send results
-back. A ``definitions_for`` with a ``prefetch(paths)`` method (``StoreDefinitions``) is
+back; an unread file (``contextpull/files``) is read by its worker, so a cold export's
+process never holds the tree's bytes and its workers inherit no copy of them (issue 15).
+A ``definitions_for`` with a ``prefetch(paths)`` method (``StoreDefinitions``) is
 told every path it will be asked about first, then called in the workers; any other is
 called here, before the workers start, so its side effects stay in this process.
 ``meanwhile`` is this process's own work that needs no results (the writer loads the
@@ -36,10 +38,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
 from itertools import chain, islice
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from repoctx.contextpull.documents import Definition, SourceDocument
 from repoctx.contextpull.encoded import EncodedDocument, encode
+from repoctx.contextpull.files import UnreadFile
 from repoctx.contextpull.records import DocumentRows, prepare
 from repoctx.errors import ContextPullError
 
@@ -47,8 +50,16 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 DefinitionsFor = Callable[[str, bytes], "tuple[Definition, ...] | None"]
-# A document to section afresh, or rows reused from another writer's export (encode only).
-Item = SourceDocument | DocumentRows
+# A document to section afresh (an unread file: read by the worker), or rows reused from
+# another writer's export (encode only).
+Item = SourceDocument | UnreadFile | DocumentRows
+
+
+class Unexported(NamedTuple):
+    """An unread file the worker found no longer exportable, and why (``contextpull/files``)."""
+
+    path: str
+    reason: str
 # Below this many documents the fork and the result transfer cost more than they save.
 POOL_MIN_DOCUMENTS = 200
 # Documents per task: big enough to amortise a task's round trip, small enough that the
@@ -81,15 +92,20 @@ def _with_definitions(document: SourceDocument, definitions_for: DefinitionsFor)
     return document if definitions is None else replace(document, definitions=definitions)
 
 
-def _encode_item(job: _Job, item: Item) -> EncodedDocument:
+def _encode_item(job: _Job, item: Item) -> EncodedDocument | Unexported:
     if isinstance(item, DocumentRows):
         return encode(item)
+    if isinstance(item, UnreadFile):  # read here: the writer's process never holds it
+        read = item.read_checked()
+        if isinstance(read, str):
+            return Unexported(item.path, read)
+        item = read
     if job.definitions_for is not None:
         item = _with_definitions(item, job.definitions_for)
     return encode(prepare(item, job.max_chars, job.now))
 
 
-def _encode_chunk(bounds: tuple[int, int]) -> list[EncodedDocument]:
+def _encode_chunk(bounds: tuple[int, int]) -> list[EncodedDocument | Unexported]:
     """Worker task: encode the inherited items ``[start, stop)``."""
     assert _JOB is not None, "workers are forked after the job is set"
     return [_encode_item(_JOB, item) for item in _JOB.items[bounds[0] : bounds[1]]]
@@ -117,9 +133,11 @@ def _job(
         return _Job(items, max_chars, now, None)
     prefetch = getattr(definitions_for, "prefetch", None)
     if prefetch is not None:
-        prefetch([item.path for item in items
-                  if isinstance(item, SourceDocument) and item.definitions is None])
+        prefetch([item.path for item in items if isinstance(item, UnreadFile)
+                  or isinstance(item, SourceDocument) and item.definitions is None])
         return _Job(items, max_chars, now, definitions_for)
+    if any(isinstance(item, UnreadFile) for item in items):
+        raise ContextPullError("unread files need a definitions source that prefetches")
     items = [
         _with_definitions(item, definitions_for) if isinstance(item, SourceDocument) else item
         for item in items
@@ -135,8 +153,9 @@ def encode_all(
     *,
     workers: int | None = None,
     meanwhile: Callable[[], object] | None = None,
-) -> Iterator[EncodedDocument]:
-    """The encoded ``items``, in order; over ``workers`` processes (default: one per CPU)
+) -> Iterator[EncodedDocument | Unexported]:
+    """The encoded ``items``, in order (an unread file read first, ``Unexported`` when it
+    no longer is an exportable text file); over ``workers`` processes (default: one per CPU)
     when there are at least ``POOL_MIN_DOCUMENTS`` of them, running ``meanwhile()`` in a
     thread once they are forked (in process: not at all; it is over when this ends)."""
     global _JOB
