@@ -10,8 +10,9 @@ result is in rollback-journal mode, so read-only opens create no side files.
 Documents to section afresh are prepared and encoded by ``contextpull/pool`` (in worker
 processes for a big export) while this process inserts them in path order, all in one
 transaction. With no previous export (nothing to reuse, nothing to patch) the files are
-read there too, so this process never holds the tree's bytes (issue 15). The temporary file is built without a journal and without syncs (a failed
-build is deleted, never used), then synced and renamed. A full rewrite also uses
+read there too, so this process never holds the tree's bytes (issue 15).
+The temporary file is built without a journal and without syncs (a failed build is
+deleted, never used), then synced and renamed. A full rewrite also uses
 16 KiB pages and holds FTS5's automerge off until its last statement. ``meta.index_text``
 is chosen by ``contextpull/index_text`` with the token counts the previous export
 recorded (``repoctx_meta.index_counts``), so an unchanged index is not counted again.
