@@ -5,7 +5,9 @@ per-document CPU work, so a big export hands them to forked workers, in chunks
 of documents, while the writer's process inserts the results in order; a small export
 (or a platform without ``fork``) does them in process. Workers inherit the documents
 and the ``definitions_for`` callable instead of receiving them, and only send results
-back. A ``definitions_for`` with a ``prefetch(paths)`` method (``StoreDefinitions``) is
+back; an unread file (``contextpull/files``) is read by its worker, so a cold export's
+process never holds the tree's bytes and its workers inherit no copy of them (issue 15).
+A ``definitions_for`` with a ``prefetch(paths)`` method (``StoreDefinitions``) is
 told every path it will be asked about first, then called in the workers; any other is
 called here, before the workers start, so its side effects stay in this process.
 ``meanwhile`` is this process's own work that needs no results (the writer loads the
@@ -27,17 +29,20 @@ import os
 import signal
 import sys
 import threading
+import types
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
 from itertools import chain, islice
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from repoctx.contextpull.documents import Definition, SourceDocument
 from repoctx.contextpull.encoded import EncodedDocument, encode
+from repoctx.contextpull.files import UnreadFile
 from repoctx.contextpull.records import DocumentRows, prepare
 from repoctx.errors import ContextPullError
 
@@ -45,8 +50,16 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 DefinitionsFor = Callable[[str, bytes], "tuple[Definition, ...] | None"]
-# A document to section afresh, or rows reused from another writer's export (encode only).
-Item = SourceDocument | DocumentRows
+# A document to section afresh (an unread file: read by the worker), or rows reused from
+# another writer's export (encode only).
+Item = SourceDocument | UnreadFile | DocumentRows
+
+
+class Unexported(NamedTuple):
+    """An unread file the worker found no longer exportable, and why (``contextpull/files``)."""
+
+    path: str
+    reason: str
 # Below this many documents the fork and the result transfer cost more than they save.
 POOL_MIN_DOCUMENTS = 200
 # Documents per task: big enough to amortise a task's round trip, small enough that the
@@ -79,15 +92,20 @@ def _with_definitions(document: SourceDocument, definitions_for: DefinitionsFor)
     return document if definitions is None else replace(document, definitions=definitions)
 
 
-def _encode_item(job: _Job, item: Item) -> EncodedDocument:
+def _encode_item(job: _Job, item: Item) -> EncodedDocument | Unexported:
     if isinstance(item, DocumentRows):
         return encode(item)
+    if isinstance(item, UnreadFile):  # read here: the writer's process never holds it
+        read = item.read_checked()
+        if isinstance(read, str):
+            return Unexported(item.path, read)
+        item = read
     if job.definitions_for is not None:
         item = _with_definitions(item, job.definitions_for)
     return encode(prepare(item, job.max_chars, job.now))
 
 
-def _encode_chunk(bounds: tuple[int, int]) -> list[EncodedDocument]:
+def _encode_chunk(bounds: tuple[int, int]) -> list[EncodedDocument | Unexported]:
     """Worker task: encode the inherited items ``[start, stop)``."""
     assert _JOB is not None, "workers are forked after the job is set"
     return [_encode_item(_JOB, item) for item in _JOB.items[bounds[0] : bounds[1]]]
@@ -115,9 +133,11 @@ def _job(
         return _Job(items, max_chars, now, None)
     prefetch = getattr(definitions_for, "prefetch", None)
     if prefetch is not None:
-        prefetch([item.path for item in items
-                  if isinstance(item, SourceDocument) and item.definitions is None])
+        prefetch([item.path for item in items if isinstance(item, UnreadFile)
+                  or isinstance(item, SourceDocument) and item.definitions is None])
         return _Job(items, max_chars, now, definitions_for)
+    if any(isinstance(item, UnreadFile) for item in items):
+        raise ContextPullError("unread files need a definitions source that prefetches")
     items = [
         _with_definitions(item, definitions_for) if isinstance(item, SourceDocument) else item
         for item in items
@@ -133,8 +153,9 @@ def encode_all(
     *,
     workers: int | None = None,
     meanwhile: Callable[[], object] | None = None,
-) -> Iterator[EncodedDocument]:
-    """The encoded ``items``, in order; over ``workers`` processes (default: one per CPU)
+) -> Iterator[EncodedDocument | Unexported]:
+    """The encoded ``items``, in order (an unread file read first, ``Unexported`` when it
+    no longer is an exportable text file); over ``workers`` processes (default: one per CPU)
     when there are at least ``POOL_MIN_DOCUMENTS`` of them, running ``meanwhile()`` in a
     thread once they are forked (in process: not at all; it is over when this ends)."""
     global _JOB
@@ -204,6 +225,54 @@ def _run(function: Callable[[T], R], chunk: list[T]) -> list[R]:
     return [function(item) for item in chunk]
 
 
+@contextmanager
+def _main_hidden() -> Iterator[None]:
+    """``sys.modules["__main__"]`` is a bare module meanwhile: a fresh worker started now
+    is told of no main module to import (nothing names one; ``multiprocessing`` reads
+    ``__main__``'s ``__spec__`` and ``__file__`` when it starts a process)."""
+    with _FORK_LOCK:
+        main = sys.modules.get("__main__")
+        sys.modules["__main__"] = types.ModuleType("__main__")
+        try:
+            yield
+        finally:
+            if main is None:
+                del sys.modules["__main__"]
+            else:
+                sys.modules["__main__"] = main
+
+
+_FRESH = multiprocessing.get_context(
+    "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn")
+
+
+class _FreshProcess(_FRESH.Process):  # type: ignore[name-defined,misc]
+    """A fresh worker that does not import the caller's ``__main__``: a forkserver or
+    spawn worker runs the caller's main script again (as ``__mp_main__``) before its
+    first task, so a script that calls an export without an ``if __name__ ==
+    "__main__":`` guard ran itself again in every worker, which then failed to start
+    workers of its own; a guarded one still paid its imports once per worker."""
+
+    @staticmethod
+    def _Popen(process_obj: object) -> object:  # noqa: N802 (multiprocessing's name)
+        with _main_hidden():
+            return _FRESH.Process._Popen(process_obj)
+
+
+class _FreshContext(type(_FRESH)):  # type: ignore[misc]
+    """``_FRESH``'s start method, its workers started by ``_FreshProcess``."""
+
+    Process = _FreshProcess
+
+
+def _fresh_context(function: Callable) -> multiprocessing.context.BaseContext:
+    """Where ``ordered_map`` starts its workers: without the caller's ``__main__``,
+    unless ``function`` lives there (its workers need it to unpickle the function)."""
+    if getattr(function, "__module__", None) == "__main__":
+        return _FRESH
+    return _FreshContext()
+
+
 def ordered_map(function: Callable[[T], R], items: Iterable[T], *, chunk: int,
                 min_items: int, workers: int | None = None) -> Iterator[tuple[T, R]]:
     """``(item, function(item))`` for each of ``items``, in order, over ``workers``
@@ -215,6 +284,8 @@ def ordered_map(function: Callable[[T], R], items: Iterable[T], *, chunk: int,
     ``spawn``), not forked: a forked worker keeps every page of this process's heap that
     this process changes afterwards, which on a 55,000-file tree was 0.5-0.9 GiB more in
     all (bench/e2e.py). The search-index build uses it (``retrieval/search_index``).
+    The workers do not run the caller's ``__main__`` (``_FreshProcess``) unless
+    ``function`` is defined there.
     """
     workers = default_workers() if workers is None else workers
     iterator = iter(items)
@@ -223,9 +294,7 @@ def ordered_map(function: Callable[[T], R], items: Iterable[T], *, chunk: int,
         for item in chain(head, iterator):
             yield item, function(item)
         return
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    pool = ProcessPoolExecutor(workers, mp_context=context)
+    pool = ProcessPoolExecutor(workers, mp_context=_fresh_context(function))
     rest = chain(head, iterator)
     chunks = iter(lambda: list(islice(rest, chunk)), [])
     try:

@@ -91,8 +91,10 @@ class StoreDefinitions:
     extracted afresh, as for a file the store has not seen.
     """
 
-    def __init__(self, store: Store, snapshot: Snapshot, known: dict[str, _Known]) -> None:
+    def __init__(self, store: Store, snapshot: Snapshot, known: dict[str, _Known],
+                 nodes: dict[str, Record] | None = None) -> None:
         self._snapshot, self._known, self._now_ms = snapshot, known, snapshot.now_ms
+        self._nodes = nodes or {}  # for paths not read yet: the symbols their node names
         self._repo_id = store.repo_id
         self._prefix = family_prefix(store.repo_id, "symbol")
         self._encoded: dict[str, bytes] = {}  # fully-qualified name -> its stored record
@@ -103,10 +105,21 @@ class StoreDefinitions:
         known = self._known.get(path)
         return None if known is None else known.symbols
 
+    def _announced(self, path: str) -> tuple[str, ...] | None:
+        """The names ``spans`` may ask for: the current stored ones of a file read, those
+        its node names of a file not read yet (read in a worker: a superset)."""
+        if path in self._known:
+            return self._stored(path)
+        node = self._nodes.get(path)
+        if node is None or file_node.SYMBOLS not in (file_node.field_of(node, "markers") or ()):
+            return None
+        return file_node.symbols_of(node)
+
     def prefetch(self, paths: Sequence[str]) -> None:
-        """Read the symbol records of ``paths`` (those with current stored symbols)."""
-        wanted = [p for p in paths if self._stored(p) is not None]
-        names = {name for p in wanted for name in self._stored(p) or ()}
+        """Read the symbol records of ``paths`` (those with stored symbols)."""
+        announced = {p: self._announced(p) for p in paths}
+        wanted = [p for p, names in announced.items() if names is not None]
+        names = {name for p in wanted for name in announced[p] or ()}
         self._encoded.update(self._read(names - self._encoded.keys()))
         self._fetched.update(wanted)
 
@@ -223,6 +236,7 @@ def export_store(
         documents = list(_documents(root, records, max_bytes, known))
         return write_export(
             out, documents, corpus_root=str(root.resolve()), previous=previous,
-            index_budget=index_budget, definitions_for=StoreDefinitions(store, snapshot, known),
+            index_budget=index_budget,
+            definitions_for=StoreDefinitions(store, snapshot, known, records),
             finalize=finalize, stats_since_ns=started_ns,
         )  # fmt: skip

@@ -9,8 +9,10 @@ result is in rollback-journal mode, so read-only opens create no side files.
 
 Documents to section afresh are prepared and encoded by ``contextpull/pool`` (in worker
 processes for a big export) while this process inserts them in path order, all in one
-transaction. The temporary file is built without a journal and without syncs (a failed
-build is deleted, never used), then synced and renamed. A full rewrite also uses
+transaction. With no previous export (nothing to reuse, nothing to patch) the files are
+read there too, so this process never holds the tree's bytes (issue 15).
+The temporary file is built without a journal and without syncs (a failed build is
+deleted, never used), then synced and renamed. A full rewrite also uses
 16 KiB pages and holds FTS5's automerge off until its last statement. ``meta.index_text``
 is chosen by ``contextpull/index_text`` with the token counts the previous export
 recorded (``repoctx_meta.index_counts``), so an unchanged index is not counted again.
@@ -41,7 +43,7 @@ from repoctx.contextpull.index_text import DEFAULT_INDEX_BUDGET, IndexEntry, bui
 from repoctx.contextpull.inserts import insert_documents, write_meta
 from repoctx.contextpull.leftovers import remove_leftovers, temporary_name
 from repoctx.contextpull.patch import CopyAhead, PatchPlan, apply_patch, plan_patch, sync_file
-from repoctx.contextpull.pool import DefinitionsFor, Item, encode_all
+from repoctx.contextpull.pool import DefinitionsFor, Item, Unexported, encode_all
 from repoctx.contextpull.previous import PreviousExport
 from repoctx.contextpull.records import sha256_hex
 from repoctx.contextpull.schema import (
@@ -145,6 +147,10 @@ class _Work:
     items: list[Item]
     reused: int
     restat: list[tuple[int | None, int]]
+    reading: Skips | None = None
+    """Set when ``items`` are files read as they are encoded (``_reading_work``): the
+    documents, their ids and SHA-256s come with the results, and what was left out is
+    counted here."""
 
 
 @dataclass(frozen=True)
@@ -205,11 +211,35 @@ def _plan_work(
     return work
 
 
+def _reading_work(given: Sequence[Given], skipped: Skips) -> _Work:
+    """Every document to section afresh, files unread: with no previous export nothing
+    is reused or patched, so nothing needs a file's SHA-256 before its rows exist."""
+    return _Work([], [], [], list(given), 0, [], skipped)
+
+
+def _placed_read(
+    work: _Work, encoded: Iterable[EncodedDocument | Unexported], skipped: Skips
+) -> Iterator[tuple[int, EncodedDocument]]:
+    """``(doc_id, document)`` pairs of a ``_reading_work``, ids in order of the files
+    still exportable when read."""
+    for doc in encoded:
+        if isinstance(doc, Unexported):
+            skipped.add(doc.path, doc.reason)
+            continue
+        work.entries.append(IndexEntry(doc.path, doc.title, doc.summary, doc.n_sections))
+        work.shas.append(doc.document[4])  # ``documents.sha256`` (``contextpull/encoded``)
+        yield len(work.entries), doc
+
+
 def _placed(
-    work: _Work, encoded: Iterable[EncodedDocument]
+    work: _Work, encoded: Iterable[EncodedDocument | Unexported]
 ) -> Iterator[tuple[int, EncodedDocument]]:
     """``(doc_id, document)`` pairs, filling in each document's index entry."""
+    if work.reading is not None:
+        yield from _placed_read(work, encoded, work.reading)
+        return
     for doc_id, doc in zip(work.doc_ids, encoded, strict=True):
+        assert not isinstance(doc, Unexported), "only unread files are read by the pool"
         work.entries[doc_id - 1] = IndexEntry(doc.path, doc.title, doc.summary, doc.n_sections)
         yield doc_id, doc
 
@@ -358,6 +388,12 @@ def _compact(conn: sqlite3.Connection, tmp: Path) -> Path | None:
     return compact
 
 
+def _may_defer(definitions_for: DefinitionsFor | None) -> bool:
+    """Whether files may be read as they are encoded: the definitions source, if any,
+    must be one the workers may call (``contextpull/pool``)."""
+    return definitions_for is None or hasattr(definitions_for, "prefetch")
+
+
 def write_export(
     out: Path,
     documents: Iterable[SourceDocument | UnreadFile],
@@ -401,18 +437,23 @@ def write_export(
             if old.patchable and old.path is not None:  # copy while the documents are read
                 ahead = CopyAhead(old.path, tmp)
             given = _ordered(documents)
-            docs, shas = _resolved(given, old.vouch, skipped)
-            plan = plan_patch(old, [d.path for d in docs], shas)
-            if plan is None and any(isinstance(d, Vouched) for d in docs):
-                # only a patch keeps them
-                docs, shas = _read_vouched(given, docs, shas, skipped)
-            work = _plan_work(docs, shas, old, plan)
+            plan = None
+            if old.path is None and _may_defer(definitions_for):
+                work = _reading_work(given, skipped)  # the pool's workers read the files
+            else:
+                docs, shas = _resolved(given, old.vouch, skipped)
+                plan = plan_patch(old, [d.path for d in docs], shas)
+                if plan is None and any(isinstance(d, Vouched) for d in docs):
+                    # only a patch keeps them
+                    docs, shas = _read_vouched(given, docs, shas, skipped)
+                work = _plan_work(docs, shas, old, plan)
+                del docs  # the documents' bytes live on in ``work.items`` only, until inserted
             settings = _Settings(corpus_root, index_budget, max_chars, _now(), definitions_for,
                                  old.index_counts, stats_since_ns)  # fmt: skip
-        n_docs = len(docs)
-        del docs, given  # the documents' bytes live on in ``work.items`` only, until inserted
+        del given
         meta = _write_file(tmp, work, plan, settings, finalize, ahead,
                            old.path if plan is not None else None)
+        n_docs = len(work.entries)
         os.replace(tmp, out)
     finally:
         if ahead is not None:

@@ -395,18 +395,16 @@ def _insert(conn: sqlite3.Connection, sections: Iterable[SectionRow],
                  for document in (list(rows),))
     for (document, _), computed in ordered_map(_computed, documents, chunk=DOCUMENT_CHUNK,
                                                min_items=MIN_DOCUMENTS):
-        for section, (indexed, words) in zip(document, computed, strict=True):
-            for symbol in indexed.found:
-                if (symbol.fq, section.path) in seen:
+        for section, (values, words, symbols) in zip(document, computed, strict=True):
+            for fq, simple, norm, kind, start_line, end_line, parts in symbols:
+                if (fq, section.path) in seen:
                     continue
-                seen.add((symbol.fq, section.path))
-                simple = simple_name(symbol.qualname)
-                batch.symbols.append((next_id, symbol.fq, simple, normalise_name(simple),
-                                      symbol.kind, section.path, symbol.start_line,
-                                      symbol.end_line, section.rowid))
-                batch.parts.extend((part, next_id) for part in _parts(simple))
+                seen.add((fq, section.path))
+                batch.symbols.append((next_id, fq, simple, norm, kind, section.path,
+                                      start_line, end_line, section.rowid))
+                batch.parts.extend((part, next_id) for part in parts)
                 next_id += 1
-            _add_section(batch, section, indexed)
+            _add_section(batch, section, *values)
             vocab.update(words)
             if len(batch.rows) >= _BATCH:
                 batch.flush(conn)
@@ -443,10 +441,21 @@ def _placed_symbols(document: list[SectionRow], decls: Mapping[str, Declaration]
     return place(document_symbols(first.path, decls), spans)
 
 
+def _symbol_values(symbol: FoundSymbol) -> tuple:
+    """A symbol's ``repoctx_search_symbols`` values less ``id``, ``path`` and
+    ``section_rowid``, with its identifier parts (``fq, name, norm, kind, start_line,
+    end_line, parts``)."""
+    simple = simple_name(symbol.qualname)
+    return (symbol.fq, simple, normalise_name(simple), symbol.kind, symbol.start_line,
+            symbol.end_line, tuple(_parts(simple)))
+
+
 def _computed(item: tuple[list[SectionRow], Mapping[str, Declaration] | None],
-              ) -> list[tuple[Indexed, set[str]]]:
-    """Each section of one document: its indexed values and its vocabulary words (in a
-    worker for a full build)."""
+              ) -> list[tuple[tuple, set[str], tuple[tuple, ...]]]:
+    """Each section of one document (in a worker for a full build): its indexed values
+    ``(text, names, secondary, digest)``, its vocabulary words, and its symbols'
+    ``_symbol_values``. Plain tuples, not ``Indexed``: they are sent back pickled, and
+    the names, norms and parts are computed here, not in the inserting process."""
     document, decls = item
     placed = _placed_symbols(document, decls)
     out = []
@@ -455,12 +464,14 @@ def _computed(item: tuple[list[SectionRow], Mapping[str, Declaration] | None],
         indexed = indexed_values(section, [f.qualname for f in found], found)
         words = set(_VOCAB_WORD.findall(section.text))
         words.update(_VOCAB_WORD.findall(indexed.names[2]))
-        out.append((indexed, {w.lower() for w in words}))
+        values = (indexed.text, indexed.names, indexed.secondary, indexed.digest)
+        out.append((values, {w.lower() for w in words}, tuple(map(_symbol_values, found))))
     return out
 
 
-def _add_section(batch: _Batch, section: SectionRow, indexed: Indexed) -> None:
-    rows = batch.aux if indexed.secondary else batch.text
-    rows.append((section.rowid, *indexed.text))
-    batch.names.append((section.rowid, *indexed.names))
-    batch.rows.append((section.rowid, section.section_id, indexed.digest))
+def _add_section(batch: _Batch, section: SectionRow, text: tuple, names: tuple,
+                 secondary: bool, digest: int) -> None:
+    rows = batch.aux if secondary else batch.text
+    rows.append((section.rowid, *text))
+    batch.names.append((section.rowid, *names))
+    batch.rows.append((section.rowid, section.section_id, digest))

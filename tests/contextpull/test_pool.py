@@ -173,3 +173,40 @@ def test_ordered_map_keeps_few_items_or_one_worker_in_process() -> None:
 def test_a_dead_ordered_map_worker_is_a_contextpull_error() -> None:
     with pytest.raises(ContextPullError, match="worker died"):
         list(_ordered_map(_die_on_seven, range(MIN_ITEMS), workers=2))
+
+
+# An unguarded user script (no ``if __name__ == "__main__":``) exporting a directory big
+# enough for the search-index build to start fresh workers (``MIN_DOCUMENTS`` and more).
+_UNGUARDED = """
+import sys
+from pathlib import Path
+from repoctx.contextpull import export_directory
+from repoctx.retrieval import build_search_index
+from repoctx.retrieval.search_index import MIN_DOCUMENTS
+root, out = Path(sys.argv[1]), Path(sys.argv[2])
+with open(root.parent / "runs.log", "a") as log:
+    print("script body ran", file=log)
+for i in range(MIN_DOCUMENTS + 40):
+    (root / f"mod{i:03d}.py").write_text(f"def f{i}(x):\\n    return x + {i}\\n")
+report = export_directory(root, out, finalize=build_search_index)
+print(report.documents)
+"""
+
+
+def test_an_unguarded_script_exports_through_fresh_workers_and_runs_once(tmp_path) -> None:
+    """A fresh worker used to run the caller's main script again: the script's body ran
+    once per worker and the export failed (its workers could not start workers)."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    script, root, out = tmp_path / "script.py", tmp_path / "tree", tmp_path / "out.sqlite"
+    script.write_text(_UNGUARDED)
+    root.mkdir()
+    done = subprocess.run([sys.executable, str(script), str(root), str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert (tmp_path / "runs.log").read_text().count("script body ran") == 1
+    with sqlite3.connect(out) as conn:
+        (symbols,) = conn.execute("SELECT count(*) FROM repoctx_search_symbols").fetchone()
+    assert int(done.stdout) == symbols == 240  # every file through the workers' search build

@@ -38,6 +38,62 @@ def rows(path: Path, query: str, *args: object) -> list[tuple]:
         conn.close()
 
 
+def _unread(root: Path) -> list:
+    from repoctx.contextpull.files import UnreadFile
+
+    found = []
+    for path in sorted(root.rglob("*")):
+        info = path.stat()
+        found.append(UnreadFile(path.relative_to(root).as_posix(), info.st_size,
+                                info.st_mtime_ns, str(path), 4000))
+    return found
+
+
+def test_a_cold_export_reads_in_its_workers_and_writes_what_reading_first_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With no previous export the files are read by the pool's workers (issue 15); the
+    tables equal those of an export that read them first (a previous export that lends
+    nothing), skips included."""
+    from repoctx.contextpull import files as files_module
+    from repoctx.contextpull.pool import POOL_MIN_DOCUMENTS
+
+    from .test_files import COMPARED
+    from .test_patch import dump
+
+    root = tmp_path / "tree"
+    root.mkdir()
+    for i in range(POOL_MIN_DOCUMENTS + 30):  # enough for the forked workers
+        (root / f"m{i:03d}.py").write_text(f"def f{i}(x):\n    return x + {i}\n")
+        (root / f"d{i:03d}.md").write_text(f"# Doc {i}\n\nBody {i} is long enough to stay.\n")
+    (root / "blob.bin").write_bytes(b"\0\1\2" * 10)
+    (root / "big.txt").write_text("x" * 5000)  # over the 4,000 bytes the files allow
+    (root / "gone.md").write_text("# Gone\n")
+    files = _unread(root)
+    (root / "gone.md").unlink()  # listed, then gone before it was read
+    other = tmp_path / "other.sqlite"  # lends nothing: other paths, and not patchable
+    write_export(other, [SourceDocument("zz.md", b"# Z\n")], corpus_root="/c")
+    with sqlite3.connect(other) as conn:
+        conn.execute("UPDATE repoctx_meta SET value = 'someone-else' WHERE key = 'writer'")
+    cold, first = tmp_path / "cold.sqlite", tmp_path / "first.sqlite"
+    read_here: list[str] = []  # files read in this process (forked workers count apart)
+    real = files_module.read_checked
+    monkeypatch.setattr(files_module, "read_checked",
+                        lambda path, limit: read_here.append(path) or real(path, limit))
+    cold_report = write_export(cold, files, corpus_root="/c")
+    assert read_here == []
+    first_report = write_export(first, files, corpus_root="/c", previous=other)
+    assert len(read_here) == len(files)
+    queries = {**COMPARED, "rowids": "SELECT rowid, id FROM sections ORDER BY rowid"}
+    assert dump(cold, queries) == dump(first, queries)
+    assert cold_report.skipped.as_json() == first_report.skipped.as_json()
+    assert cold_report.skipped.counts == {"binary": 1, "too-large": 1, "unreadable": 1}
+    assert (cold_report.documents, cold_report.sections) == (
+        first_report.documents, first_report.sections) == (2 * (POOL_MIN_DOCUMENTS + 30),
+                                                           cold_report.sections)
+    assert cold_report.corpus_fingerprint == first_report.corpus_fingerprint
+
+
 @pytest.fixture
 def store(tmp_path: Path) -> Path:
     write_export(tmp_path / "s.db", DOCS, corpus_root="/x/corpus")
