@@ -12,13 +12,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from repoctx.extract import python
+from repoctx.extract import c, cpp, java, python
 from repoctx.extract.language import Extractor, Files, Import, Language
 from repoctx.extract.languages import language_of
 from repoctx.extract.symbol import Symbol
 
 _BUILTIN: tuple[Language, ...] = (
     python.LANGUAGE,
+    java.LANGUAGE,
+    c.LANGUAGE,
+    cpp.LANGUAGE,
 )
 
 _LANGUAGES: dict[str, Language] = {language.name: language for language in _BUILTIN}

@@ -47,7 +47,9 @@ class Rule:
     directly inside are methods (default: for `CLASS` and scope-only rules).
     `qualify` may return the full qualified-name parts itself (a Go method is
     `Type.Method` wherever it is written). `test` marks test definitions
-    (`(node, source, path) -> bool`), such as `#[test]` or `func TestX`.
+    (`(node, source, path) -> bool`), such as `#[test]` or `func TestX`. `start`
+    gives the 0-based row the symbol starts on when it is not the node's first row
+    (the name's row, past Java annotations or a C return type on its own line).
     """
 
     kind: str | KindOf
@@ -58,6 +60,7 @@ class Rule:
     qualify: Callable[[Node, bytes], tuple[str, ...] | None] | None = None
     test: Callable[[Node, bytes, str], bool] | None = None
     signature: Callable[[Node, bytes], str] | None = None
+    start: Callable[[Node], int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,10 +164,18 @@ def _spans(spec: Spec, source: bytes, path: str, nodes: list[Node]) -> list[_Spa
         signature = rule.signature(node, source) if rule.signature else header(
             node, source, rule.header_end)
         spans.append(_Span(node.start_byte, node.end_byte, parts, kind, signature,
-                           doc_comment(spec, node, source), node.start_point[0] + 1,
-                           node.end_point[0] + 1,
+                           doc_comment(spec, node, source),
+                           (rule.start(node) if rule.start else node.start_point[0]) + 1,
+                           end_line(node),
                            bool(rule.test and rule.test(node, source, path))))
     return spans
+
+
+def end_line(node: Node) -> int:
+    """The 1-based last line of `node`; a node ending with its newline (a `#define`,
+    a Ruby `end` + newline) ends on the line before the column-0 end point."""
+    row, column = node.end_point
+    return row if column == 0 and row > node.start_point[0] else row + 1
 
 
 def _name(rule: Rule, node: Node, source: bytes) -> str | None:
