@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from repoctx.extract import c, cpp, java, python
+from repoctx.extract import c, cpp, csharp, java, php, python, ruby
 from repoctx.extract.language import Extractor, Files, Import, Language
 from repoctx.extract.languages import language_of
 from repoctx.extract.symbol import Symbol
@@ -22,6 +22,9 @@ _BUILTIN: tuple[Language, ...] = (
     java.LANGUAGE,
     c.LANGUAGE,
     cpp.LANGUAGE,
+    csharp.LANGUAGE,
+    ruby.LANGUAGE,
+    php.LANGUAGE,
 )
 
 _LANGUAGES: dict[str, Language] = {language.name: language for language in _BUILTIN}
