@@ -107,8 +107,12 @@ class Language:
     - `imports`: `(path, text) -> tuple[Import, ...]`, raw specifiers with lines;
     - `resolve`: `(importer, specifier, files) -> path | None`, the language's rules;
     - `is_test_path`: `(path) -> bool`, the ecosystem's test-file conventions;
+    - `module`: `(path) -> prefix`, the prefix of every fully-qualified name the file
+      declares (`pkg.mod`, `crate::store`, `internal/store`, `src/ui/button`), from
+      the path alone; `separator` joins it and the parts of a qualified name;
     - `qualname_parts`: `(path, fq_name) -> parts | None`, how a fully-qualified name
-      nests inside the file (`separator` joins the parts of a qualified name).
+      nests inside the file; by default `fq_name` less the `module` prefix, split on
+      `separator`.
     """
 
     name: str
@@ -121,6 +125,7 @@ class Language:
     is_test_path: Callable[[str], bool] = _no_tests
     qualname_parts: QualnameParts | None = None
     separator: str = "."
+    module: Callable[[str], str] | None = None
 
 
 def first_existing(files: Files, candidates: tuple[str, ...] | list[str]) -> str | None:

@@ -36,7 +36,7 @@ import tree_sitter_python
 from tree_sitter import Language as Grammar
 from tree_sitter import Node, Parser, Query, QueryCursor
 
-from repoctx.extract.language import Language, split_qualname
+from repoctx.extract.language import Language
 from repoctx.extract.modules import module_name, qualify
 from repoctx.extract.symbol import CLASS, FUNCTION, METHOD, VARIABLE, Symbol, bounded
 
@@ -386,13 +386,9 @@ def is_python_test_path(path: str) -> bool:
     return _TEST_FILE.match(path.replace("\\", "/").rsplit("/", 1)[-1]) is not None
 
 
-def _qualname_parts(path: str, fq_name: str) -> tuple[str, ...] | None:
-    return split_qualname(fq_name, module_name(path))
-
-
 LANGUAGE: Final = Language(
     name="python", suffixes=(".py", ".pyi", ".pyw"), grammar="tree-sitter-python",
     available=lambda: True, symbols=extract_python, is_test_path=is_python_test_path,
-    qualname_parts=_qualname_parts,
+    module=module_name,
 )
 """Python on the language seam (imports are read by `retrieval/related` for now)."""

@@ -12,13 +12,29 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from repoctx.extract import c, cpp, csharp, java, php, python, ruby
-from repoctx.extract.language import Extractor, Files, Import, Language
+from repoctx.extract import (
+    c,
+    cpp,
+    csharp,
+    golang,
+    java,
+    javascript,
+    php,
+    python,
+    ruby,
+    rust,
+    typescript,
+)
+from repoctx.extract.language import Extractor, Files, Import, Language, split_qualname
 from repoctx.extract.languages import language_of
 from repoctx.extract.symbol import Symbol
 
 _BUILTIN: tuple[Language, ...] = (
     python.LANGUAGE,
+    javascript.LANGUAGE,
+    typescript.LANGUAGE,
+    golang.LANGUAGE,
+    rust.LANGUAGE,
     java.LANGUAGE,
     c.LANGUAGE,
     cpp.LANGUAGE,
@@ -44,7 +60,8 @@ def register(language: Language | str, extractor: Extractor | None = None) -> No
         known = Language(language, (), "", lambda: True, extractor)
     _LANGUAGES[language] = Language(
         known.name, known.suffixes, known.grammar, lambda: True, extractor, known.imports,
-        known.resolve, known.is_test_path, known.qualname_parts, known.separator)
+        known.resolve, known.is_test_path, known.qualname_parts, known.separator,
+        known.module)
 
 
 def language_record(language: str | None) -> Language | None:
@@ -100,9 +117,29 @@ def qualname_parts(path: str, fq_name: str) -> tuple[str, ...] | None:
     """How `fq_name` nests inside the file `path` (`("Class", "method")`), or None when
     it is not declared under that file's module (or the language is unknown)."""
     record = _LANGUAGES.get(language_of(path) or "")
-    if record is None or record.qualname_parts is None:
+    if record is None:
         return None
-    return record.qualname_parts(path, fq_name)
+    if record.qualname_parts is not None:
+        return record.qualname_parts(path, fq_name)
+    if record.module is None:
+        return None
+    return split_qualname(fq_name, record.module(path), record.separator)
+
+
+def qualify(path: str, qualname: str) -> str:
+    """The fully-qualified name of `qualname` (parts joined by the language's separator)
+    declared in the file `path`; `qualname` itself for a language without a module."""
+    record = _LANGUAGES.get(language_of(path) or "")
+    if record is None or record.module is None:
+        return qualname
+    module = record.module(path)
+    return f"{module}{record.separator}{qualname}" if module else qualname
+
+
+def separator_of(path: str) -> str:
+    """The separator between the parts of a qualified name in `path`'s language."""
+    record = _LANGUAGES.get(language_of(path) or "")
+    return "." if record is None else record.separator
 
 
 def name_parts(fq_name: str) -> list[str]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import cache
 
 from tree_sitter import Language, Node, Query, QueryCursor
 
@@ -61,6 +60,9 @@ class Rule:
     test: Callable[[Node, bytes, str], bool] | None = None
     signature: Callable[[Node, bytes], str] | None = None
     start: Callable[[Node], int] | None = None
+    overload: bool = False
+    """The node is a bodiless signature standing for an implementation elsewhere (a
+    TypeScript overload): the implementation's declaration wins (`Symbol.overload`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +86,9 @@ class Spec:
     before: frozenset[str] = frozenset()
     comments: frozenset[str] = frozenset({"comment"})
     extra: Callable[[Node, bytes, str], Iterable[Symbol]] | None = field(default=None)
+    patterns: dict[str, str] = field(default_factory=dict)
+    """Query patterns capturing `@def` for rule types that should not match every node
+    of their type (`call_expression` only for `describe(…)`); default `(type) @def`."""
 
 
 @dataclass(slots=True)
@@ -97,13 +102,21 @@ class _Span:
     start_line: int
     end_line: int
     test: bool
+    name_at: int
+    overload: bool = False
 
 
-@cache
-def _queries(spec_id: int, language: Language, types: tuple[str, ...],
-             refs: str) -> tuple[Query, Query | None]:
-    definitions = Query(language, "\n".join(f"({t}) @def" for t in types))
-    return definitions, (Query(language, refs) if refs.strip() else None)
+_COMPILED: dict[tuple[int, int], tuple[Query, Query | None]] = {}
+
+
+def _queries(spec: Spec, language: Language) -> tuple[Query, Query | None]:
+    key = (id(spec), id(language))
+    compiled = _COMPILED.get(key)
+    if compiled is None:
+        source = "\n".join(spec.patterns.get(t, f"({t}) @def") for t in sorted(spec.rules))
+        compiled = _COMPILED[key] = (
+            Query(language, source), Query(language, spec.refs) if spec.refs.strip() else None)
+    return compiled
 
 
 def symbols(spec: Spec, path: str, text: str) -> tuple[Symbol, ...]:
@@ -113,18 +126,20 @@ def symbols(spec: Spec, path: str, text: str) -> tuple[Symbol, ...]:
         return ()
     source = encode(text)
     root = parse(language, source)
-    definitions, references = _queries(id(spec), language, tuple(sorted(spec.rules)), spec.refs)
+    definitions, references = _queries(spec, language)
     nodes = sorted(QueryCursor(definitions).captures(root).get("def", ()),
                    key=lambda node: (node.start_byte, -node.end_byte))
     spans = _spans(spec, source, path, nodes)
+    names = {span.name_at for span in spans}
     sites = [] if references is None else sorted(
         (node.start_byte, node.text.decode("utf-8", "replace"))
-        for node in QueryCursor(references).captures(root).get("ref", ()))
+        for node in QueryCursor(references).captures(root).get("ref", ())
+        if node.start_byte not in names)  # a definition's own name is no reference
     refs = owned_refs([(s.start, s.end) for s in spans], sites, spec.keywords)
     module = spec.module(path, source, root)
     out = [Symbol(_qualify(module, span.parts, spec.separator), span.parts[-1], span.kind,
                   span.signature, span.doc, span.start_line, span.end_line, refs[index],
-                  test=span.test)
+                  span.overload, span.test)
            for index, span in enumerate(spans)]
     if spec.extra is not None:
         out.extend(spec.extra(root, source, path))
@@ -148,7 +163,7 @@ def _spans(spec: Spec, source: bytes, path: str, nodes: list[Node]) -> list[_Spa
         outer = enclosing[-1] if enclosing else None
         kind = rule.kind if isinstance(rule.kind, str) else rule.kind(
             node, source, outer[2] if outer else None)
-        name = _name(rule, node, source)
+        name, name_at = _name(rule, node, source)
         if kind is None or not name:
             continue
         parts = rule.qualify(node, source) if rule.qualify else None
@@ -167,7 +182,8 @@ def _spans(spec: Spec, source: bytes, path: str, nodes: list[Node]) -> list[_Spa
                            doc_comment(spec, node, source),
                            (rule.start(node) if rule.start else node.start_point[0]) + 1,
                            end_line(node),
-                           bool(rule.test and rule.test(node, source, path))))
+                           bool(rule.test and rule.test(node, source, path)), name_at,
+                           rule.overload))
     return spans
 
 
@@ -178,13 +194,14 @@ def end_line(node: Node) -> int:
     return row if column == 0 and row > node.start_point[0] else row + 1
 
 
-def _name(rule: Rule, node: Node, source: bytes) -> str | None:
+def _name(rule: Rule, node: Node, source: bytes) -> tuple[str | None, int]:
+    """The definition's name and the byte offset of its name node (-1 if unknown)."""
     if callable(rule.name):
-        return rule.name(node, source)
+        return rule.name(node, source), -1
     name_node = node.child_by_field_name(rule.name)
     if name_node is None or name_node.start_byte == name_node.end_byte:
-        return None
-    return text_of(name_node)
+        return None, -1
+    return text_of(name_node), name_node.start_byte
 
 
 def text_of(node: Node | None) -> str:
@@ -206,7 +223,7 @@ def header(node: Node, source: bytes, ends: tuple[str, ...] = ("body",)) -> str:
         newline = source.find(b"\n", start, node.end_byte)
         stop = node.end_byte if newline < 0 else newline
     raw = source[start:min(stop, start + _HEADER_CAP)].decode("utf-8", "replace")
-    return bounded(raw.rstrip().rstrip("{=:").rstrip())
+    return bounded(raw.rstrip().rstrip("{=:;").rstrip())
 
 
 def doc_comment(spec: Spec, node: Node, source: bytes) -> str:
