@@ -229,11 +229,12 @@ _CPP_RULES: Final = {
 CPP_SPEC: Final = Spec(
     grammar=lambda path: load(CPP_GRAMMAR), rules=_CPP_RULES, refs=_CPP_REFS,
     module=lambda path, source, root: "", separator="::", keywords=_KEYWORDS,
-    wrappers=frozenset({"template_declaration"}),
+    wrappers=frozenset({"template_declaration", "type_definition", "declaration"}),
 )
 C_SPEC: Final = Spec(
     grammar=lambda path: load(C_GRAMMAR), rules=_C_RULES, refs=_C_REFS,
     module=lambda path, source, root: "", separator="::", keywords=_KEYWORDS,
+    wrappers=frozenset({"type_definition", "declaration"}),
 )
 
 

@@ -40,7 +40,7 @@ _ANNOTATIONS: Final = frozenset({"marker_annotation", "annotation", "line_commen
                                  "block_comment"})
 _TEST_ANNOTATIONS: Final = frozenset({"Test", "ParameterizedTest", "RepeatedTest",
                                       "TestFactory", "TestTemplate"})
-_TEST_FILE = re.compile(r"(?:.+Tests?|Test.+|.+IT|.+TestCase)\.java\Z")
+_TEST_FILE = re.compile(r"(?:.+Tests?|Test[A-Z0-9_].*|.+IT|.+TestCase)\.java\Z")
 _IMPORT = re.compile(r"^[ \t]*import[ \t]+(?:static[ \t]+)?([\w.]+(?:\.\*)?)[ \t]*;", re.M)
 _PACKAGE = re.compile(r"^[ \t]*package[ \t]+([\w.]+)[ \t]*;", re.M)
 _KEYWORDS: Final = frozenset({"this", "super", "var"})

@@ -1,0 +1,97 @@
+from repoctx.extract import extract, is_test_path
+from repoctx.extract.cfamily import extract_c, extract_cpp, include_imports, resolve_include
+
+from .memory_files import MemoryFiles
+
+C_SOURCE = '''#include "util.h"
+#include <brotli/types.h>
+#define LIMIT 10
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* Holds a pair. */
+typedef struct pair {
+    int left;
+    int right;
+} pair_t;
+
+static int counter = 0, other;
+extern int elsewhere;
+int prototype(int x);
+
+/** Adds. */
+static int
+add(int a, int b)
+{
+    int local = helper(a);
+    return local + b;
+}
+'''
+
+CPP_SOURCE = '''namespace store {
+/// A box.
+template <typename T>
+class Box : public Base {
+ public:
+  int size;
+  void put(T item) { check(item); }
+  Box() = default;
+  ~Box() {}
+  bool operator==(const Box& other) const { return true; }
+};
+}  // namespace store
+
+void store::Box<int>::drop() {}
+
+TEST(BoxTest, Puts) {
+  EXPECT_TRUE(true);
+}
+'''
+
+
+def test_c_definitions() -> None:
+    found = {(s.name, s.start_line): s for s in extract_c("src/add.c", C_SOURCE)}
+    assert sorted(found) == [("LIMIT", 3), ("MAX", 4), ("add", 18), ("counter", 12),
+                             ("pair", 7), ("pair_t", 10)]
+    add = found["add", 18]
+    assert (add.kind, add.end_line, add.doc) == ("function", 22, "Adds.")
+    assert add.signature == "static int add(int a, int b)" and "helper" in add.refs
+    assert found["pair", 7].kind == "class" and found["pair", 7].end_line == 10
+    assert found["pair", 7].doc == "Holds a pair."
+    assert found["MAX", 4].kind == "function" and found["LIMIT", 3].kind == "variable"
+    assert found["LIMIT", 3].end_line == 3 and found["counter", 12].kind == "variable"
+
+
+def test_cpp_names_join_namespaces_and_classes() -> None:
+    found = {s.fq_name: s for s in extract_cpp("src/box.cpp", CPP_SOURCE)}
+    assert list(found) == ["store::Box", "store::Box::put", "store::Box::~Box",
+                           "store::Box::operator ==", "store::Box::drop", "BoxTest::Puts"]
+    box = found["store::Box"]
+    assert (box.kind, box.start_line, box.end_line, box.doc) == ("class", 4, 11, "A box.")
+    assert found["store::Box::put"].kind == "method"
+    assert found["store::Box::drop"].kind == "method"
+    assert found["BoxTest::Puts"].test and not found["store::Box::put"].test
+
+
+def test_headers_are_read_as_cpp_through_the_c_language() -> None:
+    names = [s.fq_name for s in extract("include/box.h", CPP_SOURCE)]
+    assert "store::Box::put" in names
+
+
+def test_includes_resolve_relative_then_under_include_roots() -> None:
+    assert [(i.specifier, i.line) for i in include_imports("a.c", C_SOURCE)] == [
+        ("util.h", 1), ("<brotli/types.h>", 2)]
+    files = MemoryFiles({"c/enc/encode.c": "", "c/enc/util.h": "", "c/common/util.h": "",
+                         "c/include/brotli/types.h": ""})
+    assert resolve_include("c/enc/encode.c", "util.h", files) == "c/enc/util.h"
+    assert resolve_include("c/enc/encode.c", "<brotli/types.h>", files) == \
+        "c/include/brotli/types.h"
+    assert resolve_include("c/enc/encode.c", "<stdio.h>", files) is None
+    assert resolve_include("c/enc/encode.c", "../../../etc/passwd", files) is None
+
+
+def test_test_paths_and_malformed_input() -> None:
+    assert is_test_path("src/parser_test.cc") and is_test_path("test_parser.c")
+    assert is_test_path("lib/ParserTest.cpp") and not is_test_path("src/contest.c")
+    for text in ("", "int (", "struct { int", "#define", "}}}", "\ud800", "namespace {" * 200):
+        for symbol in extract_c("x.c", text) + extract_cpp("x.cpp", text):
+            assert symbol.start_line <= symbol.end_line
