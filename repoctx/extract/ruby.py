@@ -27,7 +27,7 @@ from tree_sitter import Node
 from repoctx.extract.declarations import first_file, scan_imports
 from repoctx.extract.grammar import installed, load
 from repoctx.extract.language import Files, Import, Language
-from repoctx.extract.symbol import CLASS, FUNCTION, METHOD, VARIABLE, Symbol
+from repoctx.extract.symbol import CLASS, FUNCTION, METHOD, VARIABLE, Symbol, bounded
 from repoctx.extract.treewalk import Rule, Spec, symbols, text_of
 
 _GRAMMAR: Final = "tree_sitter_ruby"
@@ -104,9 +104,17 @@ def _spec_test(node: Node, source: bytes, path: str) -> bool:
     return _block_call(node, _EXAMPLES) is not None
 
 
+def _class_header(node: Node, source: bytes) -> str:
+    """`class Box < Base` / `module A::B`: up to the superclass or name (a comment
+    before the first statement of the body is not part of the header)."""
+    last = node.child_by_field_name("superclass") or node.child_by_field_name("name")
+    end = last.end_byte if last is not None else node.start_byte
+    return bounded(source[node.start_byte:end].decode("utf-8", "replace"))
+
+
 _RULES: Final = {
-    "class": Rule(CLASS, header_end=("body",)),
-    "module": Rule(CLASS, header_end=("body",)),
+    "class": Rule(CLASS, signature=_class_header),
+    "module": Rule(CLASS, signature=_class_header),
     "method": Rule(FUNCTION, name=_method_name, header_end=("body",)),
     "singleton_method": Rule(METHOD, name=_singleton_name, header_end=("body",)),
     "assignment": Rule(_constant_kind, name=_constant_name, header_end=(), nests=False),
@@ -125,7 +133,20 @@ def extract_ruby(path: str, text: str) -> tuple[Symbol, ...]:
     """The modules, classes, methods and constants of Ruby `text` (and the spec blocks
     of a test file), named the `ri` way (see the module docstring)."""
     spec = _TEST_SPEC if is_ruby_test_path(path) else _SPEC
-    return tuple(_ri_name(symbol) for symbol in symbols(spec, path, text))
+    found = symbols(spec, path, text)
+    lines = text.splitlines() if "#" in text else []
+    return tuple(_ri_name(symbol if symbol.doc or not lines else replace(
+        symbol, doc=_comment_doc(lines, symbol.start_line - 2))) for symbol in found)
+
+
+def _comment_doc(lines: list[str], row: int) -> str:
+    """The first line of the `#` block right above 0-based `row` (tree-sitter hangs a
+    comment before a class body's first statement on the class, not beside it)."""
+    block: list[str] = []
+    while 0 <= row < len(lines) and lines[row].lstrip().startswith("#"):
+        block.append(lines[row].lstrip().lstrip("#").strip())
+        row -= 1
+    return next((bounded(line) for line in reversed(block) if line), "")
 
 
 def _ri_name(symbol: Symbol) -> Symbol:
