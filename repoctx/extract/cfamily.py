@@ -27,7 +27,7 @@ from typing import Final
 from tree_sitter import Node
 
 from repoctx.extract.declarations import ancestors, first_file
-from repoctx.extract.grammar import load
+from repoctx.extract.grammar import encode, load, parse
 from repoctx.extract.language import Files, Import
 from repoctx.extract.symbol import CLASS, FUNCTION, METHOD, VARIABLE, Symbol
 from repoctx.extract.treewalk import Rule, Spec, symbols, text_of
@@ -65,11 +65,25 @@ def _declarator(node: Node) -> tuple[Node | None, bool]:
             return current, function
         if current.type == "function_declarator":
             function = True
+            misplaced = _name_in_error(current)
+            if misplaced is not None:
+                return misplaced, function
         inner = current.child_by_field_name("declarator")
         if inner is None and current.named_child_count:
             inner = current.named_child(0)
         current = inner
     return None, function
+
+
+def _name_in_error(declarator: Node) -> Node | None:
+    """The real name of `API Type name(…)`: tree-sitter reads `Type` as the name and
+    leaves `name` in an ERROR node just before the parameters."""
+    for child in declarator.children:
+        if child.type == "ERROR" and child.named_child_count == 1:
+            only = child.named_child(0)
+            if only is not None and only.type == "identifier":
+                return only
+    return None
 
 
 def _name_segments(name: Node) -> list[str]:
@@ -189,8 +203,8 @@ def _variable_kind(node: Node, source: bytes, outer: str | None) -> str | None:
 
 
 def _tag_kind(node: Node, source: bytes, outer: str | None) -> str | None:
-    if node.child_by_field_name("body") is None or outer in (FUNCTION, METHOD):
-        return None  # a forward declaration or a use (`struct s x;`), or a local type
+    if node.child_by_field_name("body") is None:
+        return None  # a forward declaration or a use (`struct s x;`)
     return CLASS
 
 
@@ -241,13 +255,67 @@ C_SPEC: Final = Spec(
 def extract_c(path: str, text: str) -> tuple[Symbol, ...]:
     """The definitions of C `text` (a `.h` header is read as C++, see the module doc)."""
     if path.lower().endswith((".h", ".hh", ".hpp", ".hxx")):
-        return symbols(CPP_SPEC, path, text)
-    return symbols(C_SPEC, path, text)
+        return _recovering(CPP_SPEC, CPP_GRAMMAR, path, text)
+    return _recovering(C_SPEC, C_GRAMMAR, path, text)
 
 
 def extract_cpp(path: str, text: str) -> tuple[Symbol, ...]:
     """The definitions of C++ `text`, qualified `ns::Class::name`."""
-    return symbols(CPP_SPEC, path, text)
+    return _recovering(CPP_SPEC, CPP_GRAMMAR, path, text)
+
+
+def _recovering(spec: Spec, grammar: str, path: str, text: str) -> tuple[Symbol, ...]:
+    """`symbols`, and when `#else`/`#elif` branches break the parse (braces opened in
+    both branches), the definitions of the text with only each first branch kept, plus
+    those only the full parse found, but not its "variables" inside a function of the
+    first-branch parse: locals of a body the broken parse could not tie to its header."""
+    found = symbols(spec, path, text)
+    if "#el" not in text:
+        return found
+    language = load(grammar)
+    if language is None or not parse(language, encode(text)).has_error:
+        return found
+    first, skipped = first_branches(text)
+    kept = symbols(spec, path, first)
+    seen = {(symbol.name, symbol.start_line) for symbol in kept}
+    bodies = [(symbol.start_line, symbol.end_line) for symbol in kept
+              if symbol.kind in (FUNCTION, METHOD)]
+    extra = [symbol for symbol in found if (symbol.name, symbol.start_line) not in seen and (
+        symbol.start_line in skipped or symbol.kind != VARIABLE
+        or symbol.signature.startswith("#")
+        or not any(start <= symbol.start_line <= end for start, end in bodies))]
+    return tuple(sorted((*kept, *extra), key=lambda symbol: symbol.start_line))
+
+
+def first_branches(text: str) -> tuple[str, set[int]]:
+    """`text` with every preprocessor conditional reduced to its first branch (the
+    directives and the other branches blanked, lines kept), and the 1-based lines
+    blanked as other branches."""
+    out: list[str] = []
+    skipped: set[int] = set()
+    stack: list[bool] = []  # per open conditional: inside a later branch
+    for number, line in enumerate(text.split("\n"), 1):
+        directive = line.lstrip()
+        if directive.startswith("#"):
+            word = directive[1:].lstrip()
+            if word.startswith("if"):
+                stack.append(False)
+                out.append("")
+                continue
+            if word.startswith(("elif", "else")) and stack:
+                stack[-1] = True
+                out.append("")
+                continue
+            if word.startswith("endif") and stack:
+                stack.pop()
+                out.append("")
+                continue
+        if any(stack):
+            skipped.add(number)
+            out.append("")
+        else:
+            out.append(line)
+    return "\n".join(out), skipped
 
 
 def include_imports(path: str, text: str) -> tuple[Import, ...]:

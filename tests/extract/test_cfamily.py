@@ -1,5 +1,11 @@
 from repoctx.extract import extract, is_test_path
-from repoctx.extract.cfamily import extract_c, extract_cpp, include_imports, resolve_include
+from repoctx.extract.cfamily import (
+    extract_c,
+    extract_cpp,
+    first_branches,
+    include_imports,
+    resolve_include,
+)
 
 from .memory_files import MemoryFiles
 
@@ -95,3 +101,36 @@ def test_test_paths_and_malformed_input() -> None:
     for text in ("", "int (", "struct { int", "#define", "}}}", "\ud800", "namespace {" * 200):
         for symbol in extract_c("x.c", text) + extract_cpp("x.cpp", text):
             assert symbol.start_line <= symbol.end_line
+
+
+def test_a_macro_before_the_type_does_not_take_the_name() -> None:
+    source = "API_EXPORT Status\nupdate(State* s, int n)\n{\n    return 0;\n}\n"
+    assert [(s.name, s.start_line, s.end_line) for s in extract_c("x.c", source)] == [
+        ("update", 2, 5)]
+
+
+BRANCHED = '''#if defined(FAST)
+static int run(int n) {
+    int fast = n;
+#else
+static int run(int n) {
+    int slow = n;
+#endif
+    return n;
+}
+
+#ifdef WIDE
+static long width = 8;
+#else
+static int narrow(void) { return 4; }
+#endif
+'''
+
+
+def test_conditional_branches_that_each_open_a_brace_are_recovered() -> None:
+    text, skipped = first_branches(BRANCHED)
+    assert text.count("\n") == BRANCHED.count("\n") and skipped == {5, 6, 14}
+    found = [(s.name, s.kind, s.start_line, s.end_line) for s in extract_c("x.c", BRANCHED)]
+    assert ("run", "function", 2, 9) in found
+    assert ("width", "variable", 12, 12) in found and ("narrow", "function", 14, 14) in found
+    assert not any(name in ("fast", "slow") for name, *_ in found)
