@@ -14,7 +14,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from repoctx.contextpull.documents import Definition
-from repoctx.extract import CLASS, FUNCTION, METHOD, Symbol, module_name
+from repoctx.extract import (
+    CLASS,
+    FUNCTION,
+    METHOD,
+    Symbol,
+    language_of,
+    qualname_parts,
+    separator_of,
+)
 
 DEFINITION_KINDS = frozenset({CLASS, FUNCTION, METHOD})
 
@@ -40,42 +48,48 @@ def spans_of(symbols: Iterable[Symbol]) -> list[SymbolSpan]:
     return [SymbolSpan(s.fq_name, s.kind, s.start_line, s.end_line) for s in symbols]
 
 
-def _qualname(fq_name: str, module: str) -> str | None:
-    if not module:
-        return fq_name
-    if fq_name.startswith(module + "."):
-        return fq_name[len(module) + 1 :]
-    return None  # declared under another module name: not this file's nesting
-
-
-def _decorated_start(lines: list[str], start: int) -> int:
-    """``start`` moved up over the decorator lines right above it (1-based)."""
-    while start > 1 and lines[start - 2].lstrip().startswith("@"):
+def _decorated_start(lines: list[str], start: int, marks: tuple[str, ...]) -> int:
+    """``start`` moved up over the decorator (attribute) lines right above it (1-based)."""
+    while start > 1 and lines[start - 2].lstrip().startswith(marks):
         start -= 1
     return start
 
 
-def _tree(spans: Iterable[SymbolSpan], module: str) -> _Node:
+def _contains(outer: SymbolSpan, inner: SymbolSpan) -> bool:
+    return outer.start_line <= inner.start_line and inner.end_line <= outer.end_line
+
+
+def _tree(spans: Iterable[SymbolSpan], path: str) -> _Node:
+    """Definitions nested by qualified name; a member written apart from its owner (a Go
+    method, a Rust ``impl`` item, whose type lies elsewhere or is not declared in the
+    file) stays a top-level definition named by its whole qualified name (``Store.Get``)."""
+    separator = separator_of(path)
     root = _Node(None)
-    for span in sorted(spans, key=lambda s: s.fq_name.count(".")):
-        qualname = _qualname(span.fq_name, module)
-        if span.kind not in DEFINITION_KINDS or not qualname:
-            continue
-        node = root
-        for part in qualname.split("."):
-            node = node.children.setdefault(part, _Node(None))
+    placed = [(span, parts) for span in spans if span.kind in DEFINITION_KINDS
+              and (parts := qualname_parts(path, span.fq_name))]
+    for span, parts in sorted(placed, key=lambda item: len(item[1])):
+        node, names = root, list(parts)
+        while len(names) > 1:
+            owner = node.children.get(names[0])
+            if owner is None or owner.span is None or not _contains(owner.span, span):
+                names = [separator.join(names)]
+                break
+            node = owner
+            names.pop(0)
+        node = node.children.setdefault(names[0], _Node(None))
         node.span = span
     return root
 
 
-def _definitions(node: _Node, lines: list[str]) -> tuple[Definition, ...]:
+def _definitions(node: _Node, lines: list[str], marks: tuple[str, ...],
+                 ) -> tuple[Definition, ...]:
     out: list[Definition] = []
     for name, child in node.children.items():
-        inner = _definitions(child, lines)
+        inner = _definitions(child, lines, marks)
         if child.span is None:  # a parent that is not a definition (e.g. a variable)
             out.extend(inner)
             continue
-        start = _decorated_start(lines, child.span.start_line)
+        start = _decorated_start(lines, child.span.start_line, marks)
         out.append(Definition(name, child.span.kind, start, child.span.end_line, inner))
     return tuple(sorted(out, key=lambda d: (d.start_line, d.end_line)))
 
@@ -84,4 +98,5 @@ def definitions_from_spans(
     path: str, text: str, spans: Iterable[SymbolSpan]
 ) -> tuple[Definition, ...]:
     """Top-level definitions of the file ``path`` (decoded ``text``) with nested children."""
-    return _definitions(_tree(spans, module_name(path)), text.split("\n"))
+    marks = ("@",) if language_of(path) == "python" else ("@", "#[")
+    return _definitions(_tree(spans, path), text.split("\n"), marks)

@@ -30,13 +30,15 @@ from repoctx.extract.registry import (
     languages,
     missing_grammar,
     name_parts,
+    qualify,
     qualname_parts,
     register,
     resolve_import,
+    separator_of,
     simple_name,
 )
 from repoctx.extract.symbol import CLASS, FUNCTION, KINDS, METHOD, VARIABLE, Symbol
-from repoctx.extract.testcode import is_test_name, is_test_path, is_test_symbol
+from repoctx.extract.testcode import is_test_file, is_test_name, is_test_path, is_test_symbol
 
 __all__ = [
     "CLASS",
@@ -52,6 +54,7 @@ __all__ = [
     "extract",
     "extractor_for",
     "imports_of",
+    "is_test_file",
     "is_test_name",
     "is_test_path",
     "is_test_symbol",
@@ -61,9 +64,11 @@ __all__ = [
     "missing_grammar",
     "module_name",
     "name_parts",
+    "qualify",
     "qualname_parts",
     "register",
     "resolve_import",
+    "separator_of",
     "simple_name",
     "split_qualname",
 ]

@@ -34,6 +34,13 @@ def is_test_path(path: str) -> bool:
     return rule is not None and rule(path)
 
 
+def is_test_file(path: str) -> bool:
+    """True if `path` follows its language's test-file convention (`*_test.go`,
+    `*.spec.ts`, `test_*.py`…), whatever directory holds it."""
+    rule = language_test_path(path)
+    return rule is not None and rule(path)
+
+
 def is_test_name(name: str, kind: str) -> bool:
     """True if a symbol called `name` of `kind` follows a test naming convention.
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from repoctx.extract import simple_name
+
 from .symbol_record import Declaration
 from .xref_record import DEPENDENTS, TESTS
 
@@ -34,13 +36,25 @@ def test_subjects(name: str, kind: str) -> set[str]:
     return {name[len("test_"):]} if name.startswith("test_") and len(name) > 5 else set()
 
 
+def marked_test_subjects(name: str) -> set[str]:
+    """The subjects of a function its extractor marked a test by syntax (Go's
+    ``TestStore_Get`` / ``TestParse`` cover ``Store_Get``, ``Store``, ``Get`` / ``Parse``)."""
+    match = re.fullmatch(r"Test([A-Z0-9]\w*)", name)
+    if match is None:
+        return set()
+    subject = match.group(1)
+    return {subject, *(part for part in subject.split("_") if part)}
+
+
 def edges(fq_name: str, decls: dict[str, Declaration]) -> set[Edge]:
     """Every reverse edge the symbol ``fq_name`` contributes, given its declarations."""
     out: set[Edge] = set()
-    short = fq_name.rsplit(".", 1)[-1]
+    short = simple_name(fq_name)
     for decl in decls.values():
         out.update((DEPENDENTS, name) for name in decl.refs)
         if decl.is_test:
             out.update((TESTS, name) for name in decl.refs)
             out.update((TESTS, subject) for subject in test_subjects(short, decl.kind))
+            if decl.kind == "function":
+                out.update((TESTS, subject) for subject in marked_test_subjects(short))
     return out

@@ -15,6 +15,8 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import PurePosixPath
 
+from repoctx.extract import is_test_file
+
 TEST_PRIOR = 0.5
 TEST_ASKED_PRIOR = 0.7  # asked about tests: the test framework still outranks the suite
 CATALOGUE_PRIOR = 0.3
@@ -42,7 +44,7 @@ def is_test_path(path: str) -> bool:
         return True
     stem = pure.stem
     return (stem.startswith("test_") or stem.endswith(("_test", "_tests")) or stem == "tests"
-            or stem == "conftest")
+            or stem == "conftest" or is_test_file(path))
 
 
 @lru_cache(maxsize=1 << 16)

@@ -17,9 +17,9 @@ import re
 from typing import Any
 
 from repoctx.errors import ToolError
-from repoctx.extract import module_name
+from repoctx.extract import imports_of, language_of, module_name, resolve_import
 from repoctx.reconcile import content_record, symbol_record, xref_record
-from repoctx.trees import family_prefix, unescape_name
+from repoctx.trees import family_prefix, key_name, unescape_name
 
 from .symbols import declarations, reverse_names, simple_name, suggestions, where
 from .workspace import Workspace
@@ -90,9 +90,37 @@ def _declaring_path(ws: Workspace, symbol: str) -> str | None:
                     "name as search or outline report it, or a simple name)")
 
 
+class _StoreFiles:
+    """The indexed files, as an import resolver of ``extract`` consults them."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+
+    def exists(self, path: str) -> bool:
+        """True if the store indexes ``path``."""
+        return self.ws.node(path) is not None
+
+    def read(self, path: str) -> str | None:
+        """The stored body of ``path``."""
+        return content_record.body(self.ws.store.get(self.ws.store.key("content", path)))
+
+    def listdir(self, directory: str) -> tuple[str, ...]:
+        """The indexed files directly inside ``directory``."""
+        prefix = self.ws.store.key("file", f"{directory}/" if directory else "")
+        names = (key_name(key) for key, _ in self.ws.store.trees.scan(prefix))
+        return tuple(n for n in names if "/" not in n[len(directory) + 1 if directory else 0:])
+
+
 def imports(ws: Workspace, path: str) -> list[dict[str, str | None]]:
-    """Modules a Python file imports, each with the indexed file it resolves to."""
+    """Modules a file imports, each with the indexed file it resolves to: Python by the
+    rules below, every other language with an extractor by its own (``extract``)."""
     body = content_record.body(ws.store.get(ws.store.key("content", path))) or ""
+    if language_of(path) != "python":
+        files = _StoreFiles(ws)
+        found_other: dict[str, str | None] = {}
+        for item in imports_of(path, body):
+            found_other.setdefault(item.specifier, resolve_import(path, item.specifier, files))
+        return [{"module": m, "path": p} for m, p in found_other.items()]
     statements: list[tuple[int, list[tuple[str, str | None]]]] = []
     for match in _FROM.finditer(body):
         names = [m.group(1) for item in match.group(2).split(",") if (m := _ITEM.match(item))]

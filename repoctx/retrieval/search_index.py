@@ -55,6 +55,7 @@ from itertools import groupby
 from pathlib import PurePosixPath
 
 from repoctx.contextpull import PREVIOUS_SCHEMA, ordered_map
+from repoctx.extract import simple_name
 from repoctx.reconcile import Declaration
 from repoctx.retrieval.priors import is_secondary
 from repoctx.retrieval.query import expand_for_index, light_stem, normalise_name, split_identifier
@@ -399,7 +400,7 @@ def _insert(conn: sqlite3.Connection, sections: Iterable[SectionRow],
                 if (symbol.fq, section.path) in seen:
                     continue
                 seen.add((symbol.fq, section.path))
-                simple = symbol.qualname.rsplit(".", 1)[-1]
+                simple = simple_name(symbol.qualname)
                 batch.symbols.append((next_id, symbol.fq, simple, normalise_name(simple),
                                       symbol.kind, section.path, symbol.start_line,
                                       symbol.end_line, section.rowid))

@@ -14,7 +14,7 @@ import bisect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from repoctx.extract import FUNCTION, METHOD, extract, module_name
+from repoctx.extract import FUNCTION, METHOD, extract, qualify, qualname_parts, separator_of
 from repoctx.reconcile import Declaration, declarations_of
 
 MIN_FRAGMENT_CHARS = 40  # the writer's glue threshold (contextpull merge)
@@ -43,15 +43,15 @@ class SectionSpan:
 
 
 def fq_name(path: str, qualname: str) -> str:
-    """The fully-qualified name of ``qualname`` declared in the file ``path``."""
-    module = module_name(path)
-    return f"{module}.{qualname}" if module else qualname
+    """The fully-qualified name of ``qualname`` declared in the file ``path`` (joined
+    as its language joins names: ``pkg.mod.f``, ``crate::a::f``)."""
+    return qualify(path, qualname)
 
 
 def qualname_of(path: str, fq: str) -> str:
     """``fq`` relative to the module of ``path`` (``fq`` itself when declared elsewhere)."""
-    module = module_name(path)
-    return fq[len(module) + 1:] if module and fq.startswith(module + ".") else fq
+    parts = qualname_parts(path, fq)
+    return fq if parts is None else separator_of(path).join(parts)
 
 
 def line_numbers(text: str, start_line: int, end_line: int | None) -> list[int]:
@@ -107,11 +107,13 @@ def document_symbols(path: str, declared: Mapping[str, Declaration]) -> list[Fou
     """The declarations of ``path`` worth indexing, in line order: function-local
     definitions (a name under a function or method of the file) are left out."""
     kinds = {qualname_of(path, fq): d.kind for fq, d in declared.items()}
+    separator = separator_of(path)
     found = []
     for fq, decl in declared.items():
         qualname = qualname_of(path, fq)
-        parts = qualname.split(".")
-        if any(kinds.get(".".join(parts[:i])) in _LOCAL_SCOPES for i in range(1, len(parts))):
+        parts = qualname.split(separator)
+        if any(kinds.get(separator.join(parts[:i])) in _LOCAL_SCOPES
+               for i in range(1, len(parts))):
             continue
         found.append(FoundSymbol(fq, qualname, decl.kind, decl.start_line, decl.end_line))
     return sorted(found, key=lambda f: (f.start_line, f.fq))

@@ -7,6 +7,7 @@ tests, under its snake form too).
 
 from __future__ import annotations
 
+from repoctx.extract import simple_name as extract_simple_name
 from repoctx.reconcile import Declaration, snake, symbol_record, xref_record
 
 from .search_state import search_state, sqlite_errors
@@ -94,5 +95,5 @@ def suggestions(ws: Workspace, fq_name: str) -> list[str]:
 
 
 def simple_name(symbol: str) -> str:
-    """The last segment of a dotted name."""
-    return symbol.rsplit(".", 1)[-1]
+    """The last segment of a qualified name (`.`, `::`… as each language writes it)."""
+    return extract_simple_name(symbol)

@@ -55,3 +55,10 @@ def test_edges_union_over_every_declaring_file():
     got = xref.edges("pkg.x.f", {"pkg/x.py": decl(["a"]), "pkg/x.pyi": decl(["b"])})
     assert got == {(DEPENDENTS, "a"), (DEPENDENTS, "b")}
     assert xref.edges("pkg.x.f", {}) == set()
+
+
+def test_go_style_test_functions_cover_their_subjects():
+    from repoctx.reconcile.xref import marked_test_subjects
+
+    assert marked_test_subjects("TestStore_Get") == {"Store_Get", "Store", "Get"}
+    assert marked_test_subjects("Testimony") == set() and marked_test_subjects("test_x") == set()
