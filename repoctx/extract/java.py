@@ -44,6 +44,7 @@ _TEST_FILE = re.compile(r"(?:.+Tests?|Test[A-Z0-9_].*|.+IT|.+TestCase)\.java\Z")
 _IMPORT = re.compile(r"^[ \t]*import[ \t]+(?:static[ \t]+)?([\w.]+(?:\.\*)?)[ \t]*;", re.M)
 _PACKAGE = re.compile(r"^[ \t]*package[ \t]+([\w.]+)[ \t]*;", re.M)
 _KEYWORDS: Final = frozenset({"this", "super", "var"})
+_MAVEN_ROOT = re.compile(r"((?:.*/)?)src/\w+/java\Z")
 
 _REFS: Final = """
 (method_invocation name: (identifier) @ref)
@@ -137,8 +138,14 @@ def resolve_java(importer: str, specifier: str, files: Files) -> str | None:
     """The file an import names: `a.b.C` -> `<root>/a/b/C.java` (a static member or a
     nested class falls back to the outer class's file), `a.b.*` -> the first Java file
     of `<root>/a/b/` (or the class `a/b.java` for a static `*`). The roots are the
-    importer's own source root, then `src/main/java`, `src/test/java`, `src`, ''."""
-    roots = [_source_root(importer, files), "src/main/java", "src/test/java", "src", ""]
+    importer's own source root, its module's `src/main/java` and `src/test/java` (Maven
+    and Gradle source sets), then those at the root, `src` and ''."""
+    own = _source_root(importer, files)
+    roots = [own]
+    layout = _MAVEN_ROOT.match(own or "")
+    if layout is not None:  # a test imports main code: the module's sibling source sets
+        roots += [f"{layout.group(1)}src/main/java", f"{layout.group(1)}src/test/java"]
+    roots += ["src/main/java", "src/test/java", "src", ""]
     segments = specifier.split(".")
     wildcard = segments[-1] == "*"
     if wildcard:

@@ -106,3 +106,12 @@ def test_malformed_input_never_raises() -> None:
         for symbol in extract("A.java", text):
             assert symbol.start_line <= symbol.end_line
     assert java_imports("A.java", "import ;") == ()
+
+
+def test_a_test_source_set_resolves_main_classes_of_its_module() -> None:
+    files = MemoryFiles({
+        "shop/src/main/java/com/shop/Pricing.java": "package com.shop;",
+        "shop/src/test/java/com/shop/PricingTest.java": "package com.shop;",
+    })
+    assert resolve_java("shop/src/test/java/com/shop/PricingTest.java", "com.shop.Pricing",
+                        files) == "shop/src/main/java/com/shop/Pricing.java"
