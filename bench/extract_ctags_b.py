@@ -223,7 +223,9 @@ def index_rate(texts: list[tuple[str, str]]) -> tuple[float, int]:
         result = subprocess.run(
             [sys.executable, "-m", "repoctx", "index", "--repo", str(repo), "--store",
              str(Path(scratch) / "store"), "--json", str(repo)],
-            check=True, capture_output=True, text=True)
+            check=False, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise SystemExit(f"repoctx index failed:\n{result.stderr}")
         report = json.loads(result.stdout)
         return len(texts) / max(report["seconds"]["total"], 1e-9), report["symbolsWritten"]
 
