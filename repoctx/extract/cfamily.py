@@ -26,9 +26,9 @@ from typing import Final
 
 from tree_sitter import Node
 
-from repoctx.extract.declarations import ancestors, first_file
+from repoctx.extract.declarations import ancestors
 from repoctx.extract.grammar import encode, load, parse
-from repoctx.extract.language import Files, Import
+from repoctx.extract.language import Files, Import, first_existing
 from repoctx.extract.symbol import CLASS, FUNCTION, METHOD, VARIABLE, Symbol
 from repoctx.extract.treewalk import Rule, Spec, symbols, text_of
 
@@ -340,7 +340,7 @@ def resolve_include(importer: str, specifier: str, files: Files) -> str | None:
     for directory in ancestors(importer):
         base = f"{directory}/" if directory else ""
         candidates += [f"{base}include/{target}", f"{base}src/{target}", base + target]
-    return first_file(files, candidates)
+    return first_existing(files, candidates)
 
 
 def is_c_test_path(path: str) -> bool:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable
 
 from tree_sitter import Node
 
@@ -91,15 +90,6 @@ def inside(path: str) -> str | None:
     if normal in (".", "..") or normal.startswith(("../", "/")):
         return None
     return normal
-
-
-def first_file(files: Files, candidates: Iterable[str]) -> str | None:
-    """The first of `candidates` inside the repository that `files` holds."""
-    for candidate in candidates:
-        path = inside(candidate)
-        if path is not None and files.exists(path):
-            return path
-    return None
 
 
 def first_in_directory(files: Files, directory: str, suffixes: tuple[str, ...]) -> str | None:

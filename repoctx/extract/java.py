@@ -23,7 +23,6 @@ from tree_sitter import Node
 
 from repoctx.extract.declarations import (
     dotted_suffix_parts,
-    first_file,
     first_in_directory,
     header_from,
     name_row,
@@ -31,7 +30,7 @@ from repoctx.extract.declarations import (
     start_past,
 )
 from repoctx.extract.grammar import installed, load
-from repoctx.extract.language import Files, Import, Language
+from repoctx.extract.language import Files, Import, Language, first_existing
 from repoctx.extract.symbol import CLASS, METHOD, Symbol
 from repoctx.extract.treewalk import Rule, Spec, symbols, text_of
 
@@ -158,7 +157,7 @@ def resolve_java(importer: str, specifier: str, files: Files) -> str | None:
                 return found
         candidates = [base + "/".join(segments[:end]) + ".java"
                       for end in range(len(segments), 0, -1)]
-        found = first_file(files, candidates)
+        found = first_existing(files, candidates)
         if found is not None:
             return found
     return None

@@ -24,9 +24,9 @@ from typing import Final
 
 from tree_sitter import Node
 
-from repoctx.extract.declarations import dotted_suffix_parts, first_file, name_row, scan_imports
+from repoctx.extract.declarations import dotted_suffix_parts, name_row, scan_imports
 from repoctx.extract.grammar import installed, load
-from repoctx.extract.language import Files, Import, Language
+from repoctx.extract.language import Files, Import, Language, first_existing
 from repoctx.extract.symbol import CLASS, FUNCTION, METHOD, Symbol
 from repoctx.extract.treewalk import Rule, Spec, symbols, text_of
 
@@ -122,7 +122,7 @@ def resolve_php(importer: str, specifier: str, files: Files) -> str | None:
     PSR-4 prefixes of `composer.json`, then as `src/A/B/C.php` and `A/B/C.php`."""
     if specifier.endswith((".php", ".inc")) or "/" in specifier:
         relative = specifier.lstrip("/")
-        return first_file(files, [posixpath.join(posixpath.dirname(importer), relative),
+        return first_existing(files, [posixpath.join(posixpath.dirname(importer), relative),
                                   relative])
     candidates = []
     for prefix, folder in sorted(_psr4(files).items(), key=lambda item: -len(item[0])):
@@ -130,7 +130,7 @@ def resolve_php(importer: str, specifier: str, files: Files) -> str | None:
             rest = specifier[len(prefix):].replace("\\", "/")
             candidates.append(posixpath.join(folder, rest + ".php"))
     path = specifier.replace("\\", "/") + ".php"
-    return first_file(files, [*candidates, f"src/{path}", path])
+    return first_existing(files, [*candidates, f"src/{path}", path])
 
 
 def is_php_test_path(path: str) -> bool:

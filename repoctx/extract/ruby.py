@@ -24,9 +24,9 @@ from typing import Final
 
 from tree_sitter import Node
 
-from repoctx.extract.declarations import first_file, scan_imports
+from repoctx.extract.declarations import scan_imports
 from repoctx.extract.grammar import installed, load
-from repoctx.extract.language import Files, Import, Language
+from repoctx.extract.language import Files, Import, Language, first_existing
 from repoctx.extract.symbol import CLASS, FUNCTION, METHOD, VARIABLE, Symbol, bounded
 from repoctx.extract.treewalk import Rule, Spec, symbols, text_of
 
@@ -175,8 +175,8 @@ def resolve_ruby(importer: str, specifier: str, files: Files) -> str | None:
     """`./x` relative to the importer, `x` under `lib/` then the root (`.rb` added)."""
     target = specifier if specifier.endswith(".rb") else specifier + ".rb"
     if specifier.startswith("./"):
-        return first_file(files, [posixpath.join(posixpath.dirname(importer), target)])
-    return first_file(files, [f"lib/{target}", target])
+        return first_existing(files, [posixpath.join(posixpath.dirname(importer), target)])
+    return first_existing(files, [f"lib/{target}", target])
 
 
 def is_ruby_test_path(path: str) -> bool:
