@@ -134,7 +134,8 @@ def symbols(spec: Spec, path: str, text: str) -> tuple[Symbol, ...]:
     sites = [] if references is None else sorted(
         (node.start_byte, node.text.decode("utf-8", "replace"))
         for node in QueryCursor(references).captures(root).get("ref", ())
-        if node.start_byte not in names)  # a definition's own name is no reference
+        if node.start_byte not in names  # a definition's own name is no reference
+        and node.end_byte > node.start_byte)  # nor a MISSING node error recovery made
     refs = owned_refs([(s.start, s.end) for s in spans], sites, spec.keywords)
     module = spec.module(path, source, root)
     out = [Symbol(_qualify(module, span.parts, spec.separator), span.parts[-1], span.kind,

@@ -134,3 +134,10 @@ def test_conditional_branches_that_each_open_a_brace_are_recovered() -> None:
     assert ("run", "function", 2, 9) in found
     assert ("width", "variable", 12, 12) in found and ("narrow", "function", 14, 14) in found
     assert not any(name in ("fast", "slow") for name, *_ in found)
+
+
+def test_a_missing_node_made_by_error_recovery_is_no_reference() -> None:
+    source = ("template <typename array_t, typename ptr_t>\nclass Accessor {\n"
+              "  using releaseFnc = void (Frame::*)(array_t, ptr_t, jint);\n};\n")
+    found = {s.name: s for s in extract_cpp("a.h", source)}
+    assert found["releaseFnc"].refs and "" not in found["releaseFnc"].refs
