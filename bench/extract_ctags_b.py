@@ -256,7 +256,8 @@ def score(corpus: Corpus, root: Path, args: argparse.Namespace,
            f"{len(mine)} | {precision:.4f} | "
            f"{len(matched) / max(len(mine) - gaps, 1):.4f} ({gaps}) | {recall:.4f} | "
            f"{f'{same_end / len(with_end):.4f}' if with_end else 'n/a'} | "
-           f"{same_scope / max(len(scoped), 1):.4f} | {same_kind / max(len(matched), 1):.4f} | "
+           f"{f'{same_scope / len(scoped):.4f}' if scoped else 'n/a'} | "
+           f"{same_kind / max(len(matched), 1):.4f} | "
            f"{rate:.0f} | {indexed:.0f} ({written}) |")
     lines = [f"{corpus.language}: missing {k}" for k in sorted(theirs - mine)[: args.show]]
     lines += [f"{corpus.language}: spurious {k}" for k in sorted(mine - theirs)[: args.show]]
