@@ -112,9 +112,29 @@ def _class_header(node: Node, source: bytes) -> str:
     return bounded(source[node.start_byte:end].decode("utf-8", "replace"))
 
 
+def _scope_name(node: Node, source: bytes) -> str | None:
+    """`C` of `class A::B::C`: the last constant of a scoped name."""
+    return text_of(node.child_by_field_name("name")).rpartition("::")[2].strip() or None
+
+
+def _scope_parts(node: Node, source: bytes) -> tuple[str, ...] | None:
+    """`(Outer, A, B, C)` for `class A::B::C` inside `module Outer` (None: plain name)."""
+    name = text_of(node.child_by_field_name("name"))
+    if "::" not in name:
+        return None
+    parts = [part.strip() for part in name.split("::") if part.strip()]
+    parent = node.parent
+    while parent is not None:
+        if parent.type in ("class", "module"):
+            outer = text_of(parent.child_by_field_name("name"))
+            parts[:0] = [part.strip() for part in outer.split("::") if part.strip()]
+        parent = parent.parent
+    return tuple(parts)
+
+
 _RULES: Final = {
-    "class": Rule(CLASS, signature=_class_header),
-    "module": Rule(CLASS, signature=_class_header),
+    "class": Rule(CLASS, name=_scope_name, qualify=_scope_parts, signature=_class_header),
+    "module": Rule(CLASS, name=_scope_name, qualify=_scope_parts, signature=_class_header),
     "method": Rule(FUNCTION, name=_method_name, header_end=("body",)),
     "singleton_method": Rule(METHOD, name=_singleton_name, header_end=("body",)),
     "assignment": Rule(_constant_kind, name=_constant_name, header_end=(), nests=False),

@@ -40,7 +40,7 @@ def test_ri_names_kinds_lines_and_docs() -> None:
                            "Acme::Store::Box.open", "helper"]
     module = found["Acme::Store"]
     assert (module.kind, module.start_line, module.end_line) == ("class", 6, 25)
-    assert module.doc == "Keeps items."
+    assert module.doc == "Keeps items." and module.name == "Store"
     add = found["Acme::Store::Box#add"]
     assert (add.name, add.kind, add.start_line, add.end_line) == ("add", "method", 11, 13)
     assert add.doc == "Adds one." and add.signature == "def add(item)"
