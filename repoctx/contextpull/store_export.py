@@ -34,7 +34,7 @@ from repoctx.contextpull.writer import ExportReport, Finalize, write_export
 from repoctx.crdt import record
 from repoctx.crdt.record import Record
 from repoctx.errors import CorruptRecordError
-from repoctx.extract import extract
+from repoctx.extract import extract, extractor_for, language_of
 from repoctx.reconcile import file_node, symbol_record
 from repoctx.reconcile.walk import IGNORE_FILES
 from repoctx.store import Store
@@ -43,7 +43,6 @@ from repoctx.trees import decode_stored, family_prefix, key_name, make_key, tree
 if TYPE_CHECKING:
     from repoctx.trees import Snapshot
 
-PYTHON = "python"
 # Scan the symbol tree when the symbols wanted are at least 1/SCAN_SHARE of its records
 # (a scan copies every record under the repository's prefix, a lookup only the wanted).
 SCAN_SHARE = 3
@@ -151,10 +150,8 @@ class StoreDefinitions:
         return [SymbolSpan(name, d.kind, d.start_line, d.end_line) for name, d in found if d]
 
     def __call__(self, path: str, data: bytes) -> tuple[Definition, ...] | None:
-        """Definitions of a Python document; ``None`` for other languages."""
-        known = self._known.get(path)
-        language = known.language if known is not None else None
-        if (language or language_for(path)) != PYTHON:
+        """Definitions of a document in a language with an extractor; ``None`` otherwise."""
+        if extractor_for(language_of(path)) is None:
             return None
         text = decode_text(data)
         return definitions_from_spans(path, text, self.spans(path, text))

@@ -96,6 +96,11 @@ def _binding(node: Node, source: bytes, outer: str | None) -> str | None:
     return VARIABLE if at_module and name is not None and name.type == "identifier" else None
 
 
+def _method(node: Node, source: bytes, outer: str | None) -> str | None:
+    """A method of a class; an object literal's member is no definition."""
+    return None if node.parent is not None and node.parent.type == "object" else FUNCTION
+
+
 def _field(node: Node, source: bytes, outer: str | None) -> str | None:
     value = node.child_by_field_name("value")
     return FUNCTION if value is not None and value.type in _FUNCTION_VALUES else None
@@ -158,7 +163,7 @@ COMMON_RULES: Final = {
     "class_declaration": Rule(CLASS),
     "function_declaration": Rule(FUNCTION),
     "generator_function_declaration": Rule(FUNCTION),
-    "method_definition": Rule(FUNCTION),
+    "method_definition": Rule(_method),
     "variable_declarator": Rule(_binding, signature=_binding_signature),
 }
 TEST_RULES: Final = {"call_expression": Rule(FUNCTION, name=_test_title, test=_in_test_file,

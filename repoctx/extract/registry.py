@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from repoctx.extract import (
     c,
@@ -50,6 +51,7 @@ _NAME_SEPARATOR = re.compile(r"::|\.|\\|#")
 def register(language: Language | str, extractor: Extractor | None = None) -> None:
     """Register a `Language` record, or make `extractor` the symbol extractor of the
     language named `language` (a record without imports or test rules if it had none)."""
+    _module.cache_clear()
     if isinstance(language, Language):
         _LANGUAGES[language.name] = language
         return
@@ -121,19 +123,27 @@ def qualname_parts(path: str, fq_name: str) -> tuple[str, ...] | None:
         return None
     if record.qualname_parts is not None:
         return record.qualname_parts(path, fq_name)
-    if record.module is None:
+    module = _module(path)
+    if module is None:
         return None
-    return split_qualname(fq_name, record.module(path), record.separator)
+    return split_qualname(fq_name, module, record.separator)
+
+
+@lru_cache(maxsize=1 << 14)
+def _module(path: str) -> str | None:
+    """The fq prefix of `path` (None for a language without a `module` rule); readers ask
+    once per symbol, so it is remembered per path."""
+    record = _LANGUAGES.get(language_of(path) or "")
+    return None if record is None or record.module is None else record.module(path)
 
 
 def qualify(path: str, qualname: str) -> str:
     """The fully-qualified name of `qualname` (parts joined by the language's separator)
     declared in the file `path`; `qualname` itself for a language without a module."""
-    record = _LANGUAGES.get(language_of(path) or "")
-    if record is None or record.module is None:
+    module = _module(path)
+    if not module:
         return qualname
-    module = record.module(path)
-    return f"{module}{record.separator}{qualname}" if module else qualname
+    return f"{module}{separator_of(path)}{qualname}"
 
 
 def separator_of(path: str) -> str:

@@ -104,6 +104,7 @@ SPEC: Final = Spec(
         "union_item": Rule(CLASS),
         "trait_item": Rule(CLASS),
         "type_item": Rule(CLASS, header_end=("type",)),
+        "associated_type": Rule(CLASS, header_end=()),
         "impl_item": Rule("", name=_impl_name),
         "mod_item": Rule(_inline_module, methods=False),
         "const_item": Rule(_top_level, header_end=("value",)),

@@ -60,9 +60,10 @@ class Rule:
     test: Callable[[Node, bytes, str], bool] | None = None
     signature: Callable[[Node, bytes], str] | None = None
     start: Callable[[Node], int] | None = None
-    overload: bool = False
+    overload: bool | Callable[[Node], bool] = False
     """The node is a bodiless signature standing for an implementation elsewhere (a
-    TypeScript overload): the implementation's declaration wins (`Symbol.overload`)."""
+    TypeScript overload): the implementation's declaration wins (`Symbol.overload`);
+    a callable decides per node."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +185,7 @@ def _spans(spec: Spec, source: bytes, path: str, nodes: list[Node]) -> list[_Spa
                            (rule.start(node) if rule.start else node.start_point[0]) + 1,
                            end_line(node),
                            bool(rule.test and rule.test(node, source, path)), name_at,
-                           rule.overload))
+                           rule.overload(node) if callable(rule.overload) else rule.overload))
     return spans
 
 

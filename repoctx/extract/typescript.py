@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from tree_sitter import Language as Grammar
+from tree_sitter import Node
 
 from repoctx.extract import javascript as js
 from repoctx.extract import treewalk
@@ -21,6 +22,12 @@ from repoctx.extract.grammar import installed, load
 from repoctx.extract.language import Import, Language
 from repoctx.extract.symbol import CLASS, FUNCTION, Symbol
 from repoctx.extract.treewalk import Rule
+
+
+def _in_class(node: Node) -> bool:
+    """A method signature in a class body is an overload of the method that follows."""
+    return node.parent is not None and node.parent.type == "class_body"
+
 
 _TS_REFS: Final = js.JS_REFS + """
 (type_identifier) @ref
@@ -34,7 +41,7 @@ _RULES: Final = {
     "enum_declaration": Rule(CLASS),
     "type_alias_declaration": Rule(CLASS, header_end=("value",)),
     "function_signature": Rule(FUNCTION, header_end=(), overload=True),
-    "method_signature": Rule(FUNCTION, header_end=()),
+    "method_signature": Rule(FUNCTION, header_end=(), overload=_in_class),
     "abstract_method_signature": Rule(FUNCTION, header_end=()),
     "public_field_definition": Rule(js._field, name=js._field_name,
                                     signature=js._field_signature),

@@ -55,7 +55,7 @@ from itertools import groupby
 from pathlib import PurePosixPath
 
 from repoctx.contextpull import PREVIOUS_SCHEMA, ordered_map
-from repoctx.extract import simple_name
+from repoctx.extract import extractor_for, language_of, simple_name
 from repoctx.reconcile import Declaration
 from repoctx.retrieval.priors import is_secondary
 from repoctx.retrieval.query import expand_for_index, light_stem, normalise_name, split_identifier
@@ -415,26 +415,27 @@ def _insert(conn: sqlite3.Connection, sections: Iterable[SectionRow],
                      " ON CONFLICT(term) DO UPDATE SET n = n + excluded.n", vocab.items())
 
 
-def _is_python_code(section: SectionRow) -> bool:
-    return section.path.endswith((".py", ".pyi")) and section.doc_kind == "code"
+def _is_symbol_code(section: SectionRow) -> bool:
+    """A code document of a language with an extractor (Python, Go, Rust, TS/JS…)."""
+    return section.doc_kind == "code" and extractor_for(language_of(section.path)) is not None
 
 
 def _declarations(document: list[SectionRow], declared: Declared | None,
                   ) -> Mapping[str, Declaration] | None:
-    """The store's declarations of a Python code document, looked up in this process
+    """The store's declarations of a code document, looked up in this process
     (the store's handle stays here; the workers get the declarations with the sections)."""
     first = document[0]
-    if declared is None or not _is_python_code(first):
+    if declared is None or not _is_symbol_code(first):
         return None
     return declared(first.path, first.sha256)
 
 
 def _placed_symbols(document: list[SectionRow], decls: Mapping[str, Declaration] | None,
                     ) -> dict[int, list[FoundSymbol]]:
-    """Section rowid -> the symbols it declares, for a Python code document (else empty):
+    """Section rowid -> the symbols it declares, for a code document (else empty):
     ``decls`` when the store had them, else what the extractor finds in the sections."""
     first = document[0]
-    if not _is_python_code(first):
+    if not _is_symbol_code(first):
         return {}
     spans = [section.span() for section in document]
     if decls is None:

@@ -120,3 +120,25 @@ def test_a_context_bundle_about_a_rust_function_carries_it_whole(poly):
              for u in e["units"]]
     body = "\n".join(RUST_LEDGER.splitlines()[7:12])  # the whole fn, signature to brace
     assert any(body in text for text in texts), texts
+
+
+def test_search_finds_symbols_by_the_words_of_each_naming_habit(poly):
+    from repoctx.retrieval.search import search
+
+    rust = search(poly, "reconcile balance")["hits"][0]
+    assert rust["path"] == "ledger/src/ledger.rs"
+    assert rust["symbol"] == "crate::ledger::Ledger::reconcile_balance"
+    ts = search(poly, "price button")["hits"][0]
+    assert (ts["path"], ts["symbol"]) == ("web/PriceButton.tsx", "web/PriceButton.PriceButton")
+    go = search(poly, "Discount")["hits"][0]
+    assert go["path"] == "pricing/pricing.go" and go["symbol"] == "pricing.Discount"
+
+
+def test_contextpull_sections_follow_each_definition(poly):
+    import sqlite3
+
+    with sqlite3.connect(poly.export) as conn:
+        rows = conn.execute("SELECT symbol, start_line, end_line FROM repoctx_sections "
+                            "WHERE symbol IS NOT NULL ORDER BY rowid").fetchall()
+    assert ("Ledger::reconcile_balance", 8, 13) in rows  # the impl's closing brace too
+    assert ("Discount", 4, 6) in rows and ("PriceButton", 1, 4) in rows
