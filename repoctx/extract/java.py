@@ -104,7 +104,7 @@ _SPEC: Final = Spec(
     refs=_REFS,
     module=_module,
     keywords=_KEYWORDS,
-    comments=frozenset({"block_comment", "line_comment"}),
+    comments=frozenset({"block_comment"}),  # Javadoc, not `// <editor-fold>` markers
 )
 
 

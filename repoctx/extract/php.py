@@ -24,7 +24,13 @@ from typing import Final
 
 from tree_sitter import Node
 
-from repoctx.extract.declarations import dotted_suffix_parts, name_row, scan_imports
+from repoctx.extract.declarations import (
+    dotted_suffix_parts,
+    header_from,
+    name_row,
+    scan_imports,
+    start_past,
+)
 from repoctx.extract.grammar import installed, load
 from repoctx.extract.language import Files, Import, Language, first_existing
 from repoctx.extract.symbol import CLASS, FUNCTION, METHOD, Symbol
@@ -35,6 +41,7 @@ _INCLUDE = re.compile(
     r"""\b(?:require|include)(?:_once)?[ \t(]*(?:__DIR__[ \t]*\.[ \t]*)?["']([^"'\n]+)["']""")
 _USE = re.compile(r"^[ \t]*use[ \t]+(?:function[ \t]+|const[ \t]+)?\\?([\w\\]+)", re.M)
 _TEST_FILE = re.compile(r".+Test\.php\Z")
+_ATTRIBUTES: Final = frozenset({"attribute_list", "comment"})
 _KEYWORDS: Final = frozenset({"self", "parent", "static", "isset", "empty", "array"})
 
 _REFS: Final = """
@@ -73,15 +80,21 @@ def _module(path: str, source: bytes, root: Node) -> str:
     return ""
 
 
-_TYPE = Rule(CLASS, start=name_row)
+def _signature(node: Node, source: bytes) -> str:
+    """The header past `#[Attribute]` lists, up to the body."""
+    return header_from(source, start_past(node, _ATTRIBUTES), node, ("body",))
+
+
+_TYPE = Rule(CLASS, start=name_row, signature=_signature)
 _SPEC: Final = Spec(
     grammar=lambda path: load(_GRAMMAR, "language_php"),
     rules={
         "namespace_definition": Rule("", name=_namespace_name),
         "class_declaration": _TYPE, "interface_declaration": _TYPE,
         "trait_declaration": _TYPE, "enum_declaration": _TYPE,
-        "function_definition": Rule(FUNCTION, start=name_row),
-        "method_declaration": Rule(METHOD, test=_is_test, start=name_row),
+        "function_definition": Rule(FUNCTION, start=name_row, signature=_signature),
+        "method_declaration": Rule(METHOD, test=_is_test, start=name_row,
+                                   signature=_signature),
     },
     refs=_REFS, module=_module, separator="\\", keywords=_KEYWORDS,
     before=frozenset({"attribute_list"}),

@@ -249,7 +249,7 @@ def doc_comment(spec: Spec, node: Node, source: bytes) -> str:
         for raw in text_of(comment).splitlines():
             text = _DOC_MARKERS.sub("", raw, count=1).strip()
             text = text.removesuffix("*/").strip()
-            if text:
+            if any(char.isalnum() for char in text):  # not a `/*****` banner rule
                 return bounded(text)
     return ""
 

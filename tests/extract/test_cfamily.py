@@ -141,3 +141,9 @@ def test_a_missing_node_made_by_error_recovery_is_no_reference() -> None:
               "  using releaseFnc = void (Frame::*)(array_t, ptr_t, jint);\n};\n")
     found = {s.name: s for s in extract_cpp("a.h", source)}
     assert found["releaseFnc"].refs and "" not in found["releaseFnc"].refs
+
+
+def test_a_banner_rule_is_not_the_doc() -> None:
+    source = ("/**********************\n * Starts the engine.\n"
+              " **********************/\nvoid start(void) {}\n")
+    assert [s.doc for s in extract_c("e.c", source)] == ["Starts the engine."]

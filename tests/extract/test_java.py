@@ -115,3 +115,10 @@ def test_a_test_source_set_resolves_main_classes_of_its_module() -> None:
     })
     assert resolve_java("shop/src/test/java/com/shop/PricingTest.java", "com.shop.Pricing",
                         files) == "shop/src/main/java/com/shop/Pricing.java"
+
+
+def test_only_block_comments_are_docs() -> None:
+    source = ("class A {\n    // <editor-fold desc=\"x\">\n    void f() {}\n"
+              "    /* Does g. */\n    void g() {}\n}\n")
+    found = {s.name: s.doc for s in extract("A.java", source)}
+    assert found["f"] == "" and found["g"] == "Does g."

@@ -44,6 +44,8 @@ def test_php_names_kinds_lines_and_docs() -> None:
     add = found["Acme\\Store\\Box::add"]
     assert (add.kind, add.start_line, add.end_line, add.doc) == ("method", 17, 20, "Adds one.")
     assert "check" in add.refs
+    assert box.signature == "final class Box extends Base implements Countable"
+    assert add.signature == "public function add(Item $item): void"
     assert found["Acme\\Store\\build"].kind == "function"
 
 
