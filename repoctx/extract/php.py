@@ -42,6 +42,7 @@ _INCLUDE = re.compile(
 _USE = re.compile(r"^[ \t]*use[ \t]+(?:function[ \t]+|const[ \t]+)?\\?([\w\\]+)", re.M)
 _TEST_FILE = re.compile(r".+Test\.php\Z")
 _ATTRIBUTES: Final = frozenset({"attribute_list", "comment"})
+_NAMESPACE = re.compile(r"^[ \t]*namespace[ \t]+([\w\\]+)[ \t]*;", re.M)
 _KEYWORDS: Final = frozenset({"self", "parent", "static", "isset", "empty", "array"})
 
 _REFS: Final = """
@@ -103,10 +104,24 @@ _SPEC: Final = Spec(
 
 def extract_php(path: str, text: str) -> tuple[Symbol, ...]:
     """The types, functions and methods of PHP `text`, `Ns\\Class::method`-named."""
-    return tuple(
-        replace(symbol, fq_name=symbol.fq_name[: -len(symbol.name) - 1] + "::" + symbol.name)
-        if symbol.kind == METHOD and "\\" in symbol.fq_name else symbol
-        for symbol in symbols(_SPEC, path, text))
+    found = symbols(_SPEC, path, text)
+    statements = [(text.count("\n", 0, match.start()) + 1, match.group(1))
+                  for match in _NAMESPACE.finditer(text)]
+    return tuple(_php_name(symbol, statements) for symbol in found)
+
+
+def _php_name(symbol: Symbol, statements: list[tuple[int, str]]) -> Symbol:
+    """`Ns\\Class::method` for a method; a symbol after a second `namespace Y;`
+    statement of the file is moved from the first namespace to `Y`."""
+    fq_name = symbol.fq_name
+    if len(statements) > 1:
+        current = [name for line, name in statements if line <= symbol.start_line]
+        first = statements[0][1]
+        if current and current[-1] != first and fq_name.startswith(first + "\\"):
+            fq_name = current[-1] + fq_name[len(first):]
+    if symbol.kind == METHOD and "\\" in fq_name:
+        fq_name = fq_name[: -len(symbol.name) - 1] + "::" + symbol.name
+    return replace(symbol, fq_name=fq_name) if fq_name != symbol.fq_name else symbol
 
 
 def php_imports(path: str, text: str) -> tuple[Import, ...]:

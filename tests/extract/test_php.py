@@ -85,3 +85,10 @@ def test_malformed_input_never_raises() -> None:
                  "<?php class A {" * 200, "plain html <b>"):
         for symbol in extract("a.php", text):
             assert symbol.start_line <= symbol.end_line
+
+
+def test_each_namespace_statement_names_what_follows_it() -> None:
+    source = ("<?php\nnamespace First;\nclass A { function a() {} }\n"
+              "namespace Second\\Sub;\nclass B { function b() {} }\nfunction c() {}\n")
+    assert [s.fq_name for s in extract("x.php", source)] == [
+        "First\\A", "First\\A::a", "Second\\Sub\\B", "Second\\Sub\\B::b", "Second\\Sub\\c"]
