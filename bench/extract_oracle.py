@@ -34,11 +34,14 @@ sys.path.insert(0, str(_REPO))
 from repoctx.extract import extract, is_test_path, language_of  # noqa: E402
 
 TYPESCRIPT = "typescript@5.6.3"
-NPM = {"typescript": "rxjs@7.8.1", "javascript": "zod@3.23.8"}
-DEBIAN = {"go": "golang-github-spf13-cobra-dev", "rust": "librust-regex-syntax-dev"}
+NPM = [("typescript", "rxjs@7.8.1"), ("javascript", "zod@3.23.8")]
+DEBIAN = [("go", "golang-github-spf13-cobra-dev"), ("go", "golang-github-stretchr-testify-dev"),
+          ("rust", "librust-regex-syntax-dev"), ("rust", "librust-serde-json-dev"),
+          ("rust", "librust-clap-dev")]
 _CLASS_KINDS = {"class", "interface", "enum", "alias", "struct", "trait", "type", "union",
                 "typedef"}
 _FUNCTION_KINDS = {"function", "method", "methodSpec", "func", "generator", "macro"}
+_BODY_KINDS = {"function", "method", "func"}
 _SUFFIXES = {"typescript": (".ts", ".tsx"), "javascript": (".js", ".mjs", ".cjs"),
              "go": (".go",), "rust": (".rs",)}
 
@@ -81,20 +84,31 @@ def sources(root: Path, language: str) -> list[tuple[str, str]]:
 def ctags_oracle(root: Path, paths: list[str]) -> dict[tuple[str, str, int], int | None]:
     """ctags' definitions of comparable kinds: (path, name, line) -> end line or None.
 
-    Tags scoped in a function (`scopeKind: function`) are left out, like ours."""
+    Tags inside a function or method body (any enclosing scope is a function or method
+    tag of the file) are left out, like ours."""
     out: dict[tuple[str, str, int], int | None] = {}
     for start in range(0, len(paths), 200):
         run = subprocess.run(["ctags", "--output-format=json", "--fields=+neKZ", "-f", "-",
                               *paths[start:start + 200]], cwd=root, capture_output=True,
                              text=True, check=True)
-        for line in run.stdout.splitlines():
-            tag = json.loads(line)
-            if tag.get("_type") != "tag" or tag.get("kind") not in _CLASS_KINDS | _FUNCTION_KINDS:
+        tags = [tag for line in run.stdout.splitlines()
+                if (tag := json.loads(line)).get("_type") == "tag"]
+        bodies = {(t["path"], _scoped(t)) for t in tags if t.get("kind") in _BODY_KINDS}
+        for tag in tags:
+            if tag.get("kind") not in _CLASS_KINDS | _FUNCTION_KINDS:
                 continue
-            if tag.get("scopeKind") == "function":
+            scope = tag.get("scope", "")
+            parts = [p for p in scope.replace("::", ".").split(".") if p]
+            if tag.get("scopeKind") in _BODY_KINDS or any(
+                    (tag["path"], ".".join(parts[:n])) in bodies for n in range(1, len(parts) + 1)):
                 continue
             out[(tag["path"], tag["name"], tag["line"])] = tag.get("end")
     return out
+
+
+def _scoped(tag: dict) -> str:
+    scope = tag.get("scope", "").replace("::", ".")
+    return f"{scope}.{tag['name']}" if scope else tag["name"]
 
 
 def typescript_oracle(work: Path, root: Path, paths: list[str],
@@ -251,9 +265,8 @@ def main() -> None:
     args.work.mkdir(parents=True, exist_ok=True)
     extract("warm.ts", "let x = 1\n")
     rows = []
-    jobs = [(lang, spec, lambda spec=spec: fetch(args.work, spec)) for lang, spec in NPM.items()]
-    jobs += [(lang, spec, lambda spec=spec: fetch_deb(args.work, spec))
-             for lang, spec in DEBIAN.items()]
+    jobs = [(lang, spec, lambda spec=spec: fetch(args.work, spec)) for lang, spec in NPM]
+    jobs += [(lang, spec, lambda spec=spec: fetch_deb(args.work, spec)) for lang, spec in DEBIAN]
     for language, spec, download in jobs:
         assert language_of("x" + _SUFFIXES[language][0]) == language
         print(language, spec)

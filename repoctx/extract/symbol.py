@@ -25,8 +25,10 @@ SIGNATURE_MAX: Final = 200
 class Symbol:
     """One declaration found in a source file.
 
-    `fq_name` is the dotted module path joined to the qualified name
-    (`pkg.mod.Class.method`); `name` is its last segment. `kind` is one of `KINDS`.
+    `fq_name` is the file's module joined to the qualified name in the language's
+    own convention (`pkg.mod.Class.method`, `internal/store.Store.Get`,
+    `crate::store::Store::get`, `src/ui/button.Button.render`; see each language's
+    `Language.module` and `separator`); `name` is its last segment. `kind` is one of `KINDS`.
     `signature` is the declaration header on one line (`def get(self, key) -> Any`,
     `class Foo(Base)`, `LIMIT = 10`), whitespace-collapsed and at most
     `SIGNATURE_MAX` characters. `doc` is the first line of the docstring, or ''.

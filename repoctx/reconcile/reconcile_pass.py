@@ -18,7 +18,13 @@ from pathlib import Path
 
 from repoctx.collector import collector_paused
 from repoctx.crdt.record import Record
-from repoctx.extract import extractor_for, language_of, missing_grammar
+from repoctx.extract import (
+    extractor_for,
+    grammar_present,
+    language_of,
+    languages,
+    missing_grammar,
+)
 from repoctx.store import Store
 from repoctx.trees import Batch
 
@@ -109,8 +115,10 @@ def _finished(store: Store, report: PassReport, started: float) -> PassReport:
 
 def _scope(store: Store, options: PassOptions) -> tuple:
     """Everything besides the tree and the store's records that decides what a pass does."""
+    # the grammar packages present: installing one makes a settled tree unsettled
+    extracted = ",".join(sorted(lang.name for lang in languages() if grammar_present(lang)))
     return (options.content, options.symbols, options.xref, options.max_depth,
-            options.max_files, str(store.path.resolve()))
+            options.max_files, str(store.path.resolve()), extracted)
 
 
 def _report_settled(report: PassReport, settled: walk_cache.Settled) -> None:

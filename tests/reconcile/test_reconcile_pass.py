@@ -301,17 +301,31 @@ def test_a_node_of_the_wrong_shape_is_read_afresh_not_fatal(tmp_path):
 
 
 def test_a_language_without_its_grammar_is_text_only_with_one_warning(tmp_path, monkeypatch):
-    from repoctx.extract import Language, register
+    from repoctx.extract import Language, Symbol, register
     from repoctx.extract import registry as extract_registry
 
     monkeypatch.setattr(extract_registry, "_LANGUAGES", dict(extract_registry._LANGUAGES))
-    register(Language("markdown", (".md",), "tree-sitter-notinstalled", lambda: False,
-                      lambda path, text: ()))
+    installed = {"now": False}
+
+    def headings(path, text):
+        return (Symbol(f"{path}.A", "A", "class", "# A", "", 1, 1),) if "# A" in text else ()
+
+    register(Language("markdown", (".md",), "tree-sitter-notinstalled",
+                      lambda: installed["now"], headings))
     write(tmp_path, {"a.md": "# A\n\ntext\n", "b.md": "# B\n", "m.py": "def f(): pass\n"})
     with open_store(tmp_path, repo_id="demo") as store:
         report = reconcile_pass(store, tmp_path)
         indexed = set(file_node.load_all(store))
-    assert {"a.md", "b.md", "m.py"} <= indexed
-    grammar_warnings = [w for w in report.warnings if "tree-sitter-notinstalled" in w]
-    assert len(grammar_warnings) == 1 and "2 file(s)" in grammar_warnings[0]
-    assert report.symbols_written == 1  # m.py's f; the markdown files are text only
+        assert {"a.md", "b.md", "m.py"} <= indexed
+        grammar_warnings = [w for w in report.warnings if "tree-sitter-notinstalled" in w]
+        assert len(grammar_warnings) == 1 and "2 file(s)" in grammar_warnings[0]
+        assert report.symbols_written == 1  # m.py's f; the markdown files are text only
+        # the grammar package arrives (an importable module): the next pass back-fills
+        site = tmp_path.parent / f"{tmp_path.name}-site"
+        (site / "tree_sitter_notinstalled").mkdir(parents=True)
+        (site / "tree_sitter_notinstalled" / "__init__.py").write_text("")
+        monkeypatch.syspath_prepend(str(site))
+        installed["now"] = True
+        again = reconcile_pass(store, tmp_path)
+        assert again.symbols_written == 1 and not again.warnings
+        assert file_node.load_all(store)["a.md"].symbols == ("a.md.A",)
