@@ -26,7 +26,7 @@ from typing import Final
 
 from tree_sitter import Node
 
-from repoctx.extract.declarations import ancestors
+from repoctx.extract.declarations import ancestors, first_branches
 from repoctx.extract.grammar import encode, load, parse
 from repoctx.extract.language import Files, Import, first_existing
 from repoctx.extract.symbol import CLASS, FUNCTION, METHOD, VARIABLE, Symbol
@@ -285,37 +285,6 @@ def _recovering(spec: Spec, grammar: str, path: str, text: str) -> tuple[Symbol,
         or symbol.signature.startswith("#")
         or not any(start <= symbol.start_line <= end for start, end in bodies))]
     return tuple(sorted((*kept, *extra), key=lambda symbol: symbol.start_line))
-
-
-def first_branches(text: str) -> tuple[str, set[int]]:
-    """`text` with every preprocessor conditional reduced to its first branch (the
-    directives and the other branches blanked, lines kept), and the 1-based lines
-    blanked as other branches."""
-    out: list[str] = []
-    skipped: set[int] = set()
-    stack: list[bool] = []  # per open conditional: inside a later branch
-    for number, line in enumerate(text.split("\n"), 1):
-        directive = line.lstrip()
-        if directive.startswith("#"):
-            word = directive[1:].lstrip()
-            if word.startswith("if"):
-                stack.append(False)
-                out.append("")
-                continue
-            if word.startswith(("elif", "else")) and stack:
-                stack[-1] = True
-                out.append("")
-                continue
-            if word.startswith("endif") and stack:
-                stack.pop()
-                out.append("")
-                continue
-        if any(stack):
-            skipped.add(number)
-            out.append("")
-        else:
-            out.append(line)
-    return "\n".join(out), skipped
 
 
 def include_imports(path: str, text: str) -> tuple[Import, ...]:

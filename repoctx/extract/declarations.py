@@ -121,3 +121,34 @@ def dotted_suffix_parts(path: str, fq_name: str, separator: str) -> tuple[str, .
         if prefix and fq_name.startswith(prefix + separator):
             return tuple(fq_name[len(prefix) + len(separator):].split(separator))
     return tuple(part for part in fq_name.split(separator) if part)
+
+
+def first_branches(text: str) -> tuple[str, set[int]]:
+    """`text` with every preprocessor conditional reduced to its first branch (the
+    directives and the other branches blanked, lines kept), and the 1-based lines
+    blanked as other branches."""
+    out: list[str] = []
+    skipped: set[int] = set()
+    stack: list[bool] = []  # per open conditional: inside a later branch
+    for number, line in enumerate(text.split("\n"), 1):
+        directive = line.lstrip()
+        if directive.startswith("#"):
+            word = directive[1:].lstrip()
+            if word.startswith("if"):
+                stack.append(False)
+                out.append("")
+                continue
+            if word.startswith(("elif", "else")) and stack:
+                stack[-1] = True
+                out.append("")
+                continue
+            if word.startswith("endif") and stack:
+                stack.pop()
+                out.append("")
+                continue
+        if any(stack):
+            skipped.add(number)
+            out.append("")
+        else:
+            out.append(line)
+    return "\n".join(out), skipped

@@ -2,10 +2,10 @@ from repoctx.extract import extract, is_test_path
 from repoctx.extract.cfamily import (
     extract_c,
     extract_cpp,
-    first_branches,
     include_imports,
     resolve_include,
 )
+from repoctx.extract.declarations import first_branches
 
 from .memory_files import MemoryFiles
 

@@ -89,3 +89,31 @@ def test_malformed_input_never_raises() -> None:
     for text in ("", "class {", "namespace ;", "[Fact", "\ud800", "class A {" * 300):
         for symbol in extract("A.cs", text):
             assert symbol.start_line <= symbol.end_line
+
+
+def test_definitions_around_if_directives_keep_their_lines() -> None:
+    source = '''namespace N
+{
+    public class Finalizer
+    {
+        internal void Add(ref int obj, int run
+#if TRACE_ALLOC
+                          , string trace
+#endif
+        )
+        {
+#if FINALIZER_CHECK
+            lock (_queueLock)
+#endif
+            {
+                Queue(obj);
+            }
+        }
+
+        public void Collect() { }
+    }
+}
+'''
+    found = {s.fq_name: (s.start_line, s.end_line) for s in extract("F.cs", source)}
+    assert found == {"N.Finalizer": (3, 20), "N.Finalizer.Add": (5, 17),
+                     "N.Finalizer.Collect": (19, 19)}
