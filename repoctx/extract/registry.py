@@ -9,7 +9,6 @@ declares no symbols and no imports (empty tuples, never an error) and
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from collections.abc import Callable
 from functools import lru_cache
@@ -76,14 +75,6 @@ def language_record(language: str | None) -> Language | None:
 def languages() -> tuple[Language, ...]:
     """Every registered language record, installed or not."""
     return tuple(_LANGUAGES.values())
-
-
-def grammar_present(language: Language) -> bool:
-    """True if `language`'s grammar package is installed, judged without importing it
-    (cheap enough for every pass; `available()` loads the grammar, ~0.1 s each)."""
-    if not language.grammar:
-        return True
-    return importlib.util.find_spec(language.grammar.replace("-", "_")) is not None
 
 
 def missing_grammar(language: str | None) -> str | None:

@@ -10,6 +10,8 @@ re-parsing. A pass that finds nothing to change writes nothing.
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -18,13 +20,7 @@ from pathlib import Path
 
 from repoctx.collector import collector_paused
 from repoctx.crdt.record import Record
-from repoctx.extract import (
-    extractor_for,
-    grammar_present,
-    language_of,
-    languages,
-    missing_grammar,
-)
+from repoctx.extract import extractor_for, language_of
 from repoctx.store import Store
 from repoctx.trees import Batch
 
@@ -115,10 +111,23 @@ def _finished(store: Store, report: PassReport, started: float) -> PassReport:
 
 def _scope(store: Store, options: PassOptions) -> tuple:
     """Everything besides the tree and the store's records that decides what a pass does."""
-    # the grammar packages present: installing one makes a settled tree unsettled
-    extracted = ",".join(sorted(lang.name for lang in languages() if grammar_present(lang)))
     return (options.content, options.symbols, options.xref, options.max_depth,
-            options.max_files, str(store.path.resolve()), extracted)
+            options.max_files, str(store.path.resolve()), _grammar_packages())
+
+
+def _grammar_packages() -> str:
+    """The tree-sitter grammar packages installed, by name: installing one makes a settled
+    tree unsettled, so the next pass back-fills its language's symbols. Read from the
+    import path's folders, importing nothing (a no-op pass stays cheap)."""
+    names = set()
+    for folder in sys.path:
+        try:
+            entries = os.listdir(folder or ".")
+        except OSError:
+            continue
+        names.update(entry.split(".")[0] for entry in entries
+                     if entry.startswith("tree_sitter_") and not entry.endswith("-info"))
+    return ",".join(sorted(names))
 
 
 def _report_settled(report: PassReport, settled: walk_cache.Settled) -> None:
@@ -186,6 +195,8 @@ def _classify(store: Store, found: Walk, options: PassOptions, report: PassRepor
 def _missing_grammars(work: list[Work]) -> list[str]:
     """One warning per language whose files this pass reads without its grammar
     installed (they are indexed as text sections, without symbols)."""
+    from repoctx.extract import missing_grammar
+
     counts: dict[str, int] = {}
     for item in work:
         package = missing_grammar(language_of(item.job.path))
