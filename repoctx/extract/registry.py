@@ -13,7 +13,19 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
-from repoctx.extract import golang, javascript, python, rust, typescript
+from repoctx.extract import (
+    c,
+    cpp,
+    csharp,
+    golang,
+    java,
+    javascript,
+    php,
+    python,
+    ruby,
+    rust,
+    typescript,
+)
 from repoctx.extract.language import Extractor, Files, Import, Language, split_qualname
 from repoctx.extract.languages import language_of
 from repoctx.extract.symbol import Symbol
@@ -24,6 +36,12 @@ _BUILTIN: tuple[Language, ...] = (
     typescript.LANGUAGE,
     golang.LANGUAGE,
     rust.LANGUAGE,
+    java.LANGUAGE,
+    c.LANGUAGE,
+    cpp.LANGUAGE,
+    csharp.LANGUAGE,
+    ruby.LANGUAGE,
+    php.LANGUAGE,
 )
 
 _LANGUAGES: dict[str, Language] = {language.name: language for language in _BUILTIN}

@@ -46,7 +46,9 @@ class Rule:
     directly inside are methods (default: for `CLASS` and scope-only rules).
     `qualify` may return the full qualified-name parts itself (a Go method is
     `Type.Method` wherever it is written). `test` marks test definitions
-    (`(node, source, path) -> bool`), such as `#[test]` or `func TestX`.
+    (`(node, source, path) -> bool`), such as `#[test]` or `func TestX`. `start`
+    gives the 0-based row the symbol starts on when it is not the node's first row
+    (the name's row, past Java annotations or a C return type on its own line).
     """
 
     kind: str | KindOf
@@ -57,6 +59,7 @@ class Rule:
     qualify: Callable[[Node, bytes], tuple[str, ...] | None] | None = None
     test: Callable[[Node, bytes, str], bool] | None = None
     signature: Callable[[Node, bytes], str] | None = None
+    start: Callable[[Node], int] | None = None
     overload: bool | Callable[[Node], bool] = False
     """The node is a bodiless signature standing for an implementation elsewhere (a
     TypeScript overload): the implementation's declaration wins (`Symbol.overload`);
@@ -132,7 +135,8 @@ def symbols(spec: Spec, path: str, text: str) -> tuple[Symbol, ...]:
     sites = [] if references is None else sorted(
         (node.start_byte, node.text.decode("utf-8", "replace"))
         for node in QueryCursor(references).captures(root).get("ref", ())
-        if node.start_byte not in names)  # a definition's own name is no reference
+        if node.start_byte not in names  # a definition's own name is no reference
+        and node.end_byte > node.start_byte)  # nor a MISSING node error recovery made
     refs = owned_refs([(s.start, s.end) for s in spans], sites, spec.keywords)
     module = spec.module(path, source, root)
     out = [Symbol(_qualify(module, span.parts, spec.separator), span.parts[-1], span.kind,
@@ -177,11 +181,19 @@ def _spans(spec: Spec, source: bytes, path: str, nodes: list[Node]) -> list[_Spa
         signature = rule.signature(node, source) if rule.signature else header(
             node, source, rule.header_end)
         spans.append(_Span(node.start_byte, node.end_byte, parts, kind, signature,
-                           doc_comment(spec, node, source), node.start_point[0] + 1,
-                           node.end_point[0] + 1,
+                           doc_comment(spec, node, source),
+                           (rule.start(node) if rule.start else node.start_point[0]) + 1,
+                           end_line(node),
                            bool(rule.test and rule.test(node, source, path)), name_at,
                            rule.overload(node) if callable(rule.overload) else rule.overload))
     return spans
+
+
+def end_line(node: Node) -> int:
+    """The 1-based last line of `node`; a node ending with its newline (a `#define`,
+    a Ruby `end` + newline) ends on the line before the column-0 end point."""
+    row, column = node.end_point
+    return row if column == 0 and row > node.start_point[0] else row + 1
 
 
 def _name(rule: Rule, node: Node, source: bytes) -> tuple[str | None, int]:
@@ -237,7 +249,7 @@ def doc_comment(spec: Spec, node: Node, source: bytes) -> str:
         for raw in text_of(comment).splitlines():
             text = _DOC_MARKERS.sub("", raw, count=1).strip()
             text = text.removesuffix("*/").strip()
-            if text:
+            if any(char.isalnum() for char in text):  # not a `/*****` banner rule
                 return bounded(text)
     return ""
 

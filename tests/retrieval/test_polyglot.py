@@ -139,6 +139,6 @@ def test_contextpull_sections_follow_each_definition(poly):
 
     with sqlite3.connect(poly.export) as conn:
         rows = conn.execute("SELECT symbol, start_line, end_line FROM repoctx_sections "
-                            "WHERE symbol IS NOT NULL ORDER BY rowid").fetchall()
+                            "WHERE symbol IS NOT NULL ORDER BY id").fetchall()
     assert ("Ledger::reconcile_balance", 8, 13) in rows  # the impl's closing brace too
     assert ("Discount", 4, 6) in rows and ("PriceButton", 1, 4) in rows
