@@ -91,10 +91,9 @@ class Store:
     def repo_ids(self) -> list[str]:
         """Repositories that have a root node in this store."""
         with self.trees.snapshot() as snap:
-            # Undecoded: a damaged file node must not stop the store from opening (the
+            # Keys only: a damaged file node must not stop the store from opening (the
             # tools name it when they read it; `repoctx check` lists them all).
-            return sorted({key.split("/")[1] for key, _ in snap.scan_encoded(TREES[0], "repo/")
-                           if key.count("/") == 1})
+            return sorted(set(snap.heads(TREES[0], "repo/")))
 
     def stats(self) -> list[TreeStats]:
         """Records and bytes per tree."""
