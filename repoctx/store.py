@@ -12,11 +12,9 @@ is dropped, so the restored store takes a fresh one (reusing dots would corrupt 
 
 from __future__ import annotations
 
-import configparser
 import errno
 import os
 import re
-import secrets
 import threading
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -212,7 +210,11 @@ def _check_format(trees: Trees, directory: Path, readonly: bool) -> None:
 
 def _replica(trees: Trees, wanted: str | None, readonly: bool) -> str:
     stored = trees.get_local("replica")
-    replica = wanted or stored or secrets.token_hex(6)
+    replica = wanted or stored
+    if not replica:
+        import secrets  # only a new store draws an id: not every command pays for it
+
+        replica = secrets.token_hex(6)
     if "\x00" in replica:
         raise StoreFormatError("a replica id cannot contain NUL")
     if replica != stored and not readonly:
@@ -243,6 +245,8 @@ def _origin_url(root: Path) -> str | None:
     config = _git_dir(root) / "config"
     if not config.is_file():
         return None
+    import configparser  # only a store opened without a repository id reads it
+
     parser = configparser.ConfigParser(strict=False, interpolation=None)
     try:
         parser.read(config, encoding="utf-8")
