@@ -23,9 +23,10 @@ from repoctx import deadline
 from repoctx.contextpull.sqlite_errors import translating_sqlite_errors
 from repoctx.errors import ContextPullError
 
-PATCH_BUSY_SECONDS = 60.0
+PATCH_BUSY_SECONDS = 10.0
 """How long an in-place patch waits for readers to finish a statement before it commits
-(SQLite's busy timeout; readers hold a lock only while a statement runs)."""
+(SQLite's busy timeout; a reader holds its lock while a statement runs); past it the
+writer patches a copy and renames it into place instead (``contextpull/patch``)."""
 
 
 def read_only_uri(path: Path) -> str:

@@ -108,11 +108,33 @@ def begin_in_place(conn: sqlite3.Connection, out: Path, token: FileToken) -> boo
     (mode,) = conn.execute("PRAGMA journal_mode").fetchone()
     if str(mode).lower() != "delete":
         return False
-    conn.execute("BEGIN IMMEDIATE")  # no other writer commits until we do
+    try:
+        conn.execute("BEGIN IMMEDIATE")  # no other writer commits until we do
+    except sqlite3.OperationalError as exc:
+        if _busy(exc):
+            return False  # another writer kept it past the busy timeout
+        raise
     if file_token(out) == token:
         return True
     conn.execute("ROLLBACK")
     return False
+
+
+def commit_in_place(conn: sqlite3.Connection) -> bool:
+    """Commit the patch; False (still in the transaction) when readers held the file past
+    the busy timeout: the caller rolls back and patches a copy instead, as a reader that
+    never finishes (an unexhausted cursor holds its lock) must not fail an index."""
+    try:
+        conn.execute("COMMIT")
+    except sqlite3.OperationalError as exc:
+        if _busy(exc):
+            return False
+        raise
+    return True
+
+
+def _busy(exc: sqlite3.OperationalError) -> bool:
+    return getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 # What the search tables' update reads of a deleted section (``retrieval/search_index``).

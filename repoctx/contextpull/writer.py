@@ -48,6 +48,7 @@ from repoctx.contextpull.patch import (
     PatchPlan,
     apply_patch,
     begin_in_place,
+    commit_in_place,
     keep_replaced,
     patches_in_place,
     plan_patch,
@@ -350,7 +351,8 @@ def _patch_in_place(
     finalize: Finalize | None, token: FileToken,
 ) -> dict[str, str] | None:  # fmt: skip
     """Patch ``out`` itself in one transaction, ``finalize`` included; returns its
-    ``meta``, or None (nothing written) when ``out`` changed since ``token``."""
+    ``meta``, or None (nothing written) when ``out`` changed since ``token`` or its
+    readers kept the commit waiting past the busy timeout (then a copy is patched)."""
     conn = connect_in_place(out)
     compact: Path | None = None
     try:
@@ -366,7 +368,9 @@ def _patch_in_place(
                 meta = _fill(conn, work, plan, settings)
                 if finalize is not None:
                     finalize(conn, set())
-                conn.execute("COMMIT")
+                if not commit_in_place(conn):
+                    conn.execute("ROLLBACK")
+                    return None
             except BaseException:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")

@@ -255,3 +255,27 @@ def test_a_killed_in_place_patch_leaves_a_readable_export_that_the_next_index_he
     queries = {**TABLES, "ours": "SELECT key, value FROM repoctx_meta"
                " WHERE key <> 'stats_since_ns' ORDER BY key"}  # when each run began
     assert dump(out, queries) == dump(tmp_path / "fresh" / "contextpull.sqlite", queries)
+
+
+def test_a_reader_that_never_lets_go_gets_a_copy_patched_instead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from repoctx.contextpull import connection
+
+    monkeypatch.setattr(connection, "PATCH_BUSY_SECONDS", 0.2)
+    out = tmp_path / "s.db"
+    export(out, BASE)
+    inode = out.stat().st_ino
+    reader = sqlite3.connect(f"file:{out}?mode=ro", uri=True, isolation_level=None)
+    reader.execute("BEGIN")
+    before = reader.execute(
+        "SELECT value FROM meta WHERE key = 'corpus_fingerprint'").fetchone()  # lock held
+    files = changed(CHANGES[0])
+    report = export(out, files, previous=out)
+    assert report.patched and out.stat().st_ino != inode  # the commit gave up: a copy
+    assert reader.execute("SELECT value FROM meta WHERE key = 'corpus_fingerprint'"
+                          ).fetchone() == before  # the reader's file, untouched
+    reader.execute("COMMIT")
+    reader.close()
+    export(tmp_path / "full.db", files)
+    assert dump(out) == dump(tmp_path / "full.db")
