@@ -125,6 +125,8 @@ class Run:
     peaks: dict[str, float]
     maxrss_kib: int
     processes: int
+    cpu: float = 0.0
+    """User + system seconds of the command and the children it waited for."""
 
     @property
     def pss_kib(self) -> int:
@@ -166,7 +168,8 @@ def run_index(root: Path, store_dir: Path, *extra: str) -> Run:
     if proc.returncode != 0:
         raise SystemExit(f"repoctx index failed ({proc.returncode}): {err.decode()[-2000:]}")
     procs = int(peak.pop("procs"))
-    return Run(wall, json.loads(out), peak, usage.ru_maxrss, procs)
+    return Run(wall, json.loads(out), peak, usage.ru_maxrss, procs,
+               usage.ru_utime + usage.ru_stime)
 
 
 def import_floor(repeat: int) -> float:

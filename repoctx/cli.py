@@ -121,7 +121,7 @@ def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, n
             payload = report.as_json()
             payload["vectors"] = _embed(store, embedder, phases, report.warnings)
             payload["export"] = None if no_export else _export(store, path, phases,
-                                                               report.warnings)
+                                                               report.warnings, not no_wait)
     finally:
         phases.close()
     payload["seconds"] |= {k: round(v, 4) for k, v in phases.seconds.items() if k != "pass"}
@@ -144,11 +144,14 @@ def _embed(store: Store, embedder: str | None, phases: Phases,
     return embedded.as_json()
 
 
-def _export(store: Store, path: Path, phases: Phases, warnings: list[str]) -> dict[str, Any]:
+def _export(store: Store, path: Path, phases: Phases, warnings: list[str],
+            wait: bool) -> dict[str, Any]:
+    from repoctx.reconcile import writer_lock
     from repoctx.retrieval import EXPORT_NAME, refresh_export
 
     out = store.path / EXPORT_NAME
-    with phases.phase("export"):
+    # Under the indexer lock: an export may patch the file in place (docs/store.md).
+    with phases.phase("export"), writer_lock(store.path, wait=wait):
         exported = refresh_export(store, path, out, warnings)
     if exported is None:
         return {"path": str(out), "unchanged": True}

@@ -8,7 +8,6 @@ Errors are one line on stderr with exit code 1, as everywhere in the CLI.
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -155,6 +154,8 @@ def sync_serve(bind: str, token: str | None, tls_cert: Path | None, tls_key: Pat
     except SyncRefusedError as exc:
         raise click.UsageError(str(exc)) from None
     tls = (tls_cert, tls_key) if tls_cert and tls_key else None
+    import logging  # here, not at the top: every command would pay for it
+
     logging.basicConfig(format="repoctx sync-serve: %(message)s", level=logging.WARNING)
     limits = Limits(max_body=max_body, body_idle_s=body_timeout,
                     body_total_s=max(DEFAULT_LIMITS.body_total_s, body_timeout),

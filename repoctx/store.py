@@ -12,11 +12,9 @@ is dropped, so the restored store takes a fresh one (reusing dots would corrupt 
 
 from __future__ import annotations
 
-import configparser
 import errno
 import os
 import re
-import secrets
 import threading
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -91,10 +89,9 @@ class Store:
     def repo_ids(self) -> list[str]:
         """Repositories that have a root node in this store."""
         with self.trees.snapshot() as snap:
-            # Undecoded: a damaged file node must not stop the store from opening (the
+            # Keys only: a damaged file node must not stop the store from opening (the
             # tools name it when they read it; `repoctx check` lists them all).
-            return sorted({key.split("/")[1] for key, _ in snap.scan_encoded(TREES[0], "repo/")
-                           if key.count("/") == 1})
+            return sorted(set(snap.heads(TREES[0], "repo/")))
 
     def stats(self) -> list[TreeStats]:
         """Records and bytes per tree."""
@@ -213,7 +210,11 @@ def _check_format(trees: Trees, directory: Path, readonly: bool) -> None:
 
 def _replica(trees: Trees, wanted: str | None, readonly: bool) -> str:
     stored = trees.get_local("replica")
-    replica = wanted or stored or secrets.token_hex(6)
+    replica = wanted or stored
+    if not replica:
+        import secrets  # only a new store draws an id: not every command pays for it
+
+        replica = secrets.token_hex(6)
     if "\x00" in replica:
         raise StoreFormatError("a replica id cannot contain NUL")
     if replica != stored and not readonly:
@@ -244,6 +245,8 @@ def _origin_url(root: Path) -> str | None:
     config = _git_dir(root) / "config"
     if not config.is_file():
         return None
+    import configparser  # only a store opened without a repository id reads it
+
     parser = configparser.ConfigParser(strict=False, interpolation=None)
     try:
         parser.read(config, encoding="utf-8")

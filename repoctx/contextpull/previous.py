@@ -8,11 +8,15 @@ this writer made it: the same tables, created by the same statements, and FTS ro
 sharing their section's rowid (``repoctx_meta.fts_rowids``). Such a file also lends the
 token counts behind its index text (``repoctx_meta.index_counts``; ``index_text``) and
 the stats its documents were read under, to vouch for unchanged files (``contextpull/files``).
+Its ``token`` (inode and SQLite's file change counter, read before anything else) lets
+an in-place patch check, once it holds the write lock, that the file is still the one
+its plan was made from (``contextpull/patch``).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from dataclasses import dataclass
 from functools import lru_cache
@@ -37,6 +41,26 @@ from repoctx.contextpull.schema import (
 from repoctx.errors import ContextPullError
 
 _SHA256 = 5  # where ``sql.PREVIOUS_DOCUMENTS`` puts a row's sha256
+_CHANGE_COUNTER = 24  # offset of SQLite's 4-byte file change counter in the header
+
+FileToken = tuple[int, int, bytes]
+"""``(st_dev, st_ino, change counter)`` of a store file: another inode (a rename) or
+another committed transaction (rollback-journal mode bumps the counter) changes it."""
+
+
+def file_token(path: Path) -> FileToken | None:
+    """The token of the store file at ``path`` now, or None when it cannot be read."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        return info.st_dev, info.st_ino, os.pread(fd, 4, _CHANGE_COUNTER)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 @dataclass(frozen=True)
@@ -70,6 +94,7 @@ class PreviousExport:
         self._conn: sqlite3.Connection | None = None
         self._documents: dict[str, tuple] = {}
         self.path: Path | None = None
+        self.token: FileToken | None = None
         self.patchable = False
         self.index_counts: dict[str, int] = {}  # text digest -> tokens (``TokenMemo``)
         self._stats: dict[str, tuple[int, int]] = {}  # path -> recorded (bytes, mtime_ns)
@@ -83,8 +108,9 @@ class PreviousExport:
             self.close()
 
     def _open(self, path: Path, max_chars: int) -> None:
-        conn = connect_read_only(path)
+        conn = connect_read_only(path)  # rolls back what a killed patch left
         self._conn = conn
+        self.token = file_token(path)  # before the reads: a change after it is caught
         meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
         version = str(meta.get("schema_version", ""))
         if version.split(".")[0] != str(SUPPORTED_MAJOR):

@@ -11,6 +11,9 @@ in). Definitions are only looked up for documents the writer sections afresh, al
 once before sectioning starts (one scan of the symbol tree for a full export, a lookup
 per symbol for a few changed files). Files are handed to the writer unread, with their
 stat: a re-export reads only those whose stat the previous export cannot vouch for.
+Re-exporting onto the previous export patches it in place, in one transaction, rather
+than writing a new file renamed into place as DESIGN §5 has it (``contextpull/patch``;
+docs/store.md, "In-place patches": copying the whole file was most of a one-file index).
 """
 
 from __future__ import annotations

@@ -1,11 +1,13 @@
 """`contextpull/writer` — write a ContextPull store (the export) from documents.
 
-The file is built under a temporary name beside ``out`` and renamed into place, so a
-reader holding the old file keeps a consistent view and ``meta`` never changes inside a
-file. Documents whose SHA-256 did not change are taken from the previous export: when
-this writer made it, by copying the file and patching only what changed
-(``contextpull/patch``); otherwise by copying their rows into a full rewrite. The
-result is in rollback-journal mode, so read-only opens create no side files.
+A full rewrite is built under a temporary name beside ``out`` and renamed into place,
+so a reader holding the old file keeps a consistent view. Documents whose SHA-256 did
+not change are taken from the previous export: when this writer made it, by patching
+only what changed (``contextpull/patch``) — in place, in one transaction, when the
+previous export is ``out`` itself (readers see the old or the new state: SQLite's
+atomic commit; a killed patch is rolled back by the next open), else in a copy renamed
+into place; otherwise by copying their rows into a full rewrite. The result is in
+rollback-journal mode, so read-only opens create no side files.
 
 Documents to section afresh are prepared and encoded by ``contextpull/pool`` (in worker
 processes for a big export) while this process inserts them in path order, all in one
@@ -30,21 +32,32 @@ import json
 import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from copy import deepcopy
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 from repoctx.contextpull import sql
-from repoctx.contextpull.connection import connect_new
+from repoctx.contextpull.connection import connect_in_place, connect_new
 from repoctx.contextpull.documents import SourceDocument
 from repoctx.contextpull.encoded import EncodedDocument
 from repoctx.contextpull.files import Skips, UnreadFile, Vouch, Vouched, resolve
 from repoctx.contextpull.index_text import DEFAULT_INDEX_BUDGET, IndexEntry, build_index
 from repoctx.contextpull.inserts import insert_documents, write_meta
 from repoctx.contextpull.leftovers import remove_leftovers, temporary_name
-from repoctx.contextpull.patch import CopyAhead, PatchPlan, apply_patch, plan_patch, sync_file
+from repoctx.contextpull.patch import (
+    CopyAhead,
+    PatchPlan,
+    apply_patch,
+    begin_in_place,
+    commit_in_place,
+    keep_replaced,
+    patches_in_place,
+    plan_patch,
+    sync_file,
+)
 from repoctx.contextpull.pool import DefinitionsFor, Item, Unexported, encode_all
-from repoctx.contextpull.previous import PreviousExport
+from repoctx.contextpull.previous import FileToken, PreviousExport
 from repoctx.contextpull.records import sha256_hex
 from repoctx.contextpull.schema import (
     FTS_ROWIDS_KEY,
@@ -279,21 +292,24 @@ def _open_build(tmp: Path) -> sqlite3.Connection:
     return conn
 
 
+def _create(conn: sqlite3.Connection) -> None:
+    """The tables of a fresh file (before its transaction begins)."""
+    conn.execute(f"PRAGMA page_size = {_PAGE_SIZE}")  # before the first table
+    # Free pages can be given back in place (``_compact``): a pointer map per ~3,000
+    # pages costs 0.03% of the file, readers see an ordinary database.
+    conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
+    for statement in schema_statements():
+        conn.execute(statement)
+    # A full rewrite merges FTS segments only when a level overflows (crisis merge),
+    # not as they accumulate: ~10% less FTS work on Django, and fewer segments left.
+    conn.execute(sql.SET_FTS_AUTOMERGE, (0,))
+
+
 def _fill(
     conn: sqlite3.Connection, work: _Work, plan: PatchPlan | None, settings: _Settings
 ) -> dict[str, str]:
-    """Insert (or patch) and write ``meta`` in one transaction; returns the ``meta``."""
-    if plan is None:
-        conn.execute(f"PRAGMA page_size = {_PAGE_SIZE}")  # before the first table
-        # Free pages can be given back in place (``_compact``): a pointer map per ~3,000
-        # pages costs 0.03% of the file, readers see an ordinary database.
-        conn.execute("PRAGMA auto_vacuum = INCREMENTAL")
-        for statement in schema_statements():
-            conn.execute(statement)
-        # A full rewrite merges FTS segments only when a level overflows (crisis merge),
-        # not as they accumulate: ~10% less FTS work on Django, and fewer segments left.
-        conn.execute(sql.SET_FTS_AUTOMERGE, (0,))
-    conn.execute("BEGIN")
+    """Insert (or patch) and write ``meta`` inside the caller's transaction; returns the
+    ``meta``."""
     # The pool loads the tokenizer beside the inserts: the index needs it at the end.
     encoded = encode_all(
         work.items, settings.max_chars, settings.now, settings.definitions_for, meanwhile=encoding
@@ -308,14 +324,15 @@ def _fill(
     write_meta(conn, meta, ours)
     if plan is None:  # later writers (a patch) get FTS5's usual merging
         conn.execute(sql.SET_FTS_AUTOMERGE, (sql.FTS_AUTOMERGE_DEFAULT,))
-    conn.execute("COMMIT")
     return meta
 
 
 Finalize = Callable[[sqlite3.Connection, "set[int] | None"], None]
 PREVIOUS_SCHEMA = "previous"
-"""After a patch, ``finalize`` finds the previous export attached under this name (read
-it only): what the patch replaced, e.g. to delete from contentless FTS5 tables."""
+"""After a patch, ``finalize`` finds what the patch replaced attached under this name
+(read it only), e.g. to delete from contentless FTS5 tables: the previous file after a
+patch of a copy; after an in-place patch, the deleted rows of ``documents``,
+``repoctx_documents``, ``sections`` (with their rowids) and ``repoctx_sections``."""
 
 
 def _finalize(conn: sqlite3.Connection, finalize: Finalize, plan: PatchPlan | None,
@@ -345,7 +362,11 @@ def _write_file(
     compact: Path | None = None
     try:
         with translating_sqlite_errors(f"writing {tmp}"):
+            if plan is None:
+                _create(conn)
+            conn.execute("BEGIN")
             meta = _fill(conn, work, plan, settings)
+            conn.execute("COMMIT")
             if finalize is not None:
                 _finalize(conn, finalize, plan, previous)
             conn.execute("PRAGMA journal_mode = DELETE")  # what readers find (DESIGN §5)
@@ -360,6 +381,44 @@ def _write_file(
 
 _INCREMENTAL = 2
 """``PRAGMA auto_vacuum``'s value for INCREMENTAL."""
+
+
+def _patch_in_place(
+    out: Path, tmp: Path, work: _Work, plan: PatchPlan, settings: _Settings,
+    finalize: Finalize | None, token: FileToken,
+) -> dict[str, str] | None:  # fmt: skip
+    """Patch ``out`` itself in one transaction, ``finalize`` included; returns its
+    ``meta``, or None (nothing written) when ``out`` changed since ``token`` or its
+    readers kept the commit waiting past the busy timeout (then a copy is patched)."""
+    conn = connect_in_place(out)
+    compact: Path | None = None
+    try:
+        with translating_sqlite_errors(f"patching {out}"):
+            conn.execute(f"PRAGMA cache_size = -{_BUILD_CACHE_KIB}")  # no spill: readers go on
+            if finalize is not None:  # ATTACH cannot run inside a transaction
+                conn.execute(f"ATTACH DATABASE ':memory:' AS {PREVIOUS_SCHEMA}")
+            if not begin_in_place(conn, out, token):
+                return None
+            try:
+                if finalize is not None:
+                    keep_replaced(conn, PREVIOUS_SCHEMA, plan.gone)
+                meta = _fill(conn, work, plan, settings)
+                if finalize is not None:
+                    finalize(conn, set())
+                if not commit_in_place(conn):
+                    conn.execute("ROLLBACK")
+                    return None
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            compact = _compact(conn, tmp)
+    finally:
+        conn.close()
+    if compact is not None:  # rare: many free pages (a finalize hook rebuilt its tables)
+        sync_file(compact)
+        os.replace(compact, out)
+    return meta
 
 
 def _compact_name(tmp: Path) -> Path:
@@ -416,9 +475,9 @@ def write_export(
     nothing. One with a ``prefetch(paths)`` method is told those paths first and may then
     be called in forked worker processes (``contextpull/pool``); any other is called in
     this process. ``finalize(conn, changed)`` runs on the finished file before it is
-    renamed into place, to add extra tables (``changed`` is None after a full rewrite,
-    an empty set after a patch: the hook finds what drifted itself, and the previous
-    export is attached as ``previous``).
+    renamed into place, or inside an in-place patch's transaction, to add extra tables
+    (``changed`` is None after a full rewrite, an empty set after a patch: the hook finds
+    what drifted itself, and what the patch replaced is attached as ``previous``).
     ``documents`` may hold files not read yet (``contextpull/files``); ``stats_since_ns``
     (``time.time_ns()`` before any of their stats was taken) lets the next export trust
     the stats recorded (``UnreadFile.mtime_ns``, ``SourceDocument.mtime_ns``).
@@ -429,16 +488,34 @@ def write_export(
     out.parent.mkdir(parents=True, exist_ok=True)
     skipped = Skips() if skipped is None else skipped
     leftovers = remove_leftovers(out)
+    settings = _Settings(corpus_root, index_budget, max_chars, _now(), definitions_for, {},
+                         stats_since_ns)  # fmt: skip
+    given = _ordered(documents)
+    before = deepcopy(skipped)
+    report = _export(out, given, previous, settings, finalize, skipped, in_place=True)
+    if report is None:  # the file changed under the plan: patch a copy instead
+        skipped.counts, skipped.paths = before.counts, before.paths
+        report = _export(out, given, previous, settings, finalize, skipped, in_place=False)
+        assert report is not None, "only an in-place patch gives up"
+    return replace(report, leftovers_removed=tuple(leftovers))
+
+
+def _export(
+    out: Path, given: list[Given], previous: Path | None, settings: _Settings,
+    finalize: Finalize | None, skipped: Skips, *, in_place: bool,
+) -> ExportReport | None:  # fmt: skip
+    """``write_export`` once; None (nothing written) when an in-place patch found ``out``
+    changed since its plan was read."""
     tmp = temporary_name(out)
     tmp.unlink(missing_ok=True)
     ahead: CopyAhead | None = None
     try:
-        with PreviousExport(previous, max_chars) as old:
-            if old.patchable and old.path is not None:  # copy while the documents are read
-                ahead = CopyAhead(old.path, tmp)
-            given = _ordered(documents)
+        with PreviousExport(previous, settings.max_chars) as old:
+            token = old.token if in_place and patches_in_place(old, out) else None
+            if old.patchable and old.path is not None and token is None:
+                ahead = CopyAhead(old.path, tmp)  # copy while the documents are read
             plan = None
-            if old.path is None and _may_defer(definitions_for):
+            if old.path is None and _may_defer(settings.definitions_for):
                 work = _reading_work(given, skipped)  # the pool's workers read the files
             else:
                 docs, shas = _resolved(given, old.vouch, skipped)
@@ -448,13 +525,16 @@ def write_export(
                     docs, shas = _read_vouched(given, docs, shas, skipped)
                 work = _plan_work(docs, shas, old, plan)
                 del docs  # the documents' bytes live on in ``work.items`` only, until inserted
-            settings = _Settings(corpus_root, index_budget, max_chars, _now(), definitions_for,
-                                 old.index_counts, stats_since_ns)  # fmt: skip
-        del given
-        meta = _write_file(tmp, work, plan, settings, finalize, ahead,
-                           old.path if plan is not None else None)
+            settings = replace(settings, index_counts=old.index_counts)
+        if plan is not None and token is not None:
+            meta = _patch_in_place(out, tmp, work, plan, settings, finalize, token)
+            if meta is None:
+                return None
+        else:
+            meta = _write_file(tmp, work, plan, settings, finalize, ahead,
+                               old.path if plan is not None else None)
+            os.replace(tmp, out)
         n_docs = len(work.entries)
-        os.replace(tmp, out)
     finally:
         if ahead is not None:
             ahead.wait()  # never leave the copy writing a file about to be deleted
@@ -464,5 +544,5 @@ def write_export(
     return ExportReport(
         out, n_docs, sections, work.reused, n_docs - work.reused,
         meta["corpus_fingerprint"], meta["index_mode"], int(meta["index_tokens"]),
-        plan is not None, skipped, tuple(leftovers),
+        plan is not None, skipped,
     )  # fmt: skip

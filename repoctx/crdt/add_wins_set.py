@@ -13,9 +13,9 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from operator import itemgetter
-
-import msgspec
+from typing import TYPE_CHECKING, Any
 
 from repoctx.errors import PreconditionError
 
@@ -62,13 +62,25 @@ class AddWinsSet:
 EMPTY = AddWinsSet()
 _first = itemgetter(0)
 _STR, _TUPLE = {str}, {tuple}
+if TYPE_CHECKING:
+    import msgspec
+
 _HEADER = bytes((ADD_WINS_SET, FORMAT_VERSION))
 # A body ``[entries, context]`` with each entry left encoded, and an entry's element.
 _WIRE_DOTS = tuple[tuple[str, int], ...]
-_ENCODED_ENTRIES = msgspec.msgpack.Decoder(
-    tuple[tuple[msgspec.Raw, ...], tuple[_WIRE_DOTS, _WIRE_DOTS]])
-_ENCODED_ENTRY = msgspec.msgpack.Decoder(tuple[str, msgspec.Raw])
-_RAW_ENCODER = msgspec.msgpack.Encoder()  # writes a ``Raw`` as its bytes, unchanged
+
+
+@cache
+def _raw_codecs() -> tuple[Any, Any, Any, type[Exception]]:
+    """Decoders of a body and of one entry keeping entries ``Raw``, an encoder writing a
+    ``Raw`` as its bytes, and msgspec's decode error (built on first use: a command that
+    merges no set need not import msgspec, issue 15)."""
+    import msgspec
+
+    return (msgspec.msgpack.Decoder(
+                tuple[tuple[msgspec.Raw, ...], tuple[_WIRE_DOTS, _WIRE_DOTS]]),
+            msgspec.msgpack.Decoder(tuple[str, msgspec.Raw]), msgspec.msgpack.Encoder(),
+            msgspec.DecodeError)  # fmt: skip
 
 
 def empty() -> AddWinsSet:
@@ -158,9 +170,10 @@ def _splice(data: bytes, other: bytes) -> bytes | None:
     """
     if data[:2] != _HEADER or other[:2] != _HEADER:
         return None  # ``decode`` says what is wrong
+    entries_decoder, _, raw_encoder, decode_error = _raw_codecs()
     try:
-        entries, ctx_body = _ENCODED_ENTRIES.decode(data[2:])
-        new_entries, new_ctx_body = _ENCODED_ENTRIES.decode(other[2:])
+        entries, ctx_body = entries_decoder.decode(data[2:])
+        new_entries, new_ctx_body = entries_decoder.decode(other[2:])
         if not new_entries:
             return None
         context = join_encoded(ctx_body, new_ctx_body)
@@ -173,14 +186,14 @@ def _splice(data: bytes, other: bytes) -> bytes | None:
             if at < len(merged) and _element_of(merged[at]) == element:
                 return None  # on both sides: its dots need a union
             merged.insert(at, entry)
-    except (msgspec.DecodeError, TypeError, ValueError):
+    except (decode_error, TypeError, ValueError):
         return None
-    return _HEADER + _RAW_ENCODER.encode((merged, context))
+    return _HEADER + raw_encoder.encode((merged, context))
 
 
 def _element_of(entry: msgspec.Raw) -> str:
     """The element of one encoded entry ``[element, dots]``."""
-    return _ENCODED_ENTRY.decode(entry)[0]
+    return _raw_codecs()[1].decode(entry)[0]
 
 
 def encode(state: AddWinsSet) -> bytes:

@@ -6,10 +6,10 @@ both bytes and returns the body, raising the CRDT layer's decoding errors.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import msgpack
-import msgspec
 
 from repoctx.errors import InvalidEncodingError, UnsupportedVersionError
 
@@ -37,22 +37,30 @@ def unpack(data: bytes) -> Any:
 # A record's map (field name -> encoded field, and in an envelope its ``[family, version]``
 # stamp) has one fixed shape: ``msgspec`` decodes and checks it for a third of what
 # ``unpack`` costs, and writes the same bytes as ``pack`` (str keys, bin values, ints).
-_FIELDS = msgspec.msgpack.Decoder(dict[str, bytes])
-_STAMPED_FIELDS = msgspec.msgpack.Decoder(dict[str, bytes | tuple[int, int]])
-_FIELDS_ENCODER = msgspec.msgpack.Encoder()
+# Built on first use: importing msgspec is ~10 ms that a command reading no record (a
+# no-op ``repoctx index``, issue 15) need not pay.
+@cache
+def _field_codecs() -> tuple[Any, Any, Any, type[Exception]]:
+    """The record-map decoder, the stamped one, the encoder, and msgspec's decode error."""
+    import msgspec
+
+    return (msgspec.msgpack.Decoder(dict[str, bytes]),
+            msgspec.msgpack.Decoder(dict[str, bytes | tuple[int, int]]),
+            msgspec.msgpack.Encoder(), msgspec.DecodeError)
 
 
 def pack_fields(fields: dict[str, Any]) -> bytes:
     """``pack`` of a record's map: str keys, bytes values (and an int pair stamp)."""
-    return _FIELDS_ENCODER.encode(fields)
+    return _field_codecs()[2].encode(fields)
 
 
 def unpack_fields(data: bytes, *, stamped: bool = False) -> dict[str, Any]:
     """A record's map: field names to bytes (``stamped``: an ``[int, int]`` allowed too);
     raises ``InvalidEncodingError`` naming what is wrong."""
+    plain, with_stamp, _, decode_error = _field_codecs()
     try:
-        return (_STAMPED_FIELDS if stamped else _FIELDS).decode(data)
-    except msgspec.DecodeError as exc:
+        return (with_stamp if stamped else plain).decode(data)
+    except decode_error as exc:
         raise InvalidEncodingError(
             f"a record is a map of field names to encoded CRDTs: {exc}") from exc
 

@@ -12,9 +12,8 @@ Baquero (2018), §7.3 (observed-remove map over a dot store).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
-
-import msgspec
 
 from repoctx.errors import PreconditionError
 
@@ -66,9 +65,10 @@ def value_of(data: bytes, key: str) -> Any:
     from each symbol record): the other rows stay undecoded, and the context unchecked.
     """
     codec.check_header(OR_MAP, data, minimum=3)
+    rows_decoder, decode_error = _rows_encoded()
     try:
-        rows, _ = _ROWS_ENCODED.decode(data[2:])
-    except msgspec.DecodeError as exc:
+        rows, _ = rows_decoder.decode(data[2:])
+    except decode_error as exc:
         raise codec.shape_error("OrMap", str(exc)) from exc
     for row_key, puts in rows:
         if row_key == key:
@@ -78,10 +78,16 @@ def value_of(data: bytes, key: str) -> Any:
     return None
 
 
-# A body ``[rows, context]`` whose puts ``[replica, counter, tick, value]`` keep the
-# value encoded, and whose context is left as it is.
-_ROWS_ENCODED = msgspec.msgpack.Decoder(tuple[
-    tuple[tuple[str, tuple[tuple[str, int, int, msgspec.Raw], ...]], ...], msgspec.Raw])
+@cache
+def _rows_encoded() -> tuple[Any, type[Exception]]:
+    """A decoder of a body ``[rows, context]`` whose puts ``[replica, counter, tick,
+    value]`` keep the value encoded, and whose context is left as it is; and msgspec's
+    decode error (built on first use: see ``codec._field_codecs``)."""
+    import msgspec
+
+    return msgspec.msgpack.Decoder(tuple[
+        tuple[tuple[str, tuple[tuple[str, int, int, msgspec.Raw], ...]], ...],
+        msgspec.Raw]), msgspec.DecodeError  # fmt: skip
 
 
 def _latest(puts: Puts) -> Any:

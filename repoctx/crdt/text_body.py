@@ -37,13 +37,16 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-from pycrdt import Doc, Text, merge_updates
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from repoctx.errors import PreconditionError
 
 from . import codec
 from .tags import TEXT_BODY
+
+if TYPE_CHECKING:
+    from pycrdt import Doc
 
 __all__ = ["TextBody", "client_id", "decode", "empty", "encode", "lines", "merge",
            "replace_lines", "value"]
@@ -110,9 +113,9 @@ def replace_lines(state: TextBody, edits: Sequence[LineSplice], replica: str) ->
         _check(ordered, len(lines(state)))
         return EMPTY
     moved = _migrate(state.update)
-    doc = _load(merge_updates(state.update, moved) if moved else state.update,
+    doc = _load(_y().merge_updates(state.update, moved) if moved else state.update,
                 client_id(replica))
-    text = doc.get(LINES, type=Text)
+    text = doc.get(LINES, type=_y().Text)
     current = _split(str(text))
     _check(ordered, len(current))
     starts = [0]  # UTF-8 byte offset of each line (Yjs text offsets are bytes)
@@ -126,8 +129,8 @@ def replace_lines(state: TextBody, edits: Sequence[LineSplice], replica: str) ->
                 del text[starts[start]:starts[end]]
             if new:
                 text.insert(starts[start], "".join(f"{line}\n" for line in new))
-    return TextBody(merge_updates(moved, doc.get_update(before)) if moved
-                    else merge_updates(doc.get_update(before)))
+    return TextBody(_y().merge_updates(moved, doc.get_update(before)) if moved
+                    else _y().merge_updates(doc.get_update(before)))
 
 
 def _check(ordered: list[LineSplice], length: int) -> None:
@@ -147,7 +150,7 @@ def merge(a: TextBody, b: TextBody) -> TextBody:
         return a
     if a.update == EMPTY_UPDATE:
         return b
-    return TextBody(merge_updates(a.update, b.update))
+    return TextBody(_y().merge_updates(a.update, b.update))
 
 
 def encode(state: TextBody) -> bytes:
@@ -164,17 +167,17 @@ def decode(data: bytes) -> TextBody:
     if body == EMPTY_UPDATE:
         return EMPTY
     try:
-        merge_updates(body)  # parses the whole update; pycrdt raises ValueError otherwise
+        _y().merge_updates(body)  # parses the whole update; pycrdt raises ValueError otherwise
     except ValueError as exc:
         raise codec.shape_error("TextBody", f"not a Yjs update: {exc}") from exc
     return TextBody(body)
 
 
 def _read(doc: Doc) -> list[str]:
-    found = _split(str(doc.get(LINES, type=Text)))
+    found = _split(str(doc.get(LINES, type=_y().Text)))
     if found or LEGACY_TEXT not in doc:
         return found
-    text = str(doc.get(LEGACY_TEXT, type=Text))
+    text = str(doc.get(LEGACY_TEXT, type=_y().Text))
     return text.split("\n") if text else []
 
 
@@ -194,17 +197,17 @@ def _migrate(update: bytes) -> bytes:
     if update == EMPTY_UPDATE:
         return b""
     doc = _load(update, _id53(b"repoctx text_body lines\0" + update))
-    if len(str(doc.get(LINES, type=Text))) or LEGACY_TEXT not in doc:
+    if len(str(doc.get(LINES, type=_y().Text))) or LEGACY_TEXT not in doc:
         return b""
-    text = doc.get(LEGACY_TEXT, type=Text)
+    text = doc.get(LEGACY_TEXT, type=_y().Text)
     old = str(text)
     if not old:
         return b""
     before = doc.get_state()
     with doc.transaction():
         del text[0:len(old.encode())]  # Yjs text offsets are UTF-8 bytes
-        doc.get(LINES, type=Text).insert(0, old + "\n")
-    return merge_updates(doc.get_update(before))
+        doc.get(LINES, type=_y().Text).insert(0, old + "\n")
+    return _y().merge_updates(doc.get_update(before))
 
 
 def _id53(data: bytes) -> int:
@@ -214,6 +217,14 @@ def _id53(data: bytes) -> int:
 def _load(update: bytes, client: int) -> Doc:
     # skip_gc: deleted content stays in the document, so an edit never re-encodes a
     # garbage-collected item whose bytes would then differ from another replica's.
-    doc: Doc = Doc(client_id=client or None, skip_gc=True)
+    doc: Doc = _y().Doc(client_id=client or None, skip_gc=True)
     doc.apply_update(update)
     return doc
+
+
+def _y() -> ModuleType:
+    """pycrdt, imported on first use: a command that reads no text body (a no-op
+    ``repoctx index``) never loads it (~25 ms; issue 15)."""
+    import pycrdt
+
+    return pycrdt

@@ -5,7 +5,10 @@ project and write, in batches of files where each batch is one LMDB transaction
 holding the file nodes and everything projected from them. Back-fills (seed 003)
 run over pure-unchanged files missing a marker, unified into one node rewrite per
 file; the cross-reference seed reads stored forward references instead of
-re-parsing. A pass that finds nothing to change writes nothing.
+re-parsing. A pass that finds nothing to change writes nothing. What only a pass with
+work needs (analysis, projection, the tokenizer, the extractors, the worker pool) is
+imported when the walk cache cannot settle the pass: a no-op ``repoctx index`` starts
+without it (issue 15).
 """
 
 from __future__ import annotations
@@ -17,25 +20,22 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from repoctx.collector import collector_paused
 from repoctx.crdt.record import Record
-from repoctx.extract import extractor_for, language_of
 from repoctx.store import Store
 from repoctx.trees import Batch
 
 from . import file_node as fn
-from . import walk_cache, xref_journal
-from .analyse import Job
-from .content_record import MAX_READ_BYTES
+from . import walk_cache
 from .lock import writer_lock
-from .pool import POOL_THRESHOLD, analyse_all, default_workers, worker_pool
-from .project import Counts
 from .report import PassReport
-from .root_node import root_delta
 from .status import write_status
-from .steps import Live, State, Work, not_indexed, write_steps
 from .walk import Walk, WalkedFile, walk
+
+if TYPE_CHECKING:
+    from .steps import Live, State, Work
 
 Progress = Callable[[int], None]
 
@@ -172,6 +172,9 @@ def _classify(store: Store, found: Walk, options: PassOptions, report: PassRepor
     report.scanned = len(found.files)
     for skip in found.skipped:
         report.skip(skip.path, skip.reason)
+    from .analyse import Job
+    from .steps import Work
+
     for f in found.files:
         try:
             _classify_file(plan, f, options, report, settled)
@@ -195,7 +198,7 @@ def _classify(store: Store, found: Walk, options: PassOptions, report: PassRepor
 def _missing_grammars(work: list[Work]) -> list[str]:
     """One warning per language whose files this pass reads without its grammar
     installed (they are indexed as text sections, without symbols)."""
-    from repoctx.extract import missing_grammar
+    from repoctx.extract import language_of, missing_grammar
 
     counts: dict[str, int] = {}
     for item in work:
@@ -210,6 +213,9 @@ def _missing_grammars(work: list[Work]) -> list[str]:
 def _classify_file(plan: _Plan, f: WalkedFile, options: PassOptions, report: PassReport,
                    settled: dict[str, tuple[int, int]]) -> None:
     """Add one walked file to the plan (work, seed) or count it unchanged."""
+    from .analyse import Job
+    from .steps import Work
+
     rec = plan.live.get(f.path)
     if rec is not None and settled.get(f.path) == (f.size, f.mtime_ns):
         report.unchanged += 1
@@ -239,6 +245,8 @@ def _classify_file(plan: _Plan, f: WalkedFile, options: PassOptions, report: Pas
 
 def _failed(plan: _Plan, report: PassReport, path: str, exc: Exception) -> None:
     """Leave ``path`` out of this pass, say why, and keep the next pass from skipping it."""
+    from .steps import not_indexed
+
     report.skip(path, "failed")
     report.warnings.append(not_indexed(path, f"{type(exc).__name__}: {exc}"))
     plan.unsettled = True
@@ -251,12 +259,16 @@ def _known_binary(plan: _Plan, f: WalkedFile) -> bool:
 
 def _wants_symbols(path: str, options: PassOptions) -> bool:
     """True if this pass projects ``path``'s symbols (enabled, and a language we extract)."""
+    from repoctx.extract import extractor_for, language_of
+
     return options.symbols and extractor_for(language_of(path)) is not None
 
 
 def _missing(markers: tuple[str, ...], size: int, symbols: bool, options: PassOptions,
              ) -> tuple[bool, bool, bool]:
     """The projections (content, symbols, cross-references) a file still lacks."""
+    from .content_record import MAX_READ_BYTES
+
     small = size <= MAX_READ_BYTES  # a larger file is re-checked by stat, projected once small
     return (small and options.content and fn.CONTENT not in markers,
             small and symbols and fn.SYMBOLS not in markers,
@@ -299,6 +311,11 @@ def _write(store: Store, root: Path, options: PassOptions, report: PassReport, p
     """Analyse and project, one write transaction per batch of files, then apply the
     cross-references; returns how many of the batches wrote the structural tree (each
     moved its generation by one)."""
+    from . import xref_journal
+    from .pool import POOL_THRESHOLD, analyse_all, default_workers, worker_pool
+    from .project import Counts
+    from .steps import State, write_steps
+
     known, changes = xref_journal.pending(store)  # an interrupted pass's edges come first
     state = State(Counts(changes=changes, journal_keys=known), report, plan.live,
                   dict(plan.binary))
@@ -344,6 +361,8 @@ def _close_pass(store: Store, batch: Batch, state: State, binary_before: dict[st
 def _finish(store: Store, batch: Batch, report: PassReport, live: Live) -> None:
     """Record the counts and this pass on the root node, in the pass's last batch (so a
     crash can never leave them behind the file nodes)."""
+    from .root_node import root_delta
+
     symbols: set[str] = set()
     for node in live.values():
         symbols.update(node.symbols if isinstance(node, fn.FileNode) else fn.symbols_of(node))

@@ -30,11 +30,12 @@ import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Final
-
-import pathspec
+from typing import TYPE_CHECKING, Final
 
 from repoctx.errors import ReconcileError
+
+if TYPE_CHECKING:  # loaded when ignore rules are read: a settled no-op never reads them
+    import pathspec
 
 MAX_DEPTH: Final = "max-depth"
 MAX_FILES: Final = "max-files"
@@ -369,6 +370,8 @@ class _Walker:
         """The rules chain of `directory` given the lines of its own ignore files."""
         if not lines:
             return directory.rules
+        import pathspec
+
         spec = pathspec.GitIgnoreSpec.from_lines(lines)
         if not spec.patterns:
             return directory.rules

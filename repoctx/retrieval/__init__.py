@@ -9,14 +9,14 @@ if TYPE_CHECKING:
     from .context import context
     from .context_rank import Candidate, Ranker, default_rank, reader_rank
     from .export_extras import export_extras
-    from .export_refresh import refresh_export
+    from .export_refresh import EXPORT_NAME, refresh_export
     from .integrity import check_store, check_text
     from .receipts import receipt
     from .repair import RepairReport, repair
     from .search import refresh_index, search
     from .search_index import build_search_index, has_search_index
     from .wire import dumps, seal
-    from .workspace import EXPORT_NAME, Workspace, open_workspace
+    from .workspace import Workspace, open_workspace
 
 __all__ = [
     "Candidate",
@@ -46,12 +46,12 @@ export_lazily(__name__, {
     ".context": ("context",),
     ".context_rank": ("Candidate", "Ranker", "default_rank", "reader_rank"),
     ".export_extras": ("export_extras",),
-    ".export_refresh": ("refresh_export",),
+    ".export_refresh": ("EXPORT_NAME", "refresh_export"),
     ".integrity": ("check_store", "check_text"),
     ".receipts": ("receipt",),
     ".repair": ("RepairReport", "repair"),
     ".search": ("refresh_index", "search"),
     ".search_index": ("build_search_index", "has_search_index"),
     ".wire": ("dumps", "seal"),
-    ".workspace": ("EXPORT_NAME", "Workspace", "open_workspace"),
+    ".workspace": ("Workspace", "open_workspace"),
 })

@@ -5,20 +5,27 @@ again then copies every document into an identical file (about half a second on
 Django). The export is current while the trees it is made from are at the generations
 they had when it was written, the embedder and the repoctx version are the same, the
 export was complete (no embedding failure), and the file is still the one written.
+That check reads a few store-local values and stats the file: the writer and the search
+tables are imported only when an export is due, so a no-op ``repoctx index`` loads
+neither (issue 15).
 """
 
 from __future__ import annotations
 
 import os
-from importlib.metadata import version
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+import repoctx
 from repoctx import vectors
-from repoctx.contextpull import ExportReport, export_store
 from repoctx.store import Store
 from repoctx.trees import BY_FAMILY
 
-from .export_extras import export_extras
+if TYPE_CHECKING:
+    from repoctx.contextpull import ExportReport
+
+EXPORT_NAME = "contextpull.sqlite"
+"""The export's file name inside the store folder."""
 
 SOURCES = tuple(BY_FAMILY[family].name for family in ("file", "symbol", "content"))
 """The trees an export is made from (file nodes, declarations, bodies)."""
@@ -31,7 +38,7 @@ def _name(store: Store) -> str:
 def _sources(store: Store, root: Path) -> dict:
     return {"generations": [store.trees.generation(tree) for tree in SOURCES],
             "embedder": vectors.choose(store).name, "root": str(root.resolve()),
-            "version": version("repoctx")}
+            "version": repoctx.__version__}  # a new version may export differently
 
 
 def _file(out: Path) -> list[int] | None:
@@ -49,6 +56,10 @@ def refresh_export(store: Store, root: Path, out: Path,
     saved = store.trees.get_local(_name(store))
     if saved is not None and saved["sources"] == sources and saved["file"] == _file(out):
         return None
+    from repoctx.contextpull import export_store
+
+    from .export_extras import export_extras
+
     problems: list[str] = []
     report = export_store(store, root, out, previous=out if out.exists() else None,
                           finalize=export_extras(store, problems))

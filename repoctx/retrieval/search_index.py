@@ -387,7 +387,11 @@ def _insert(conn: sqlite3.Connection, sections: Iterable[SectionRow],
             declared: Declared | None) -> None:
     (next_id,) = conn.execute(
         "SELECT coalesce(max(id), 0) + 1 FROM repoctx_search_symbols").fetchone()
-    seen = {(fq, path) for fq, path in conn.execute("SELECT fq, path FROM repoctx_search_symbols")}
+    query, params = "SELECT fq, path FROM repoctx_search_symbols", ()
+    if isinstance(sections, list):  # an update: only its paths' symbols can be seen again
+        query += " WHERE path IN (SELECT value FROM json_each(?))"  # (every symbol as a set
+        params = (json.dumps(sorted({s.path for s in sections})),)  # was ~60 ms; issue 15)
+    seen = set(conn.execute(query, params).fetchall())
     vocab: Counter[str] = Counter()
     batch = _Batch()
     documents = ((document, _declarations(document, declared))

@@ -22,8 +22,7 @@ from repoctx.reconcile import FileNode, file_node, read_status
 from repoctx.store import Store, can_write, missing_message, open_store, store_path
 
 from .call_stats import CallStats
-
-EXPORT_NAME = "contextpull.sqlite"
+from .export_refresh import EXPORT_NAME
 
 
 @dataclass

@@ -17,7 +17,6 @@ Invariants:
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,6 +54,8 @@ def backup(env: lmdb.Environment, dbs: Mapping[str, object], dest: Path,
     (nothing left)."""
     if dest.exists():
         raise StoreIOError(f"{dest} exists; a backup writes a new directory")
+    import shutil  # not at the top: every store open imports this module
+
     work = dest.parent / f".{dest.name}.tmp-{os.getpid()}"
     try:
         with lmdb_errors():

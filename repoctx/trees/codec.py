@@ -3,7 +3,12 @@
 Every record read is checked whole: its map and every field's CRDT encoding decode
 (``record.validate``), so stored damage surfaces here as a ``CorruptRecordError``
 naming the tree and key, and never later as a bare decoding error from deep inside a
-merge or a tool (issue 16, finding 5). The check costs about 4 µs a record.
+merge or a tool (issue 16, finding 5). The check costs about 4 µs a record (more like
+14 µs for a file node: 75 ms for Django's 5,534), and a process that reads the same
+records twice (a one-file ``repoctx index`` scans every file node in its pass and again
+in its export) checks each stored value once: the bytes a check passed are remembered
+(their hash, per tree, at most ``CHECKED_MAX`` of them) and the same bytes again are only
+decoded. Damaged bytes never pass, so they raise every time they are read (issue 15).
 """
 
 from __future__ import annotations
@@ -23,14 +28,25 @@ from .spec import LOCAL_TREE, TreeSpec
 _SHAPE_ERRORS = (CrdtError, TypeError, ValueError, KeyError, IndexError, AttributeError)
 
 
+CHECKED_MAX = 1 << 18
+"""Hashes of checked values kept per process (~15 MB at most); past it they start over."""
+_checked: set[int] = set()
+
+
 def decode(spec: TreeSpec, key: str, raw: bytes) -> Record:
-    """The record stored under ``key`` in ``spec``'s tree, every field checked."""
+    """The record stored under ``key`` in ``spec``'s tree, every field checked (once per
+    process for the same stored bytes)."""
     try:
         if spec.envelope is not None:
             rec = schema.unwrap(raw, *spec.envelope)
         else:
             rec = record.decode(raw)
-        record.validate(rec)
+        seen = hash((spec.name, bytes(raw)))
+        if seen not in _checked:
+            record.validate(rec)
+            if len(_checked) >= CHECKED_MAX:
+                _checked.clear()
+            _checked.add(seen)
         return rec
     except _SHAPE_ERRORS as exc:
         raise CorruptRecordError(spec.name, key, str(exc) or type(exc).__name__) from exc

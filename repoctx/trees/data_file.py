@@ -20,7 +20,6 @@ corrupt pages (``MDB_CORRUPTED``) instead of faulting on them.
 
 from __future__ import annotations
 
-import shutil
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -134,6 +133,8 @@ def salvage_copy(source: Path, dest: Path) -> list[str]:
     """
     dest.mkdir(parents=True, exist_ok=False)
     src, out = source / DATA_FILE, dest / DATA_FILE
+    import shutil  # here: every store open imports this module, few copy
+
     shutil.copyfile(src, out)
     found = metas(out)
     if not found:

@@ -12,13 +12,14 @@ single-threaded commands.
 
 from __future__ import annotations
 
-import multiprocessing
 import signal
 from collections.abc import Callable, Iterator
-from multiprocessing.connection import Connection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from repoctx.errors import RepoctxError, StoreFormatError
+
+if TYPE_CHECKING:  # multiprocessing loads when a check runs, not with every store
+    from multiprocessing.connection import Connection
 
 Produce = Callable[..., Iterator[Any]]
 
@@ -36,6 +37,8 @@ class Crashed:
 def run_isolated(produce: Produce, *args: Any) -> Iterator[Any]:
     """Yield what ``produce(*args)`` yields, computed in a forked child; if the child
     dies before it is done, yield a final ``Crashed`` saying how."""
+    import multiprocessing
+
     ctx = multiprocessing.get_context("fork")
     receiver, sender = ctx.Pipe(duplex=False)
     child = ctx.Process(target=_child, args=(sender, produce, args), daemon=True)

@@ -12,7 +12,6 @@ Knows nothing of files, symbols or memory.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,6 +110,8 @@ class Salvage:
     def close(self) -> None:
         """Remove a rescue copy."""
         if self._copy is not None:
+            import shutil  # not at the top: every store open imports this module
+
             shutil.rmtree(self._copy, ignore_errors=True)
 
     def __enter__(self) -> Salvage:

@@ -29,12 +29,16 @@ def local_name(repo_id: str) -> str:
 def embedder_named(name: str) -> Embedder:
     """The embedder called ``name`` (one of ``CHOICES``), built once per process."""
     from .embedder import NONE
-    from .minilm import MiniLmEmbedder
 
     if name not in CHOICES:
         raise ToolError(f"embedder: must be one of {', '.join(CHOICES)} (got {name!r})")
     if name not in _BUILT:
-        _BUILT[name] = NONE if name == "none" else MiniLmEmbedder()
+        if name == "none":
+            _BUILT[name] = NONE
+        else:
+            from .minilm import MiniLmEmbedder  # numpy: only for a real embedder
+
+            _BUILT[name] = MiniLmEmbedder()
     return _BUILT[name]
 
 

@@ -1,8 +1,13 @@
-"""Copy-and-patch re-export: the result equals a full export of the same documents."""
+"""Patched re-exports (in place, or of a copy): the result equals a full export of the
+same documents, and a reader never sees a mix of the two states."""
 
 from __future__ import annotations
 
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -47,19 +52,23 @@ def export(path: Path, files: dict[str, str], previous: Path | None = None):
     return write_export(path, docs, corpus_root="/x/c", previous=previous)
 
 
-@pytest.mark.parametrize(
-    "change",
-    [
-        {"d03.md": "Changed body."},  # content only: ids kept
-        {"a-first.md": "Added before every other path."},  # every id moves up
-        {"d04.md": None, "d07.md": "Changed too."},  # removed in the middle
-        {"d05b.md": "Inserted in the middle.", "d09.md": None},
-    ],
-)
+CHANGES = [
+    {"d03.md": "Changed body."},  # content only: ids kept
+    {"a-first.md": "Added before every other path."},  # every id moves up
+    {"d04.md": None, "d07.md": "Changed too."},  # removed in the middle
+    {"d05b.md": "Inserted in the middle.", "d09.md": None},
+]
+
+
+def changed(change: dict[str, str | None]) -> dict[str, str]:
+    files = {**BASE, **{k: v for k, v in change.items() if v is not None}}
+    return {k: v for k, v in files.items() if change.get(k, "") is not None}
+
+
+@pytest.mark.parametrize("change", CHANGES)
 def test_patch_equals_full_export(tmp_path: Path, change: dict[str, str | None]) -> None:
     export(tmp_path / "old.db", BASE)
-    files = {**BASE, **{k: v for k, v in change.items() if v is not None}}
-    files = {k: v for k, v in files.items() if change.get(k, "") is not None}
+    files = changed(change)
     patched = export(tmp_path / "new.db", files, previous=tmp_path / "old.db")
     full = export(tmp_path / "full.db", files)
     assert patched.patched and not full.patched
@@ -107,3 +116,166 @@ def test_an_unchanged_index_is_not_recounted(
     again = export(tmp_path / "new.db", BASE, previous=tmp_path / "old.db")
     assert again.patched and again.index_tokens == first.index_tokens
     assert dump(tmp_path / "new.db") == dump(tmp_path / "old.db")
+
+
+@pytest.mark.parametrize("change", CHANGES)
+def test_an_in_place_patch_leaves_the_rows_of_a_full_export(
+    tmp_path: Path, change: dict[str, str | None]
+) -> None:
+    out = tmp_path / "s.db"
+    export(out, BASE)
+    inode = out.stat().st_ino
+    files = changed(change)
+    report = export(out, files, previous=out)
+    export(tmp_path / "full.db", files)
+    assert report.patched and out.stat().st_ino == inode  # patched where it lies
+    assert dump(out) == dump(tmp_path / "full.db")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["full.db", "s.db"]  # no journal
+
+
+def test_a_file_changed_under_an_in_place_plan_is_patched_as_a_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from repoctx.contextpull import previous
+
+    out = tmp_path / "s.db"
+    export(out, BASE)
+    real = previous.file_token
+
+    def stale(path: Path) -> previous.FileToken | None:
+        token = real(path)  # as if another writer committed after the plan was read
+        return None if token is None else (*token[:2], b"\0\0\0\0")
+
+    monkeypatch.setattr(previous, "file_token", stale)
+    inode = out.stat().st_ino
+    files = changed(CHANGES[0])
+    report = export(out, files, previous=out)
+    export(tmp_path / "full.db", files)
+    assert report.patched and out.stat().st_ino != inode  # a copy, renamed into place
+    assert dump(out) == dump(tmp_path / "full.db")
+
+
+def _state(conn: sqlite3.Connection) -> tuple[str, str]:
+    """``meta.corpus_fingerprint`` and the fingerprint of the documents' rows, read in one
+    read transaction: equal when the reader saw one committed state."""
+    from repoctx.contextpull.writer import corpus_fingerprint
+
+    conn.execute("BEGIN")
+    try:
+        (meta,) = conn.execute(
+            "SELECT value FROM meta WHERE key = 'corpus_fingerprint'").fetchone()
+        rows = conn.execute("SELECT path, sha256 FROM documents ORDER BY doc_id").fetchall()
+        return meta, corpus_fingerprint(rows)
+    finally:
+        conn.execute("COMMIT")
+
+
+def test_a_reader_during_in_place_patches_sees_the_old_state_or_the_new(tmp_path: Path) -> None:
+    import threading
+
+    from repoctx.contextpull.connection import connect_read_only
+
+    out = tmp_path / "s.db"
+    big = {f"d{i:03d}.md": f"Body of document {i}. " * 40 for i in range(200)}
+    other = {**big, **{f"d{i:03d}.md": f"Another body {i}. " * 40 for i in range(0, 200, 3)}}
+    states = {export(out, other).corpus_fingerprint, export(out, big).corpus_fingerprint}
+    seen: list[tuple[str, str]] = []
+    stop = threading.Event()
+
+    def read() -> None:
+        conn = connect_read_only(out)
+        conn.isolation_level = None  # BEGIN / COMMIT by hand: one snapshot per _state
+        while not stop.is_set():
+            seen.append(_state(conn))
+        conn.close()
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        for files in [other, big] * 4:
+            assert export(out, files, previous=out).patched
+    finally:
+        stop.set()
+        reader.join()
+    assert len(seen) > 8
+    assert all(meta == rows and meta in states for meta, rows in seen)
+    assert {meta for meta, _ in seen} == states  # both states were read
+
+
+def _index(root: Path, store: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "repoctx", "index", str(root), "--store", str(store),
+         "--repo-id", "demo", "--json"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def _write_tree(root: Path, version: int, changed: range) -> None:
+    for i in range(400):
+        text = f"Body of document {i}, version {version if i in changed else 0}. " * 30
+        body = f"# Doc {i}\n\n{text}\n\n## Part\n\n{text}\n"
+        path = root / f"docs/d{i:03d}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.exists() or path.read_text() != body:
+            path.write_text(body)
+
+
+def test_a_killed_in_place_patch_leaves_a_readable_export_that_the_next_index_heals(
+    tmp_path: Path,
+) -> None:
+    root, store = tmp_path / "repo", tmp_path / "store"
+    out, journal = store / "contextpull.sqlite", store / "contextpull.sqlite-journal"
+    _write_tree(root, 0, range(0))
+    assert _index(root, store).wait(300) == 0
+    old = Reader(out).meta.corpus_fingerprint
+    killed = False
+    for version in range(1, 4):  # a run too quick to catch is simply tried again
+        _write_tree(root, version, range(0, 400, 3))  # a third changed: a patch
+        victim = _index(root, store)
+        while victim.poll() is None and not journal.exists():
+            time.sleep(0.0005)
+        if victim.poll() is None:
+            victim.send_signal(signal.SIGKILL)
+            killed = victim.wait() == -signal.SIGKILL
+            if killed:
+                break
+        old = Reader(out).meta.corpus_fingerprint
+    assert killed, "no patch could be caught mid-transaction"
+    assert journal.exists()  # killed inside the transaction: its hot journal is left
+    with Reader(out) as reader:  # opens read-only, rolling the journal back
+        assert reader.meta.corpus_fingerprint == old  # the old state, whole
+        assert len(reader.search("document", limit=5)["hits"]) == 5
+    conn = sqlite3.connect(f"file:{out}?mode=ro", uri=True)  # any reader, from now on
+    assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    assert _state(conn)[0] == _state(conn)[1] == old
+    conn.close()
+    healed = _index(root, store)
+    assert healed.wait(300) == 0, healed.stderr.read() if healed.stderr else ""
+    fresh = _index(root, tmp_path / "fresh")
+    assert fresh.wait(300) == 0
+    assert not journal.exists()
+    queries = {**TABLES, "ours": "SELECT key, value FROM repoctx_meta"
+               " WHERE key <> 'stats_since_ns' ORDER BY key"}  # when each run began
+    assert dump(out, queries) == dump(tmp_path / "fresh" / "contextpull.sqlite", queries)
+
+
+def test_a_reader_that_never_lets_go_gets_a_copy_patched_instead(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from repoctx.contextpull import connection
+
+    monkeypatch.setattr(connection, "PATCH_BUSY_SECONDS", 0.2)
+    out = tmp_path / "s.db"
+    export(out, BASE)
+    inode = out.stat().st_ino
+    reader = sqlite3.connect(f"file:{out}?mode=ro", uri=True, isolation_level=None)
+    reader.execute("BEGIN")
+    before = reader.execute(
+        "SELECT value FROM meta WHERE key = 'corpus_fingerprint'").fetchone()  # lock held
+    files = changed(CHANGES[0])
+    report = export(out, files, previous=out)
+    assert report.patched and out.stat().st_ino != inode  # the commit gave up: a copy
+    assert reader.execute("SELECT value FROM meta WHERE key = 'corpus_fingerprint'"
+                          ).fetchone() == before  # the reader's file, untouched
+    reader.execute("COMMIT")
+    reader.close()
+    export(tmp_path / "full.db", files)
+    assert dump(out) == dump(tmp_path / "full.db")

@@ -216,7 +216,8 @@ def test_a_patch_that_frees_most_pages_is_written_compact(store: Path, tmp_path:
 
     def drop(conn: sqlite3.Connection, changed: set[int] | None) -> None:
         assert changed == set()  # a patch
-        assert rows_of(conn, "SELECT count(*) FROM previous.repoctx_search_scratch") == [(40,)]
+        # patched in place: what the patch replaced (the changed document) is attached
+        assert rows_of(conn, "SELECT path FROM previous.documents") == [("b.md",)]
         conn.execute("DROP TABLE repoctx_search_scratch")
 
     def rows_of(conn: sqlite3.Connection, query: str) -> list[tuple]:

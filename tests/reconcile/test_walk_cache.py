@@ -144,15 +144,16 @@ def test_a_walk_through_a_symlink_is_not_saved(repo):
     lambda a: replace(a, decls=None),  # read, but its symbols were not extracted
 ], ids=["unreadable", "unprojected"])
 def test_a_pass_that_leaves_work_behind_saves_nothing(repo, monkeypatch, damage):
-    analyse_all = reconcile_pass_module.analyse_all
+    pool = importlib.import_module("repoctx.reconcile.pool")  # the pass imports it per pass
+    analyse_all = pool.analyse_all
 
-    def damaged(root, jobs, pool):
+    def damaged(root, jobs, workers):
         return (damage(a) if a.path == "app.py" else a
-                for a in analyse_all(root, jobs, pool))
+                for a in analyse_all(root, jobs, workers))
 
-    monkeypatch.setattr(reconcile_pass_module, "analyse_all", damaged)
+    monkeypatch.setattr(pool, "analyse_all", damaged)
     settle(repo)
-    monkeypatch.setattr(reconcile_pass_module, "analyse_all", analyse_all)
+    monkeypatch.setattr(pool, "analyse_all", analyse_all)
     report = run(repo)
     assert not rechecked(report) and report.added + report.backfilled["symbols"] == 1
     assert rechecked(run(repo))

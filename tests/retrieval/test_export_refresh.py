@@ -63,3 +63,30 @@ def test_another_root_re_exports(repo, tmp_path):
         copy = tmp_path / "copy"
         write(copy, FILES)
         assert refresh_export(store, copy, store.path / EXPORT_NAME) is not None
+
+
+def test_the_version_that_decides_a_re_export_is_the_installed_one():
+    from importlib.metadata import version
+
+    import repoctx
+
+    assert repoctx.__version__ == version("repoctx")  # pyproject.toml's, read cheaply
+
+
+def test_a_no_op_index_loads_neither_the_writer_nor_heavy_libraries(repo):
+    """Issue 15: a no-op `repoctx index` pays for a freshness check, not for imports."""
+    import time
+
+    from repoctx.reconcile import walk_cache
+    from tests.conftest import loaded_by
+
+    index(repo)  # creates the store inside the repository: its folder changes
+    time.sleep(walk_cache.RACY_NS / 1e9 + 0.1)  # folders old enough for the walk cache
+    index(repo)  # settles the walk cache: the next pass is a no-op by stat alone
+    heavy = ("numpy", "pycrdt", "tiktoken", "tree_sitter", "sqlite3", "msgspec",
+             "multiprocessing", "pathspec", "importlib.metadata", "repoctx.contextpull.writer",
+             "repoctx.retrieval.search_index", "repoctx.reconcile.analyse")
+    run = ("import io; from repoctx.cli import main; out, sys.stdout = sys.stdout, io.StringIO();"
+           f" main(['index', {str(repo)!r}, '--json']);"
+           " assert '\"unchanged\": true' in sys.stdout.getvalue(); sys.stdout = out")
+    assert loaded_by(run, heavy) == []

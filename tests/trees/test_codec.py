@@ -5,6 +5,7 @@ import pytest
 from repoctx.crdt import codec, lww_register, record, schema
 from repoctx.errors import CorruptRecordError
 from repoctx.trees import BY_NAME, TREES
+from repoctx.trees import codec as trees_codec
 from repoctx.trees.codec import decode, encode
 
 REC = record.write({"kind": lww_register.set_value(lww_register.empty(), "class", 3, "r1")}, 3)
@@ -44,3 +45,16 @@ def test_a_damaged_field_is_caught_on_read_naming_tree_and_key(spec):
     rec = record.Record({"kind": b"\x01\x01\xc1", record.TICK: REC.fields[record.TICK]})
     with pytest.raises(CorruptRecordError, match=f"'repo/y'.*{spec.name}.*kind"):
         decode(spec, "repo/y", encode(spec, rec))
+
+
+def test_checked_bytes_are_checked_once_and_damaged_bytes_every_time():
+    spec = TREES[0]
+    good = encode(spec, REC)
+    damaged = encode(spec, record.Record({"kind": b"\x01\x01\xc1",
+                                          record.TICK: REC.fields[record.TICK]}))
+    for _ in range(3):  # a damaged value never joins the checked ones
+        with pytest.raises(CorruptRecordError):
+            decode(spec, "repo/z", damaged)
+    assert decode(spec, "repo/a", good) == decode(spec, "repo/b", bytes(good)) == REC
+    assert hash((spec.name, good)) in trees_codec._checked
+    assert hash((spec.name, damaged)) not in trees_codec._checked

@@ -103,3 +103,18 @@ def test_generation_counts_record_writing_batches_per_tree(store):
     assert store.trees.generation(symbol) == 0
     store.trees.merge(store.key("file", "a.py"), lww_record(store, size=2))
     assert store.trees.generation(structural) == 2
+
+
+def test_heads_are_the_roots_under_a_prefix_whatever_sorts_between_them(store):
+    # "demo-x" sorts between "repo/demo" and "repo/demo/...": the jump past demo's
+    # subtree must not skip it, nor a repository whose root is missing ("nohead").
+    with store.batch() as b:
+        for repo in ("demo", "demo-x", "demo0"):
+            b.merge(f"repo/{repo}", lww_record(store, name=repo))
+            for name in ("a.py", "b/c.py"):
+                b.merge(f"repo/{repo}/file/{name}", lww_record(store, size=1))
+        b.merge("repo/nohead/file/a.py", lww_record(store, size=1))
+    with store.trees.snapshot() as snap:
+        assert list(snap.heads(TREES[0], "repo/")) == ["demo", "demo-x", "demo0"]
+        assert list(snap.heads(TREES[0], "repo/demo/file/")) == ["a.py"]
+    assert store.repo_ids() == ["demo", "demo-x", "demo0"]
