@@ -243,8 +243,7 @@ def _scratch(n: int):
         conn.execute("CREATE TABLE repoctx_search_scratch(blob BLOB)")
         conn.executemany("INSERT INTO repoctx_search_scratch VALUES (?)",
                          [(b"x" * 60_000,) for _ in range(n)])
-        conn.commit()
-        conn.execute("DROP TABLE repoctx_search_scratch")
+        conn.execute("DROP TABLE repoctx_search_scratch")  # the writer commits a hook's work
     return hook
 
 
