@@ -46,6 +46,11 @@ COMMON_SHARE = 0.05
 """A word in more sections than this share of the index does not discriminate."""
 COMMON_WEIGHT = 0.05
 """What a common word still weighs: it fills the query only when rare words run out."""
+PROSE_RARITY = 20
+REDUCED_TERMS = MAX_QUERY_TERMS
+"""Most terms a reduced query keeps."""
+CORE_TERMS = 12
+"""Terms of the core query (its best ones): fewer terms, sharper first hits."""
 MAX_NAMES = 8
 RARE_DEFINITIONS = 6
 """A simple name with more definitions than this is common: expanded only when qualified."""
@@ -104,12 +109,18 @@ def fits_as_typed(text: str) -> bool:
     return len(text) <= MAX_QUERY_CHARS and len(_TYPED.findall(text)) <= MAX_QUERY_TERMS
 
 
-def query_terms(text: str, argument: str, stats: Callable[[], IndexStats]) -> QueryTerms:
+def query_terms(text: str, argument: str,
+                stats: Callable[[], IndexStats]) -> tuple[QueryTerms, ...]:
     """The sanitised terms of a checked ``text``: as typed when it fits a query, else its
-    reduction (``reduce_query``) with the index statistics ``stats()`` returns."""
+    reductions (``reduce_query``: the core terms, then the broad set) with the index
+    statistics ``stats()`` returns. Search answers each and fuses the answers: the
+    core keeps the first hits sharp, the broad set adds recall further down."""
     if fits_as_typed(text):
-        return sanitise_query(text, argument)
-    return sanitise_query(reduce_query(text, stats()), argument)
+        return (sanitise_query(text, argument),)
+    found = stats()
+    core = sanitise_query(reduce_query(text, found, CORE_TERMS), argument)
+    broad = sanitise_query(reduce_query(text, found), argument)
+    return (core,) if broad.words == core.words else (core, broad)
 
 
 NO_STATS = IndexStats(1 << 20, lambda word: 1)
@@ -203,11 +214,18 @@ def signals(text: str) -> dict[str, float]:
 
 
 def _score(term: str, weight: float, count: int, stats: IndexStats) -> float:
-    """How much ``term`` should drive the search: its place, repeats and rarity."""
+    """How much ``term`` should drive the search: its place, repeats and rarity.
+
+    A prose word's rarity counts only up to that of a word in ``PROSE_RARITY`` sections:
+    a word the code barely holds (a name in a credits file) tells less than a rare name.
+    """
     parts = split_identifier(term) if _COMPOUND.search(term) else [term.lower()]
     idfs = [stats.idf(p) * (COMMON_WEIGHT if stats.common(p) else 1.0)
             for p in parts if p not in STOPWORDS]
-    return weight * (1.0 + math.log(count)) * max(idfs, default=0.0)
+    idf = max(idfs, default=0.0)
+    if weight <= PROSE:
+        idf = min(idf, math.log((stats.sections + 1) / PROSE_RARITY))
+    return weight * (1.0 + math.log(count)) * idf
 
 
 def ranked_terms(text: str, stats: IndexStats) -> list[str]:
@@ -233,15 +251,16 @@ def ranked_terms(text: str, stats: IndexStats) -> list[str]:
     return out
 
 
-def reduce_query(text: str, stats: IndexStats) -> str:
-    """``text`` reduced to its best ``MAX_QUERY_TERMS`` terms, in the order they appear.
+def reduce_query(text: str, stats: IndexStats, most: int | None = None) -> str:
+    """``text`` reduced to its best ``most`` terms (``REDUCED_TERMS`` by default), in the
+    order they appear.
 
     A text with no discriminating term keeps its first words, so the query is never
     empty when the text has words.
     """
     best = ranked_terms(text, stats)
     budget, kept = MAX_QUERY_CHARS, []
-    for term in best[:MAX_QUERY_TERMS]:
+    for term in best[:most or REDUCED_TERMS]:
         if len(term) + 1 > budget:
             break
         kept.append(term)
