@@ -14,10 +14,11 @@ read for its signals and reduced to the best few:
   (``repoctx_search_vocab``), not a fixed list. A word in none is dropped; one in more
   than ``COMMON_SHARE`` of the sections comes after every rarer word.
 
-``reduce_query`` returns at most ``MAX_QUERY_TERMS`` words as one query string, which
+``reduce_query`` returns at most ``REDUCED_TERMS`` words as one query string, which
 ``query.sanitise_query`` then takes like any typed query. ``task_names`` picks the names
 worth expanding to definitions: those rare in the index; a dunder or common name only
-when qualified (``Foo.__init__``). Pure apart from the statistics passed in; bounded
+when qualified (``Foo.__init__``). Pure, apart from ``index_stats`` reading an open
+export's vocabulary and symbol table; bounded
 work: the text is at most ``MAX_TEXT_CHARS`` and every pattern is linear.
 """
 
@@ -47,11 +48,14 @@ COMMON_SHARE = 0.05
 COMMON_WEIGHT = 0.05
 """What a common word still weighs: it fills the query only when rare words run out."""
 PROSE_RARITY = 20
+"""A prose word counts as rare as a word in this many sections, at most."""
 REDUCED_TERMS = 16
-"""Most terms a reduced query keeps: on the SWE-bench Django split, 12 to 24 terms find
-a gold file in the first 5 files about equally often (16 best, 79.8%); more terms
-cost more time and blur the first hits (one ranking weighs every kept term alike)."""
+"""Most terms a reduced query keeps: on three series of the SWE-bench Django split, 12
+to 24 terms find a gold file in the first 5 files about equally often (16 best,
+79.8%); more terms cost more time and blur the first hits (one ranking weighs every
+kept term alike)."""
 MAX_NAMES = 8
+"""Most names a task expands to definitions."""
 RARE_DEFINITIONS = 6
 """A simple name with more definitions than this is common: expanded only when qualified."""
 TITLE, FRAME, PATH, ERROR, CODE, NAME, PROSE = 3.0, 3.0, 2.0, 2.5, 2.0, 2.5, 1.0
