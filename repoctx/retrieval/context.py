@@ -27,12 +27,15 @@ from repoctx.session import (
 from .context_rank import Candidate, Ranker, default_rank
 from .expansion import expand, gather
 from .packing import DETAILS, Packed, Plan, pack, smallest_budget
+from .query import MAX_TEXT_CHARS
+from .task_text import check_text
 from .units import load
 from .workspace import Workspace
 
 MIN_BUDGET, MAX_BUDGET, DEFAULT_BUDGET = 1, 200_000, 8192
 MIN_TOP, MAX_TOP, DEFAULT_TOP = 1, 50, 10
-MAX_TASK_CHARS = 4096
+MAX_TASK_CHARS = MAX_TEXT_CHARS
+"""A pasted issue with its traceback; search reduces it to a bounded query."""
 MAX_LIST = 10_000
 XREF = "xref"
 
@@ -121,9 +124,7 @@ def clamp(name: str, value: object, low: int, high: int) -> int:
 def _task(task: object) -> str:
     if not isinstance(task, str) or not task.strip():
         raise ToolError("task: must be a non-empty string describing the work")
-    if len(task) > MAX_TASK_CHARS:
-        raise ToolError(f"task: at most {MAX_TASK_CHARS} characters (got {len(task)})")
-    return task
+    return check_text(task, "task")
 
 
 def _strings(name: str, values: object) -> list[str]:

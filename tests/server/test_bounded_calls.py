@@ -190,3 +190,34 @@ def test_calls_running_side_by_side_answer_as_they_do_one_at_a_time(repo):
     for i, answer in answers.items():
         assert answer == serial[i % len(CONCURRENT_CALLS)], CONCURRENT_CALLS[i % len(serial)]
     assert len(answers) == 4 * len(CONCURRENT_CALLS)
+
+
+def test_pasted_issues_of_64k_are_answered_within_the_deadline(repo):
+    """Issue 17: a whole pasted issue is reduced, not refused; a hostile one of the
+    maximum length is answered in time; one over the maximum is a tool error."""
+    issue = ("The request helper returns the wrong thing\n<!-- template: describe it -->\n"
+             + "lorem ipsum dolor " * 3700
+             + '\nTraceback:\n  File "/srv/app.py", line 2, in request\nValueError: no\n')
+    assert len(issue) > 64_000
+    calls = {"search": ("repocontext_search", {"query": issue}),
+             "context": ("repocontext_context", {"task": issue, "responseBudgetTokens": 2000}),
+             "hostile": ("repocontext_search", {"query": "a/" * 49_999 + "x"}),
+             "over": ("repocontext_search", {"query": "x" * 100_001})}
+    done: dict[str, tuple[float, object]] = {}
+
+    async def body():
+        async with stdio_client(serve_params(repo)) as (read, write_), \
+                ClientSession(read, write_) as session:
+            await session.initialize()
+            for key, (tool, args) in calls.items():
+                start = time.monotonic()
+                result = await session.call_tool(tool, args)
+                done[key] = (time.monotonic() - start, result)
+
+    anyio.run(body)
+    assert all(seconds < DEADLINE_S * 5 for seconds, _ in done.values())
+    search, context, hostile, over = (done[k][1] for k in calls)
+    assert search.is_error is False and payload(search)["hits"][0]["path"] == "app.py"
+    assert context.is_error is False and payload(context)["entries"][0]["path"] == "app.py"
+    assert hostile.is_error is False
+    assert over.is_error is True and "100000" in payload(over)["error"]["message"]
