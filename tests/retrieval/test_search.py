@@ -220,3 +220,23 @@ def test_with_an_embedder_semantic_hits_are_fused_and_the_path_says_so(ws, monke
     assert len(keys) == len(set(keys))  # a source found both ways appears once
     monkeypatch.undo()
     assert search(ws, "shopping cart item")["retrievalPath"] == "keyword.no_embedder"
+
+
+def test_semantic_neighbours_never_displace_strong_lexical_hits(ws, monkeypatch):
+    from repoctx import vectors
+    from tests.vectors.hashed_embedder import HashedBagTestEmbedder
+
+    queries = ["add_item", "ShoppingCart", "HTTPResponse", "cart.py"]
+    keyword = {q: search(ws, q, k=10)["hits"] for q in queries}
+    embedder = HashedBagTestEmbedder()
+    vectors.backfill(ws.store, embedder)
+    real = vectors.semantic_hits
+    monkeypatch.setattr(vectors, "semantic_hits",
+                        lambda w, q, k: real(w, q, k, embedder=embedder))
+    for query in queries:
+        hybrid = search(ws, query, k=10)
+        assert hybrid["mode"] == "hybrid"
+        strong = [h["key"] for h in keyword[query]
+                  if any(r.startswith(("symbol:", "path-name-match")) for r in h["reasons"])]
+        got = [h["key"] for h in hybrid["hits"]]
+        assert strong and got[:len(strong)] == strong[:len(got)], query
