@@ -45,8 +45,9 @@ MAX_REASONS = 6
 PER_FILE_FIRST = 3  # hits per file before other files get a turn
 MODE, RETRIEVAL_PATH, FALLBACK_PATH = "keyword", "keyword.no_embedder", "keyword.contextpull"
 _REASON = {PATH: "path-name-match", CONTENT: "content-match", PARTIAL: "partial-name-match"}
-STRONG_REASONS = ("symbol:", "path-name-match")
-"""Reasons that make a keyword hit strong lexical evidence (kept above semantic ones)."""
+STRONG_REASONS = ("symbol:",)
+"""Reasons that make a keyword hit strong lexical evidence (kept above semantic ones):
+the query names the hit's symbol."""
 
 
 def _check_k(k: object) -> int:
@@ -211,7 +212,7 @@ def _with_semantic(ws: Workspace, hits: list[dict[str, Any]], query: str, k: int
 
 def _strong_prefix(hits: list[dict[str, Any]]) -> int:
     """How many leading keyword hits carry strong lexical evidence (the query names
-    their symbol or their path): semantic neighbours never displace those."""
+    their symbol): semantic neighbours never displace those."""
     count = 0
     for hit in hits:
         if not any(r.startswith(STRONG_REASONS) for r in hit["reasons"]):
