@@ -91,3 +91,50 @@ def test_the_cache_goes_where_the_environment_says(monkeypatch, tmp_path):
     assert cache_dir() == tmp_path / "xdg" / "repoctx"
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "mine"))
     assert cache_dir() == tmp_path / "mine"
+
+
+def _vector_rows(root, store_dir):
+    from repoctx import open_store
+
+    with open_store(root, repo_id="demo", store_dir=store_dir) as store, \
+            store.snapshot() as snap:
+        return sum(1 for _ in snap.scan("repo/demo/vec/"))
+
+
+def test_a_killed_index_that_embeds_resumes_where_it_stopped(model, tmp_path, monkeypatch):
+    """`repoctx index --embedder static` SIGKILLed inside its embed phase: the next run
+    embeds only what is left and ends where an uninterrupted run ends."""
+    import json
+    import signal
+    import time
+
+    from tests.reconcile.helpers import generated_repo
+
+    monkeypatch.setenv("REPOCTX_MODEL_DIR", str(model))
+    root = tmp_path / "repo"
+    generated_repo(root, 300)
+    cli = [sys.executable, "-m", "repoctx", "index", str(root), "--repo-id", "demo",
+           "--no-export", "--json"]
+    for name in ("clean", "killed"):
+        subprocess.run([*cli, "--store", str(tmp_path / name), "--embedder", "none"],
+                       check=True, capture_output=True, cwd=ROOT)
+    clean = json.loads(subprocess.run([*cli, "--store", str(tmp_path / "clean"),
+                                       "--embedder", "static"], check=True,
+                                      capture_output=True, cwd=ROOT).stdout)["vectors"]
+    proc = subprocess.Popen([*cli, "--store", str(tmp_path / "killed"), "--embedder",
+                             "static"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while proc.poll() is None and time.monotonic() < deadline:
+        if _vector_rows(root, tmp_path / "killed") > 0:  # the first batch committed
+            proc.send_signal(signal.SIGKILL)
+            break
+        time.sleep(0.01)
+    assert proc.wait() == -signal.SIGKILL, "the embed phase ended before it could be killed"
+    resumed = json.loads(subprocess.run([*cli, "--store", str(tmp_path / "killed")],
+                                        check=True, capture_output=True,
+                                        cwd=ROOT).stdout)["vectors"]
+    assert resumed["embedder"] == "static" and resumed["error"] is None
+    assert 0 < resumed["embedded"] < clean["embedded"]  # resumed, not restarted
+    assert resumed["remaining"] == 0
+    assert _vector_rows(root, tmp_path / "killed") == _vector_rows(root, tmp_path / "clean")
