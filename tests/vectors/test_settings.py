@@ -2,17 +2,29 @@ import pytest
 
 from repoctx.errors import ToolError
 from repoctx.vectors import NONE, MiniLmEmbedder, choose, embedder_named, recorded
+from repoctx.vectors.settings import default_name, weights_installed
+from repoctx.vectors.static import StaticEmbedder
 
 
-def test_only_none_and_minilm_are_selectable():
+def test_only_none_static_and_minilm_are_selectable():
     assert embedder_named("none") is NONE
     assert isinstance(embedder_named("minilm"), MiniLmEmbedder)
+    assert isinstance(embedder_named("static"), StaticEmbedder)
     assert embedder_named("minilm") is embedder_named("minilm")  # built once
     with pytest.raises(ToolError):
         embedder_named("hashed-bag-test")
 
 
-def test_the_choice_is_recorded_and_kept(store):
+def test_the_default_is_static_once_weights_are_there(monkeypatch, tmp_path):
+    monkeypatch.setenv("REPOCTX_MODEL_DIR", str(tmp_path))
+    assert weights_installed() and default_name() == "static"
+    monkeypatch.delenv("REPOCTX_MODEL_DIR")
+    assert default_name() == ("static" if weights_installed() else "none")
+
+
+def test_the_choice_is_recorded_and_kept(store, monkeypatch):
+    monkeypatch.setattr("repoctx.vectors.settings.WEIGHT_PACKAGES", ())  # none installed
+    monkeypatch.delenv("REPOCTX_MODEL_DIR", raising=False)
     assert choose(store) is NONE and recorded(store) is None
     assert choose(store, "minilm").name == "minilm"
     assert recorded(store)["name"] == "minilm" and len(recorded(store)["space"]) == 16
