@@ -56,9 +56,21 @@ def weights_installed() -> bool:
     return any(importlib.util.find_spec(name) is not None for name in WEIGHT_PACKAGES)
 
 
+DEFAULT_ENV = "REPOCTX_DEFAULT_EMBEDDER"
+"""Overrides ``default_name`` (e.g. ``none`` to keep keyword-only without uninstalling)."""
+
+
 def default_name() -> str:
-    """The embedder of a store with no recorded choice: ``static`` when the weights are
-    installed, else ``none``."""
+    """The embedder of a store with no recorded choice: ``$REPOCTX_DEFAULT_EMBEDDER``,
+    else ``static`` when the weights are installed, else ``none``."""
+    import os
+
+    forced = os.environ.get(DEFAULT_ENV)
+    if forced:
+        if forced not in CHOICES:
+            raise ToolError(f"${DEFAULT_ENV}: must be one of {', '.join(CHOICES)} "
+                            f"(got {forced!r})")
+        return forced
     return "static" if weights_installed() else "none"
 
 

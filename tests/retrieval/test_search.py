@@ -243,3 +243,18 @@ def test_semantic_neighbours_never_displace_strong_lexical_hits(ws, monkeypatch)
             strong.append(hit["key"])
         got = [h["key"] for h in hybrid["hits"]]
         assert strong and got[:len(strong)] == strong, query
+
+
+def test_a_long_query_keeps_the_keyword_order_and_adds_neighbours_after(ws, monkeypatch):
+    from repoctx import vectors
+    from tests.vectors.hashed_embedder import HashedBagTestEmbedder
+
+    query = " ".join(["shopping cart add item total price"] * 5)  # 30 words
+    keyword = [h["key"] for h in search(ws, query, k=50)["hits"]]
+    embedder = HashedBagTestEmbedder()
+    vectors.backfill(ws.store, embedder)
+    real = vectors.semantic_hits
+    monkeypatch.setattr(vectors, "semantic_hits",
+                        lambda w, q, k: real(w, q, k, embedder=embedder))
+    hybrid = [h["key"] for h in search(ws, query, k=50)["hits"]]
+    assert hybrid[:len(keyword)] == keyword and len(hybrid) >= len(keyword)

@@ -16,15 +16,19 @@ def test_only_none_static_and_minilm_are_selectable():
 
 
 def test_the_default_is_static_once_weights_are_there(monkeypatch, tmp_path):
+    monkeypatch.delenv("REPOCTX_DEFAULT_EMBEDDER")
     monkeypatch.setenv("REPOCTX_MODEL_DIR", str(tmp_path))
     assert weights_installed() and default_name() == "static"
     monkeypatch.delenv("REPOCTX_MODEL_DIR")
     assert default_name() == ("static" if weights_installed() else "none")
+    monkeypatch.setenv("REPOCTX_DEFAULT_EMBEDDER", "minilm")
+    assert default_name() == "minilm"
+    monkeypatch.setenv("REPOCTX_DEFAULT_EMBEDDER", "bogus")
+    with pytest.raises(ToolError):
+        default_name()
 
 
-def test_the_choice_is_recorded_and_kept(store, monkeypatch):
-    monkeypatch.setattr("repoctx.vectors.settings.WEIGHT_PACKAGES", ())  # none installed
-    monkeypatch.delenv("REPOCTX_MODEL_DIR", raising=False)
+def test_the_choice_is_recorded_and_kept(store):
     assert choose(store) is NONE and recorded(store) is None
     assert choose(store, "minilm").name == "minilm"
     assert recorded(store)["name"] == "minilm" and len(recorded(store)["space"]) == 16
