@@ -98,8 +98,10 @@ def _stats_text(p: dict) -> str:
 @click.option("--no-wait", is_flag=True, help="Fail at once if another index is running.")
 @click.option("--no-export", is_flag=True, help="Do not refresh the ContextPull export.")
 @click.option("--embedder", default=None, metavar="NAME",
-              help="Embed files, symbols and memory for semantic search: none or minilm "
-                   "(kept for later runs; default: the one chosen before, else none).")
+              help="Embed files, symbols and memory for semantic search: none, static "
+                   "(fast) or minilm (slow, best) (kept for later runs; default: the one "
+                   "chosen before, else static when all-MiniLM-L6-v2 weights are "
+                   "installed, else none).")
 @json_option
 @fails_cleanly
 def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, no_wait: bool,
@@ -139,7 +141,8 @@ def _embed(store: Store, embedder: str | None, phases: Phases,
     if vectors.is_none(chosen):
         return None
     with phases.phase("embed"):
-        embedded = vectors.backfill(store, chosen)  # never fails the structural pass
+        embedded = vectors.backfill(store, chosen, progress=phases.steps("embed", "source"))
+        # (never fails the structural pass; a killed back-fill resumes at the next index)
     warnings += [f"vectors: {embedded.error}"] if embedded.error else []
     return embedded.as_json()
 

@@ -43,6 +43,7 @@ class Phases:
         self.seconds: dict[str, float] = {}
         self._bar: Any = None
         self._state: tuple[str, int | None, int] = ("start", None, 0)  # phase, total, done
+        self._unit = "file"
         self._lock = threading.Lock()
         self._started = time.monotonic()
         self._done = threading.Event()
@@ -65,6 +66,18 @@ class Phases:
         self._label("project", total, done)
         return self._advance
 
+    def steps(self, name: str, unit: str) -> Callable[[int, int], None]:
+        """A ``progress(done, total)`` hook for phase ``name`` counted in ``unit``s (the
+        embedding back-fill's): the bar shows ``done`` of ``total``."""
+        def progress(done: int, total: int) -> None:
+            with self._lock:
+                state = self._state
+            if state[0] != name or state[1] != total:
+                self._label(name, total, done, unit)
+            else:
+                self._advance(done - state[2])
+        return progress
+
     def close(self) -> None:
         """Remove the bar; the command's own summary follows."""
         self._done.set()
@@ -73,9 +86,10 @@ class Phases:
                 self._bar.close()
                 self._bar = None
 
-    def _label(self, name: str, total: int | None, done: int = 0) -> None:
+    def _label(self, name: str, total: int | None, done: int = 0, unit: str = "file") -> None:
         with self._lock:
             self._state = (name, total, done)
+            self._unit = unit
             shown = self._bar is not None
             if shown:  # a new phase gets a bar of its own shape
                 self._bar.close()
@@ -109,5 +123,5 @@ class Phases:
 
         name, total, done = self._state
         shape = None if total else "{desc}: {elapsed}"  # a phase without steps shows its clock
-        self._bar = tqdm(total=total, initial=done, desc=name, unit="file", leave=False,
+        self._bar = tqdm(total=total, initial=done, desc=name, unit=self._unit, leave=False,
                          dynamic_ncols=True, bar_format=shape)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,16 @@ from repoctx import open_store
 from repoctx.crdt import lww_register, record
 from repoctx.crdt.record import Record
 from repoctx.store import Store
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_default_embedder() -> Iterator[None]:
+    """The suite behaves alike with and without model weights installed: no embedder
+    unless a test asks for one (session-wide, before any module fixture builds a store;
+    the environment reaches subprocesses too)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("REPOCTX_DEFAULT_EMBEDDER", "none")
+        yield
 
 
 @pytest.fixture

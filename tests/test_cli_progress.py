@@ -30,3 +30,15 @@ def test_the_process_clock_includes_the_interpreter_start():
                          check=True).stdout
     assert 0.3 <= float(out) < 30
     assert process_seconds() > 0
+
+
+def test_steps_follow_done_of_total_in_the_phase_they_name():
+    phases = Phases(show=False)
+    progress = phases.steps("embed", "source")
+    progress(10, 40)
+    assert phases._state == ("embed", 40, 10) and phases._unit == "source"
+    progress(25, 40)
+    assert phases._state == ("embed", 40, 25)
+    progress(3, 5)  # a second round (retirements, then embeddings) restarts the count
+    assert phases._state == ("embed", 5, 3)
+    phases.close()

@@ -19,7 +19,7 @@ from repoctx.errors import ToolError
 from repoctx.memory import memory_hits
 from repoctx.reconcile import Declaration, reconcile_pass, symbol_record
 from repoctx.retrieval.export_extras import export_extras
-from repoctx.retrieval.fusion import fuse
+from repoctx.retrieval.fusion import SEMANTIC_WEIGHT, fuse, guarded
 from repoctx.retrieval.fuzzy import identifier_corrections
 from repoctx.retrieval.query import QueryTerms, is_compound, replace_words
 from repoctx.retrieval.rankings import matches_filter
@@ -47,6 +47,14 @@ MAX_REASONS = 6
 PER_FILE_FIRST = 3  # hits per file before other files get a turn
 MODE, RETRIEVAL_PATH, FALLBACK_PATH = "keyword", "keyword.no_embedder", "keyword.contextpull"
 _REASON = {PATH: "path-name-match", CONTENT: "content-match", PARTIAL: "partial-name-match"}
+LONG_QUERY_WORDS = 24
+"""Past this many words (a pasted issue, not a question: the Django questions have at
+most 20) the semantic neighbours only follow the keyword hits: a static vector of a long
+text is close to the corpus mean, and fused it moved gold files down on SWE-bench
+(issue 18)."""
+STRONG_REASONS = ("symbol:",)
+"""Reasons that make a keyword hit strong lexical evidence (kept above semantic ones):
+the query names the hit's symbol."""
 
 
 def _check_k(k: object) -> int:
@@ -209,11 +217,26 @@ def _with_semantic(ws: Workspace, hits: list[dict[str, Any]], query: str, k: int
         if h["key"] in keyword:
             found = keyword[h["key"]]
             found["reasons"] = [*found["reasons"], "semantic"][:MAX_REASONS]
-    semantic = [keyword.get(h["key"]) or {
+    by_key = {h["key"]: keyword.get(h["key"]) or {
         "score": h["score"], "key": h["key"], "kind": h["kind"], "path": h.get("path"),
         "symbol": h.get("symbol"), "snippet": "", "reasons": ["semantic"],
-        "fresh": ws.is_fresh(h["path"]) if h.get("path") else True} for h in near]
-    return _fuse_hits([("keyword", hits), ("semantic", semantic)], k), path
+        "fresh": ws.is_fresh(h["path"]) if h.get("path") else True} for h in near}
+    by_key.update(keyword)
+    weight = SEMANTIC_WEIGHT if len(query.split()) <= LONG_QUERY_WORDS else 0.0
+    order = guarded(list(keyword), [h["key"] for h in near], pinned=_strong_prefix(hits),
+                    weight=weight)
+    return [by_key[key] for key in order[:k]], path
+
+
+def _strong_prefix(hits: list[dict[str, Any]]) -> int:
+    """How many leading keyword hits carry strong lexical evidence (the query names
+    their symbol): semantic neighbours never displace those."""
+    count = 0
+    for hit in hits:
+        if not any(r.startswith(STRONG_REASONS) for r in hit["reasons"]):
+            break
+        count += 1
+    return count
 
 
 def _natural_kind(cand: Candidate) -> str:

@@ -14,6 +14,7 @@ from repoctx.lazy import export_lazily
 if TYPE_CHECKING:
     from . import (
         ann_index,
+        bert,
         chunks,
         coverage,
         index_record,
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
         metadata_record,
         payload_record,
         sources,
+        static,
     )
     from .backfill import BackfillReport, backfill
     from .embedder import (
@@ -47,6 +49,7 @@ if TYPE_CHECKING:
         semantic_hits,
     )
     from .settings import CHOICES, choose, embedder_named, recorded
+    from .static import StaticEmbedder
 
 __all__ = [
     "APPROXIMATE",
@@ -61,8 +64,10 @@ __all__ = [
     "NO_EMBEDDER",
     "NO_VECTORS",
     "NoneEmbedder",
+    "StaticEmbedder",
     "ann_index",
     "backfill",
+    "bert",
     "choose",
     "chunks",
     "coverage",
@@ -82,6 +87,7 @@ __all__ = [
     "sources",
     "space_fingerprint",
     "space_of",
+    "static",
 ]
 
 export_lazily(__name__, {
@@ -93,5 +99,6 @@ export_lazily(__name__, {
     ".semantic": ("APPROXIMATE", "EMBEDDER_FAILED", "EXACT", "NO_EMBEDDER", "NO_VECTORS",
                   "query_embedder", "semantic_hits"),
     ".settings": ("CHOICES", "choose", "embedder_named", "recorded"),
-}, modules=("ann_index", "chunks", "coverage", "index_record", "ivf", "membership",
-            "membership_record", "metadata_record", "payload_record", "sources"))
+    ".static": ("StaticEmbedder",),
+}, modules=("ann_index", "bert", "chunks", "coverage", "index_record", "ivf", "membership",
+            "membership_record", "metadata_record", "payload_record", "sources", "static"))

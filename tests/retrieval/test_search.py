@@ -239,3 +239,41 @@ def test_with_an_embedder_semantic_hits_are_fused_and_the_path_says_so(ws, monke
     assert len(keys) == len(set(keys))  # a source found both ways appears once
     monkeypatch.undo()
     assert search(ws, "shopping cart item")["retrievalPath"] == "keyword.no_embedder"
+
+
+def test_semantic_neighbours_never_displace_strong_lexical_hits(ws, monkeypatch):
+    from repoctx import vectors
+    from tests.vectors.hashed_embedder import HashedBagTestEmbedder
+
+    queries = ["add_item", "ShoppingCart", "HTTPResponse", "ShoppingCart add_item"]
+    keyword = {q: search(ws, q, k=10)["hits"] for q in queries}
+    embedder = HashedBagTestEmbedder()
+    vectors.backfill(ws.store, embedder)
+    real = vectors.semantic_hits
+    monkeypatch.setattr(vectors, "semantic_hits",
+                        lambda w, q, k: real(w, q, k, embedder=embedder))
+    for query in queries:
+        hybrid = search(ws, query, k=10)
+        assert hybrid["mode"] == "hybrid"
+        strong = []
+        for hit in keyword[query]:  # the leading hits whose symbol the query names
+            if not any(r.startswith("symbol:") for r in hit["reasons"]):
+                break
+            strong.append(hit["key"])
+        got = [h["key"] for h in hybrid["hits"]]
+        assert strong and got[:len(strong)] == strong, query
+
+
+def test_a_long_query_keeps_the_keyword_order_and_adds_neighbours_after(ws, monkeypatch):
+    from repoctx import vectors
+    from tests.vectors.hashed_embedder import HashedBagTestEmbedder
+
+    query = " ".join(["shopping cart add item total price"] * 5)  # 30 words
+    keyword = [h["key"] for h in search(ws, query, k=50)["hits"]]
+    embedder = HashedBagTestEmbedder()
+    vectors.backfill(ws.store, embedder)
+    real = vectors.semantic_hits
+    monkeypatch.setattr(vectors, "semantic_hits",
+                        lambda w, q, k: real(w, q, k, embedder=embedder))
+    hybrid = [h["key"] for h in search(ws, query, k=50)["hits"]]
+    assert hybrid[:len(keyword)] == keyword and len(hybrid) >= len(keyword)

@@ -159,6 +159,11 @@ def vector_trees(store):
     return {name: rows for name, rows in values.items() if name.split("-vector-")[-1] in keep}
 
 
+def _vec_rows(root, store_dir):
+    with open_store(root, repo_id="demo", store_dir=store_dir) as s, s.snapshot() as snap:
+        return sum(1 for _ in snap.scan("repo/demo/vec/"))
+
+
 def test_killing_the_backfill_midway_and_rerunning_converges(tmp_path):
     root = tmp_path / "repo"
     generated_repo(root, 120)
@@ -170,10 +175,15 @@ def test_killing_the_backfill_midway_and_rerunning_converges(tmp_path):
         backfill(s, HashedBagTestEmbedder(), batch_texts=8)
         clean = vector_trees(s)
     outcomes = []
-    for wait in (1.2, 1.6):
+    for batches in (1, 3):  # killed once its first, then its third, batch is committed
         proc = subprocess.Popen([sys.executable, "-c", KILLED, str(root), str(killed_dir)],
                                 cwd=ROOT, stderr=subprocess.PIPE)
-        time.sleep(wait)
+        seen = _vec_rows(root, killed_dir)
+        deadline = time.monotonic() + 120  # polled, not slept: a loaded machine is slow
+        while proc.poll() is None and time.monotonic() < deadline:
+            if _vec_rows(root, killed_dir) >= seen + 8 * batches:
+                break
+            time.sleep(0.01)
         proc.send_signal(signal.SIGKILL)
         outcomes.append(proc.wait())
     assert -signal.SIGKILL in outcomes

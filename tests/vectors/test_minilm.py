@@ -1,12 +1,13 @@
-"""The real model: only where ``repoctx[embed]`` is installed."""
+"""The real model where its weights are installed (through sentence-transformers when
+``repoctx[embed]`` is installed, else numpy); the numpy path on the tiny model always."""
 
 import numpy as np
 import pytest
 
 from repoctx.vectors import EmbedderError, MiniLmEmbedder, space_of
-from repoctx.vectors.minilm import load_model, model_directory
+from repoctx.vectors.minilm import NumpyModel, load_model, model_directory
 
-pytest.importorskip("sentence_transformers")
+from .tiny_model import build
 
 
 @pytest.fixture(scope="module")
@@ -33,3 +34,20 @@ def test_real_embeddings_offline(minilm, monkeypatch):
 def test_a_broken_model_directory_is_an_embedder_error(tmp_path):
     with pytest.raises(EmbedderError):
         load_model(tmp_path)
+
+
+def test_the_numpy_path_needs_no_torch(tmp_path, monkeypatch):
+    monkeypatch.setenv("REPOCTX_MODEL_DIR", str(build(tmp_path / "tiny")))
+    embedder = MiniLmEmbedder()
+    rows = embedder.embed(["user session", "graph node"])
+    assert rows.shape == (2, 32)  # the tiny model's hidden size
+    assert np.allclose(np.linalg.norm(rows, axis=1), 1, atol=1e-5)
+    import importlib.util
+    if importlib.util.find_spec("sentence_transformers") is None:
+        assert isinstance(load_model(tmp_path / "tiny"), NumpyModel)
+
+
+def test_a_model_dir_without_weights_is_an_embedder_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("REPOCTX_MODEL_DIR", str(tmp_path))
+    with pytest.raises(EmbedderError, match="REPOCTX_MODEL_DIR"):
+        model_directory()

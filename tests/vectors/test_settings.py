@@ -2,14 +2,30 @@ import pytest
 
 from repoctx.errors import ToolError
 from repoctx.vectors import NONE, MiniLmEmbedder, choose, embedder_named, recorded
+from repoctx.vectors.settings import default_name, weights_installed
+from repoctx.vectors.static import StaticEmbedder
 
 
-def test_only_none_and_minilm_are_selectable():
+def test_only_none_static_and_minilm_are_selectable():
     assert embedder_named("none") is NONE
     assert isinstance(embedder_named("minilm"), MiniLmEmbedder)
+    assert isinstance(embedder_named("static"), StaticEmbedder)
     assert embedder_named("minilm") is embedder_named("minilm")  # built once
     with pytest.raises(ToolError):
         embedder_named("hashed-bag-test")
+
+
+def test_the_default_is_static_once_weights_are_there(monkeypatch, tmp_path):
+    monkeypatch.delenv("REPOCTX_DEFAULT_EMBEDDER")
+    monkeypatch.setenv("REPOCTX_MODEL_DIR", str(tmp_path))
+    assert weights_installed() and default_name() == "static"
+    monkeypatch.delenv("REPOCTX_MODEL_DIR")
+    assert default_name() == ("static" if weights_installed() else "none")
+    monkeypatch.setenv("REPOCTX_DEFAULT_EMBEDDER", "minilm")
+    assert default_name() == "minilm"
+    monkeypatch.setenv("REPOCTX_DEFAULT_EMBEDDER", "bogus")
+    with pytest.raises(ToolError):
+        default_name()
 
 
 def test_the_choice_is_recorded_and_kept(store):

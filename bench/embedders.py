@@ -1,0 +1,236 @@
+"""Embedder candidates on the same benches: quality, cost, speed (issue 18).
+
+For each candidate embedder (static tables distilled locally from the packaged
+all-MiniLM-L6-v2 in several recipes; the transformer itself through numpy), on the
+same stores:
+
+- **Django questions** (``bench/retrieval_questions.json`` over the Django 5.2 sdist):
+  ``repocontext_search`` keyword-only vs hybrid, recall@5 and MRR over files, and the
+  hybrid query p50/p95 in process;
+- **SWE-bench Django split** (``bench/swe.py``'s data; the whole problem statement is the
+  query; ``--series`` picks release series): search file recall@5 and MRR, keyword vs
+  hybrid;
+- **embedding cost**: the back-fill's seconds for the whole Django store, and texts/s.
+
+Each store is indexed once (keyword), scored with the embedder switched off, then
+embedded by each candidate in turn (a switch retires the previous space) and scored
+hybrid. The piece outputs the static recipes start from are distilled once and cached
+in ``bench/.cache``. Cold ``repoctx index`` walls are ``bench/e2e.py``'s business; the
+``--cold`` flag here times ``repoctx index --json`` on Django with ``--embedder none``
+and with the default embedder in fresh stores.
+
+    python bench/embedders.py [--series 3.0,3.1,3.2] [--candidates NAME,...] [--cold]
+                              [--out docs/benchmarks.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench modules beside us
+
+import retrieval as qbench  # noqa: E402
+import swe  # noqa: E402
+from _corpus import CACHE, django_source  # noqa: E402
+from _report import load_average, write_section  # noqa: E402
+
+from repoctx import vectors  # noqa: E402
+from repoctx.retrieval.tools import call  # noqa: E402
+from repoctx.vectors import settings  # noqa: E402
+from repoctx.vectors.bert import Bert  # noqa: E402
+from repoctx.vectors.minilm import model_directory  # noqa: E402
+from repoctx.vectors.static import StaticEmbedder, piece_outputs, reduce  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+RAW = CACHE / "static-piece-outputs.npy"
+DEFAULT_SERIES = ("3.0", "3.1", "3.2")
+
+
+def raw_outputs() -> np.ndarray:
+    """Each vocabulary piece's mean-pooled MiniLM output, distilled once and cached."""
+    if not RAW.is_file():
+        RAW.parent.mkdir(parents=True, exist_ok=True)
+        np.save(RAW, piece_outputs(Bert(model_directory())))
+    return np.load(RAW)
+
+
+def candidates() -> dict[str, Callable[[], Any]]:
+    """Candidate name -> a builder of its embedder (the table recipes share one raw)."""
+    def static(dim: int, sif: float | None, pca: bool, tag: str) -> Callable[[], Any]:
+        return lambda: StaticEmbedder(table=reduce(raw_outputs(), dim, sif, pca),
+                                      model=f"bench-static/{tag}")
+    return {
+        "static": lambda: settings.embedder_named("static"),  # the default: 256, PCA, SIF
+        "static-256-pca-sif-1e-4": static(256, 1e-4, True, "256-pca-sif-1e-4"),
+        "static-384-pca-sif": static(384, 1e-3, True, "384-pca-sif"),
+        "static-256-pca": static(256, None, True, "256-pca"),
+        "static-384-raw": static(384, None, False, "384-raw"),
+        "minilm-numpy": lambda: settings.embedder_named("minilm"),
+    }
+
+
+@dataclass
+class Run:
+    """One ranker's ranks over one bench."""
+
+    ranks: list[int | None] = field(default_factory=list)
+    recall5: list[float] = field(default_factory=list)
+    ms: list[float] = field(default_factory=list)
+
+    def summary(self) -> dict[str, float]:
+        """recall@5 (%), MRR, p50 and p95 in ms."""
+        ms = sorted(self.ms)
+        return {"recall5": 100 * statistics.fmean(self.recall5),
+                "mrr": statistics.fmean(1 / r if r else 0.0 for r in self.ranks),
+                "p50": ms[len(ms) // 2], "p95": ms[min(len(ms) - 1, int(len(ms) * 0.95))]}
+
+
+def use(store: Any, embedder: Any | None) -> None:
+    """Make ``embedder`` (None: keyword only) the store's embedder for search."""
+    if embedder is None:
+        settings.choose(store, "none")
+        return
+    if embedder.name == "static" and embedder is not settings.embedder_named("static"):
+        settings._BUILT["static"] = embedder  # noqa: SLF001 (a bench variant under the name)
+    settings.record_choice(store, embedder)
+
+
+def score(ws: Any, queries: list[tuple[str, set[str]]], share: bool) -> Run:
+    """File ranks of ``repocontext_search`` (k=50) for each ``(query, gold files)``;
+    recall@5 is the share of gold files in the top 5 (``share``, SWE-bench's measure) or
+    whether any is (the Django questions' measure, as ``bench/retrieval.py``)."""
+    run = Run()
+    for query, gold in queries:
+        start = time.perf_counter()
+        found, _, _ = swe.fitted(lambda q: call(ws, "repocontext_search",
+                                                {"query": q, "k": 50}), query)
+        run.ms.append((time.perf_counter() - start) * 1000)
+        ranked = list(dict.fromkeys(h["path"] for h in found["hits"] if h.get("path")))
+        run.ranks.append(next((i for i, p in enumerate(ranked, 1) if p in gold), None))
+        hit = set(ranked[:5]) & gold
+        run.recall5.append(len(hit) / len(gold) if share else float(bool(hit)))
+    return run
+
+
+def bench_store(ws: Any, queries: list[tuple[str, set[str]]], names: list[str],
+                built: dict[str, Any], share: bool) -> dict[str, Any]:
+    """Keyword, then each candidate hybrid, on one store."""
+    use(ws.store, None)
+    score(ws, queries[:5], share)  # warm the search state
+    out: dict[str, Any] = {"keyword": score(ws, queries, share).summary()}
+    for name in names:
+        embedder = built[name]
+        use(ws.store, embedder)
+        start = time.perf_counter()
+        filled = vectors.backfill(ws.store, embedder)
+        seconds = time.perf_counter() - start
+        score(ws, queries[:5], share)
+        out[name] = {**score(ws, queries, share).summary(), "embed_s": seconds,
+                     "vectors": filled.vectors, "error": filled.error}
+        print(f"  {name}: {out[name]}", file=sys.stderr, flush=True)
+    use(ws.store, None)
+    return out
+
+
+def django_questions(names: list[str], built: dict[str, Any], workdir: Path) -> dict[str, Any]:
+    """The Django questions bench, keyword and each candidate."""
+    root = django_source()
+    questions = qbench.load_questions(qbench.QUESTIONS, root)
+    ws = qbench.repoctx_workspace(root, workdir)
+    return bench_store(ws, [(q.question, set(q.gold)) for q in questions], names, built,
+                       share=False)
+
+
+def swe_split(series: list[str], names: list[str], built: dict[str, Any]) -> dict[str, Any]:
+    """The SWE-bench split's search, per series then pooled (means weighted by tasks)."""
+    per: dict[str, tuple[int, dict[str, Any]]] = {}
+    for one in series:
+        instances = swe.load_instances(one, None)
+        ws, _ = swe.workspace(one, False, lambda m: print(m, file=sys.stderr))
+        try:
+            per[one] = (len(instances), bench_store(
+                ws, [(i.task, set(i.gold)) for i in instances], names, built, share=True))
+        finally:
+            ws.close()
+            ws.store.close()
+    total = sum(n for n, _ in per.values())
+    pooled: dict[str, Any] = {}
+    for ranker in ["keyword", *names]:
+        pooled[ranker] = {key: sum(n * r[ranker][key] for n, r in per.values()) / total
+                          for key in ("recall5", "mrr", "p50", "p95")}
+    return {"tasks": total, "pooled": pooled}
+
+
+def cold_index(embedder: str) -> dict[str, float]:
+    """``repoctx index --json`` of Django 5.2 into a fresh store: wall and phases."""
+    root = django_source()
+    with tempfile.TemporaryDirectory(prefix="embedder-cold-") as tmp:
+        cmd = [sys.executable, "-m", "repoctx", "index", str(root), "--store",
+               str(Path(tmp) / "s"), "--embedder", embedder, "--json"]
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)["seconds"]
+
+
+def report(q: dict[str, Any], s: dict[str, Any] | None, cold: dict[str, Any] | None,
+           names: list[str]) -> str:
+    """The candidate table and the cold-index line."""
+    lines = ["| candidate | Django questions recall@5 / MRR | SWE search recall@5 / MRR "
+             "| hybrid query p50 / p95 (Django) | embed the Django store |",
+             "| --- | ---: | ---: | ---: | ---: |"]
+    for name in ["keyword", *names]:
+        a = q[name]
+        b = s["pooled"][name] if s else None
+        swe_cell = f"{b['recall5']:.1f}% / {b['mrr']:.3f}" if b else "—"
+        embed = f"{a['embed_s']:.1f} s ({a['vectors']:,} vectors)" if "embed_s" in a else "—"
+        lines.append(f"| {name} | {a['recall5']:.1f}% / {a['mrr']:.3f} | {swe_cell} "
+                     f"| {a['p50']:.1f} / {a['p95']:.1f} ms | {embed} |")
+    if s:
+        lines += ["", f"SWE-bench: {s['tasks']} tasks of the series asked, the whole problem "
+                  "statement as the query, recall@5 = share of gold files in the top 5 files."]
+    if cold:
+        lines += ["", "Cold `repoctx index` of Django 5.2 (fresh store, one run each): "
+                  + "; ".join(f"`--embedder {k}` {v['wall']:.1f} s wall"
+                              + (f" (embed {v['embed']:.1f} s)" if "embed" in v else "")
+                              for k, v in cold.items())
+                  + f"; ratio {cold['static']['wall'] / cold['none']['wall']:.2f}x."]
+    lines += ["", f"Load average during the run: {load_average()} (2 cores, shared)."]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--series", default=",".join(DEFAULT_SERIES),
+                        help="SWE-bench series, comma-separated ('' for none)")
+    parser.add_argument("--candidates", default="static",
+                        help=f"comma-separated, of: {', '.join(candidates())}")
+    parser.add_argument("--cold", action="store_true", help="also time cold repoctx index")
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "benchmarks.md")
+    parser.add_argument("--no-write", action="store_true")
+    args = parser.parse_args()
+    names = [n for n in args.candidates.split(",") if n]
+    built = {name: candidates()[name]() for name in names}
+    with tempfile.TemporaryDirectory(prefix="embedder-bench-") as tmp:
+        q = django_questions(names, built, Path(tmp))
+    series = [v for v in args.series.split(",") if v]
+    s = swe_split(series, names, built) if series else None
+    cold = {e: cold_index(e) for e in ("none", "static")} if args.cold else None
+    body = report(q, s, cold, names)
+    print(body)
+    if not args.no_write:
+        write_section(args.out, "embedders", "Embedders for hybrid search (issue 18)", body)
+
+
+if __name__ == "__main__":
+    main()
