@@ -47,7 +47,18 @@ def check_arguments(name: str, schema: dict[str, Any], arguments: Any) -> dict[s
     if error is not None:
         raise ToolError(_message(name, schema, error))
     defaults = {k: v["default"] for k, v in schema["properties"].items() if "default" in v}
-    return defaults | arguments
+    return defaults | {k: _as_declared(schema["properties"].get(k, {}), v)
+                       for k, v in arguments.items()}
+
+
+def _as_declared(schema: dict[str, Any], value: Any) -> Any:
+    """An integer JSON Schema accepts as a number (``2.0``, ``-0.0``) as a Python int, so
+    the handlers never meet a float where they count (``range``, slices)."""
+    if schema.get("type") == "integer" and isinstance(value, float):
+        return int(value)
+    if schema.get("type") == "array" and isinstance(value, list) and "items" in schema:
+        return [_as_declared(schema["items"], item) for item in value]
+    return value
 
 
 def _check_unicode(value: Any, where: str = "arguments") -> None:

@@ -64,6 +64,18 @@ def test_integers_past_their_maximum_are_refused_not_clamped(reader: Reader) -> 
     assert len(call_tool(reader, "grep", {"pattern": "e", "limit": 100})["matches"]) == 27
 
 
+def test_integers_written_as_whole_floats_are_taken_as_integers(reader: Reader) -> None:
+    # JSON Schema counts 2.0 and -0.0 as integers; a handler once met range(-0.0)
+    as_int = call_tool(reader, "neighbours", {"id": "errors.md#1", "before": 0, "after": 1})
+    as_float = call_tool(reader, "neighbours", {"id": "errors.md#1", "before": -0.0,
+                                                "after": 1.0})
+    assert as_float == as_int
+    assert call_tool(reader, "search", {"query": "error", "limit": 2.0}) == call_tool(
+        reader, "search", {"query": "error", "limit": 2})
+    with pytest.raises(ToolError, match="limit"):
+        call_tool(reader, "search", {"query": "error", "limit": 2.5})
+
+
 @pytest.mark.parametrize("arguments", [None, [1, 2], "text", 3, True])
 def test_arguments_that_are_not_an_object_are_refused(reader: Reader, arguments) -> None:
     with pytest.raises(ToolError, match="search: arguments must be a JSON object"):
