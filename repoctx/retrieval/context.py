@@ -32,19 +32,23 @@ from .workspace import Workspace
 
 MIN_BUDGET, MAX_BUDGET, DEFAULT_BUDGET = 1, 200_000, 8192
 MIN_TOP, MAX_TOP, DEFAULT_TOP = 1, 50, 10
+TOKENS_PER_FILE = 400
+"""Without ``top``, the plan holds a file per this many tokens of budget (a file's
+slices cost a few hundred): more budget considers more files, so it never loses one."""
+MAX_PLAN = 150
 MAX_TASK_CHARS = 4096
 MAX_LIST = 10_000
 XREF = "xref"
 
 
 def context(ws: Workspace, task: str, *, responseBudgetTokens: int = DEFAULT_BUDGET,
-            top: int = DEFAULT_TOP, detail: str = "auto", seen: Sequence[str] = (),
+            top: int | None = None, detail: str = "auto", seen: Sequence[str] = (),
             known: Sequence[str] = (), session: str | None = None,
             rank: Ranker | None = None, now_ms: int | None = None) -> dict[str, Any]:
     """A bundle of what ``task`` needs that fits ``responseBudgetTokens`` (see module doc)."""
     task = _task(task)
     budget = clamp("responseBudgetTokens", responseBudgetTokens, MIN_BUDGET, MAX_BUDGET)
-    top = clamp("top", top, MIN_TOP, MAX_TOP)
+    top = plan_size(budget, None if top is None else clamp("top", top, MIN_TOP, MAX_TOP))
     if detail not in DETAILS:
         raise ToolError(f"detail: must be one of {', '.join(DETAILS)} (got {detail!r})")
     seen_set = frozenset(_strings("seen", seen))
@@ -61,6 +65,15 @@ def context(ws: Workspace, task: str, *, responseBudgetTokens: int = DEFAULT_BUD
     if session_id:
         _record(ws, session_id, packed, view, now)
     return packed.response
+
+
+def plan_size(budget: int, top: int | None) -> int:
+    """How many files the plan considers: ``top`` when given, else one per
+    ``TOKENS_PER_FILE`` tokens of budget (at least ``DEFAULT_TOP``, at most ``MAX_PLAN``),
+    so the plan of a larger budget holds the plan of a smaller one."""
+    if top is not None:
+        return top
+    return max(DEFAULT_TOP, min(MAX_PLAN, budget // TOKENS_PER_FILE))
 
 
 def _plan(ws: Workspace, task: str, top: int, detail: str, known: frozenset[str],
