@@ -25,9 +25,11 @@ from repoctx.session import (
 )
 
 from .context_rank import Candidate, Ranker, default_rank
+from .definition_slices import task_words
 from .expansion import expand, gather
+from .file_class import classify, holder_words, ordered, task_asks
 from .packing import DETAILS, Packed, Plan, pack, smallest_budget
-from .units import load
+from .units import Source, load
 from .workspace import Workspace
 
 MIN_BUDGET, MAX_BUDGET, DEFAULT_BUDGET = 1, 200_000, 8192
@@ -81,8 +83,39 @@ def _plan(ws: Workspace, task: str, top: int, detail: str, known: frozenset[str]
     base = list(rank(ws, task, top))
     candidates = expand(ws, task, base, top)
     sources = [s for t in gather(candidates, top) if (s := load(ws, t)) is not None]
+    sources = by_class(ws, task, sources)
     return Plan(sources, detail, known, possessed,
-                {"retrievalPath": retrieval_path(base, len(candidates) > len(base))})
+                {"retrievalPath": retrieval_path(base, len(candidates) > len(base))},
+                task_words(task))
+
+
+def by_class(ws: Workspace, task: str, sources: list[Source]) -> list[Source]:
+    """``sources`` with tests, prose and release notes behind the source the task did not
+    ask them over, and vendored, generated, minified, data and locale files last
+    (``file_class``, read from each file's content)."""
+    holders = _own_holders(ws)
+    classes = [(s.path, classify(s.path, s.node.language, s.text(), holders))
+               for s in sources]
+    return [sources[i] for i in ordered(classes, task_asks(task))]
+
+
+_LICENCES = ("LICENSE", "LICENSE.txt", "LICENSE.md", "LICENCE", "COPYING")
+_HOLDERS: dict[str, frozenset[str]] = {}
+
+
+def _own_holders(ws: Workspace) -> frozenset[str]:
+    """Words of the repository's own copyright holder, from its licence file (cached)."""
+    key = str(ws.root)
+    if key not in _HOLDERS:
+        text = None
+        for name in _LICENCES:
+            try:
+                text = (ws.root / name).read_text(encoding="utf-8", errors="replace")[:4096]
+                break
+            except OSError:
+                continue  # no licence under this name: try the next one
+        _HOLDERS[key] = holder_words(text)
+    return _HOLDERS[key]
 
 
 def retrieval_path(base: Iterable[Candidate], expanded: bool) -> str:

@@ -56,6 +56,8 @@ class Plan:
     """``path@contentHash`` whole-file versions the caller provably holds."""
     fields: dict[str, Any] = field(default_factory=dict)
     """Fixed response fields (``retrievalPath``)."""
+    words: frozenset[str] = frozenset()
+    """The task's words: which members of a large class are sliced with its header."""
     _units: dict[tuple[str, str, int], list[Unit] | None] = field(default_factory=dict)
 
     def units(self, src: Source, level: str, budget: int) -> list[Unit] | None:
@@ -64,7 +66,7 @@ class Plan:
         key = (src.path, level, cheap_key)
         if key not in self._units:
             if level == SLICES:
-                self._units[key] = slice_units(src, budget)
+                self._units[key] = slice_units(src, budget, self.words)
             elif level == OUTLINE:
                 unit = outline_unit(src)
                 self._units[key] = None if unit is None else [unit]

@@ -19,6 +19,7 @@ from repoctx.reconcile import FileNode, content_record
 from repoctx.session import possession_claim
 
 from . import wire
+from .definition_slices import LARGE_CLASS_LINES, Span, member_spans
 from .expansion import Target
 from .receipts import FILE, OUTLINE, PATH, SLICE, receipt
 from .symbols import declarations, declared_in
@@ -27,6 +28,8 @@ from .workspace import Workspace
 CHEAP_FRACTION = 8
 """A whole file is "cheap" when its tokens are at most this fraction of the budget."""
 MAX_SLICES = 6
+HEADER = "#header"
+"""Marks the span of a split class's header (its unit names the class, not all of it)."""
 """Most symbol or line-span bodies sliced from one file (in the order they ranked)."""
 
 
@@ -113,8 +116,10 @@ def whole_unit(src: Source) -> Unit | None:
     return src.unit(FILE, "", lines=[1, max(1, len(lines))], text=src.text())
 
 
-def slice_units(src: Source, budget: int) -> list[Unit] | None:
-    """The relevant bodies: symbol spans, or the whole file when it is cheap.
+def slice_units(src: Source, budget: int,
+                words: frozenset[str] = frozenset()) -> list[Unit] | None:
+    """The relevant bodies: whole definitions (a large class as its header and the
+    members matching the task's ``words``), or the whole file when it is cheap.
 
     None when the file is stale (no body can be sent for its indexed version).
     """
@@ -122,7 +127,7 @@ def slice_units(src: Source, budget: int) -> list[Unit] | None:
     if lines is None:
         return None
     cheap = src.node.tokens is not None and src.node.tokens <= budget // CHEAP_FRACTION
-    spans = [] if cheap else _spans(src)
+    spans = [] if cheap else _spans(src, lines, words)
     if sum(end - start + 1 for start, end, _ in spans) * 4 >= len(lines) * 3:
         spans = []  # slices covering most of the file cost more than the file itself
     if not spans:
@@ -131,19 +136,34 @@ def slice_units(src: Source, budget: int) -> list[Unit] | None:
     out = []
     for start, end, symbol in spans:
         body = "".join(lines[start - 1:end])
-        if symbol:
+        if symbol and symbol.endswith(HEADER):
+            out.append(src.unit(SLICE, f"{symbol}@L{start}-{end}",
+                                symbol=symbol.removesuffix(HEADER), lines=[start, end],
+                                text=body))
+        elif symbol:
             out.append(src.unit(SLICE, symbol, symbol=symbol, lines=[start, end], text=body))
         else:
             out.append(src.unit(SLICE, f"L{start}-{end}", lines=[start, end], text=body))
     return out
 
 
-def _spans(src: Source) -> list[tuple[int, int, str | None]]:
-    """Spans of the target's first symbols and lines, in line order, nested ones dropped."""
-    found: list[tuple[int, int, str | None]] = []
+def _spans(src: Source, lines: list[str], words: frozenset[str]) -> list[Span]:
+    """Spans of the target's first symbols and lines, in line order, nested ones dropped;
+    a large class is its header (named after the class) and its matching members."""
+    found: list[Span] = []
     for fq in src.target.symbols[:MAX_SLICES]:
         decl = declarations(src.ws, fq).get(src.path)
-        if decl is not None:
+        if decl is None:
+            continue
+        parts = None
+        if decl.kind == "class" and decl.end_line - decl.start_line >= LARGE_CLASS_LINES:
+            parts = member_spans(src.ws, src.path, fq, decl.start_line, src.node.symbols,
+                                 lines, words)
+        if parts:
+            header, *members = parts
+            found.append((header[0], header[1], fq + HEADER))
+            found.extend(members)
+        else:
             found.append((decl.start_line, decl.end_line, fq))
     found.extend((a, b, None) for a, b in src.target.spans[:MAX_SLICES - len(found)])
     found.sort(key=lambda s: (s[0], -s[1]))
