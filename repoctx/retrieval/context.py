@@ -29,6 +29,8 @@ from .definition_slices import task_words
 from .expansion import expand, gather
 from .file_class import classify, holder_words, ordered, task_asks
 from .packing import DETAILS, Packed, Plan, pack, smallest_budget
+from .query import MAX_TEXT_CHARS
+from .task_text import check_text
 from .units import Source, load
 from .workspace import Workspace
 
@@ -38,7 +40,8 @@ TOKENS_PER_FILE = 400
 """Without ``top``, the plan holds a file per this many tokens of budget (a file's
 slices cost a few hundred): more budget considers more files, so it never loses one."""
 MAX_PLAN = 150
-MAX_TASK_CHARS = 4096
+MAX_TASK_CHARS = MAX_TEXT_CHARS
+"""A pasted issue with its traceback; search reduces it to a bounded query."""
 MAX_LIST = 10_000
 XREF = "xref"
 
@@ -167,9 +170,7 @@ def clamp(name: str, value: object, low: int, high: int) -> int:
 def _task(task: object) -> str:
     if not isinstance(task, str) or not task.strip():
         raise ToolError("task: must be a non-empty string describing the work")
-    if len(task) > MAX_TASK_CHARS:
-        raise ToolError(f"task: at most {MAX_TASK_CHARS} characters (got {len(task)})")
-    return task
+    return check_text(task, "task")
 
 
 def _strings(name: str, values: object) -> list[str]:

@@ -19,8 +19,8 @@ from .workspace import Workspace
 CONTEXTPULL, SEARCH = "contextpull", "search"
 _SEARCH_MODULE = "repoctx.retrieval.search"
 _READER_LIMIT = 100
-QUERY_WORDS, QUERY_CHARS = 16, 800
-"""A task is searched by its first words: search bounds a query's length and terms."""
+QUERY_CHARS = 100_000
+"""A task is searched whole: search reduces a long text to a bounded query (task_text)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,8 +68,8 @@ def search_rank(ws: Workspace, task: str, k: int,
 
 
 def search_query(task: str) -> str:
-    """The query a task is searched with: its first ``QUERY_WORDS`` words, bounded."""
-    return " ".join(task.split()[:QUERY_WORDS])[:QUERY_CHARS]
+    """The query a task is searched with: the whole task (search reduces it), bounded."""
+    return task[:QUERY_CHARS]
 
 
 def hit_lines(value: object) -> tuple[int, int] | None:

@@ -1,8 +1,9 @@
 """retrieval/expansion — cross-reference expansion of ranked candidates, grouped per file.
 
-The names a task mentions (identifier-like words, code-looking ones first) are looked
-up as definitions: a dotted name directly in the symbol tree, a simple one among the
-symbols of the files a lexical search for it finds. For each definition found, its
+The names a task mentions (``task_text.task_names``: code-looking names rare in the
+index; a dunder or common name only when qualified) are looked up as definitions: a
+dotted name directly in the symbol tree, a simple one among the symbols of the files a
+lexical search for it finds. For each definition found, its
 dependents and covering tests come from the reverse cross-reference tree (tests under
 the name and its snake form), a bounded number per name. The expanded list is
 grouped into one ``Target`` per file, in first-seen order. Reads only.
@@ -19,6 +20,8 @@ from .context_rank import Candidate
 from .query import normalise_name
 from .search_state import search_state
 from .symbols import reverse_members, where
+from .task_text import index_stats
+from .task_text import task_names as rare_task_names
 from .workspace import Workspace
 
 DEFINITION, DEPENDENT, TEST = "definition", "dependent", "test"
@@ -45,6 +48,15 @@ class Target:
     symbols: tuple[str, ...] = ()
     spans: tuple[tuple[int, int], ...] = ()
     reasons: tuple[str, ...] = ()
+
+
+def names_of(ws: Workspace, task: str) -> list[str]:
+    """The names of ``task`` to expand: with a search index, those rare in it
+    (``task_text.task_names``); without one, the identifier-like words (``task_names``)."""
+    state = search_state(ws.export)
+    if state.indexed:
+        return rare_task_names(task, index_stats(state))
+    return task_names(task)
 
 
 def task_names(task: str) -> list[str]:
@@ -102,7 +114,7 @@ def expand(ws: Workspace, task: str, base: list[Candidate], top: int) -> list[Ca
     """
     defs: list[Candidate] = []
     subjects: dict[str, None] = {}
-    names = task_names(task)
+    names = names_of(ws, task)
     for name in names:
         found = _best(definitions(ws, name), names)
         defs.extend(found)

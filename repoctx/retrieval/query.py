@@ -23,6 +23,9 @@ from repoctx.errors import ToolError
 
 MAX_QUERY_CHARS = 1000
 MAX_QUERY_TERMS = 32
+"""What one query as matched may hold; longer texts are reduced first (``task_text``)."""
+MAX_TEXT_CHARS = 100_000
+"""Longest query or task accepted (a pasted issue with its traceback: 64k and more)."""
 MAX_JOIN_WORDS = 3  # neighbouring words joined into one candidate identifier
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")

@@ -2,7 +2,8 @@
 
 Reads the export's ``repoctx_search_*`` tables (``search_index``) through a read-only
 connection; writes only when ``refresh=True`` finds a stale hit (reconcile, re-export,
-index update). Every query passes ``sanitise_query`` once; arguments are checked here
+index update). Every query passes ``sanitise_query`` once, a long one (a pasted issue,
+up to ``task_text.MAX_TEXT_CHARS``) after ``task_text`` reduced it; arguments are checked here
 and reported as ``ToolError`` naming the argument; SQLite errors never reach the caller.
 Without the search tables, search falls back to the ContextPull reader's lexical search
 and says so in ``retrievalPath``.
@@ -20,7 +21,7 @@ from repoctx.reconcile import Declaration, reconcile_pass, symbol_record
 from repoctx.retrieval.export_extras import export_extras
 from repoctx.retrieval.fusion import fuse
 from repoctx.retrieval.fuzzy import identifier_corrections
-from repoctx.retrieval.query import QueryTerms, is_compound, replace_words, sanitise_query
+from repoctx.retrieval.query import QueryTerms, is_compound, replace_words
 from repoctx.retrieval.rankings import matches_filter
 from repoctx.retrieval.search_candidates import (
     CONTENT,
@@ -35,6 +36,7 @@ from repoctx.retrieval.search_candidates import (
 from repoctx.retrieval.search_state import SearchState, forget_state, search_state, sqlite_errors
 from repoctx.retrieval.section_symbols import fq_name
 from repoctx.retrieval.snippets import snippet
+from repoctx.retrieval.task_text import check_text, index_stats, query_terms
 from repoctx.retrieval.workspace import Workspace
 
 KINDS = ("file", "symbol", "section", "memory")
@@ -74,14 +76,22 @@ def _check_kinds(kinds: object) -> tuple[str, ...]:
     return tuple(k for k in KINDS if k in given)
 
 
-def _check_queries(query: object, queries: object) -> tuple[list[QueryTerms], bool]:
+def _check_queries(query: object, queries: object) -> tuple[list[tuple[str, str]], bool]:
+    """``(text, argument)`` of each query, bounded (``task_text.check_text``)."""
     if (query is None) == (queries is None):
         raise ToolError("query: give exactly one of query or queries")
     if query is not None:
-        return [sanitise_query(query)], False
+        return [(check_text(query, "query"), "query")], False
     listed = _check_list("queries", queries, MAX_QUERIES)
     assert listed is not None
-    return [sanitise_query(q, f"queries[{i}]") for i, q in enumerate(listed)], True
+    return [(check_text(q, f"queries[{i}]"), f"queries[{i}]") for i, q in enumerate(listed)], True
+
+
+def _terms(ws: Workspace, checked: list[tuple[str, str]]) -> list[tuple[QueryTerms, ...]]:
+    """Each query's terms: as typed when short, else reduced with the index's statistics
+    (a pasted issue of up to ``task_text.MAX_TEXT_CHARS``)."""
+    return [query_terms(text, argument, lambda: index_stats(search_state(ws.export)))
+            for text, argument in checked]
 
 
 def search(ws: Workspace, query: str | None = None, *, queries: list[str] | None = None,
@@ -94,7 +104,7 @@ def search(ws: Workspace, query: str | None = None, *, queries: list[str] | None
     ``brief`` leaves each code hit's snippet and freshness out, for callers that only
     rank (context bundles check freshness themselves); ``refresh`` then sees nothing stale.
     """
-    terms, many = _check_queries(query, queries)
+    checked, many = _check_queries(query, queries)
     k = _check_k(k)
     wanted = _check_kinds(kinds)
     filters = _check_list("paths", paths, MAX_PATH_FILTERS)
@@ -102,15 +112,17 @@ def search(ws: Workspace, query: str | None = None, *, queries: list[str] | None
         raise ToolError(f"paths: each filter at most {MAX_PATH_CHARS} characters")
     if not isinstance(refresh, bool):
         raise ToolError("refresh: must be true or false")
-    results = [_answer(ws, t, k, wanted, filters, brief) for t in terms]
+    terms = _terms(ws, checked)
+    results = [_answer_fused(ws, t, k, wanted, filters, brief) for t in terms]
     stale = sorted({h["path"] for r in results for h in r["hits"] if not h.get("fresh", True)})
     if refresh and stale:
         refresh_index(ws)
-        results = [{**_answer(ws, t, k, wanted, filters, brief), "refreshed": stale}
+        results = [{**_answer_fused(ws, t, k, wanted, filters, brief), "refreshed": stale}
                    for t in terms]
     if not many:
         return results[0]
-    return {"results": [{"query": t.text, **r} for t, r in zip(terms, results, strict=True)],
+    return {"results": [{"query": t[-1].text, **r}
+                        for t, r in zip(terms, results, strict=True)],
             "mode": MODE, "retrievalPath": results[0]["retrievalPath"]}
 
 
@@ -120,6 +132,17 @@ def refresh_index(ws: Workspace) -> None:
     contextpull.export_store(ws.store, ws.root, ws.export, previous=ws.export,
                              finalize=export_extras(ws.store))
     forget_state(ws.export)
+
+
+def _answer_fused(ws: Workspace, variants: tuple[QueryTerms, ...], k: int,
+                  kinds: tuple[str, ...], paths: list[str] | None, brief: bool) -> dict[str, Any]:
+    """The answer to one query; a reduced long text's variants (``task_text.query_terms``)
+    are answered each and their hits fused by reciprocal rank."""
+    answers = [_answer(ws, t, k, kinds, paths, brief) for t in variants]
+    if len(answers) == 1:
+        return answers[0]
+    hits = _fuse_hits([(str(i), a["hits"]) for i, a in enumerate(answers)], k)
+    return {**answers[-1], "hits": hits}
 
 
 def _answer(ws: Workspace, terms: QueryTerms, k: int, kinds: tuple[str, ...],

@@ -54,9 +54,9 @@ def string(description: str, max_length: int = 4096) -> dict[str, Any]:
             "description": description}
 
 
-def strings(description: str, max_items: int = 100) -> dict[str, Any]:
+def strings(description: str, max_items: int = 100, max_length: int = 1024) -> dict[str, Any]:
     """A bounded list of strings."""
-    return {"type": "array", "items": {"type": "string", "maxLength": 1024},
+    return {"type": "array", "items": {"type": "string", "maxLength": max_length},
             "maxItems": max_items, "description": description}
 
 

@@ -18,6 +18,7 @@ from repoctx.tokenizer import count_tokens
 
 from . import memory_tools
 from . import tool_outputs as outputs
+from .query import MAX_TEXT_CHARS
 from .related import DEFAULT_K as RELATED_K
 from .related import K_MAX as RELATED_K_MAX
 from .related import K_MIN as RELATED_K_MIN
@@ -144,7 +145,9 @@ CONTEXT_TOOL = Tool(
     "responseBudgetTokens; units already delivered to the session (or listed in seen) "
     "come back under reused and cost nothing.",
     schema({
-        "task": string("What the agent is trying to do, in words.", 8000),
+        "task": string("What the agent is trying to do: words, or a whole pasted issue with "
+                       "its code and traceback (reduced to its telling terms).",
+                       MAX_TEXT_CHARS),
         "responseBudgetTokens": integer("Most tokens the whole answer may cost.", 1, 200_000,
                                         8192),
         "top": {"type": "integer", "minimum": 1, "maximum": 50,
@@ -171,8 +174,10 @@ SEARCH_TOOLS = (
         "on disk is still what was indexed (fresh). refresh re-indexes stale files first; "
         "queries answers several related queries in one call.",
         schema({
-            "query": string("What to look for: words, an identifier, a phrase.", 1000),
-            "queries": strings("Several related queries, answered together.", 10),
+            "query": string("What to look for: words, an identifier, a phrase, or a whole "
+                            "pasted issue (reduced to its telling terms).", MAX_TEXT_CHARS),
+            "queries": strings("Several related queries, answered together.", 10,
+                               MAX_TEXT_CHARS),
             "k": integer("Most hits to return.", 1, 100, 10),
             "kinds": {"type": "array", "maxItems": 4, "description": "Only these kinds.",
                       "items": {"type": "string", "enum": ["file", "symbol", "section",

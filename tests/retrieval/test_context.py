@@ -200,6 +200,20 @@ def test_bad_arguments_name_the_argument_and_valid_values(ws):
         call(ws, seen="abc")
 
 
+def test_a_pasted_64k_task_is_taken_and_an_overlong_one_refused(ws):
+    from repoctx.retrieval.tools import call as tool
+
+    task = ("Checkout total is wrong\n<!-- template: describe the bug -->\n"
+            + "lorem ipsum dolor sit amet " * 2500 + "\nthe cart total price")
+    assert len(task) > 64_000
+    bundle = tool(ws, "repocontext_context", {"task": task, "responseBudgetTokens": 4000})
+    assert bundle["entries"] and bundle["responseTokens"] == sent_tokens(bundle) <= 4000
+    with pytest.raises(ToolError, match="task: .*100000 characters"):  # the schema's words
+        tool(ws, "repocontext_context", {"task": "x" * 100_001})
+    with pytest.raises(ToolError, match="task: at most 100,000 characters"):  # the handler's
+        context(ws, "x" * 100_001)
+
+
 def test_numeric_arguments_are_clamped(ws):
     assert call(ws, responseBudgetTokens=10**9)["responseBudgetTokens"] == MAX_BUDGET
     assert call(ws, responseBudgetTokens=0, top=0)["responseBudgetTokens"] == 1

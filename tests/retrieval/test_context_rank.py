@@ -10,7 +10,6 @@ from repoctx.reconcile import FileNode
 from repoctx.retrieval.context_rank import (
     CONTEXTPULL,
     QUERY_CHARS,
-    QUERY_WORDS,
     SEARCH,
     Candidate,
     default_rank,
@@ -77,8 +76,8 @@ def test_default_rank_answers_with_files_of_the_repo(ws):
                                              "shop/__init__.py"}
 
 
-def test_long_tasks_are_searched_by_their_first_words(ws):
-    task = "checkout " + "lorem ipsum dolor " * 400
-    assert len(search_query(task).split()) <= QUERY_WORDS
-    assert len(search_query(task)) <= QUERY_CHARS
-    assert default_rank(ws, task, 5)
+def test_long_tasks_are_searched_whole_and_reduced_by_search(ws):
+    task = "lorem ipsum dolor " * 400 + "\nthe checkout total is wrong"
+    assert search_query(task) == task and len(search_query("x" * 200_000)) == QUERY_CHARS
+    got = default_rank(ws, task, 5)
+    assert "shop/cart.py" in [c.path for c in got[:3]]

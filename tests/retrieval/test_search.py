@@ -93,8 +93,27 @@ def test_hostile_queries_never_raise_sqlite_errors(ws, query):
 
 
 def test_overlong_queries_are_tool_errors(ws):
-    with pytest.raises(ToolError, match="query: at most 1000 characters"):
-        search(ws, "x" * 10_000)
+    with pytest.raises(ToolError, match="query: at most 100,000 characters"):
+        search(ws, "x" * 100_001)
+    with pytest.raises(ToolError, match="queries\\[1\\]: at most 100,000 characters"):
+        search(ws, queries=["cart", "x" * 100_001])
+
+
+PASTED_ISSUE = ("Cart goes wrong after a while\n<!-- Please describe the bug; this comment is "
+                "hidden. -->\n" + "Some unrelated words about the weather today. " * 1400
+                + '\nTraceback (most recent call last):\n  File "/venv/shop/cart.py", line 14, '
+                  "in add_item\nKeyError: 'sku'\n")
+
+
+def test_a_pasted_64k_issue_is_reduced_not_refused(ws):
+    from repoctx.retrieval.tools import call
+
+    assert len(PASTED_ISSUE) > 64_000
+    hits = call(ws, "repocontext_search", {"query": PASTED_ISSUE})["hits"]
+    assert hits[0]["path"] == "shop/cart.py"
+    answer = call(ws, "repocontext_search", {"queries": [PASTED_ISSUE, "http response"]})
+    assert answer["results"][0]["hits"][0]["path"] == "shop/cart.py"
+    assert len(answer["results"][0]["query"].split()) <= 32
 
 
 def test_several_queries_in_one_call(ws):

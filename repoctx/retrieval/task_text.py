@@ -1,0 +1,303 @@
+"""retrieval/task_text — a pasted task (an issue, a traceback, code) reduced to a bounded query.
+
+An agent's task is a title, prose, code samples, tracebacks and often an issue
+template's boilerplate. Search matches a bounded number of words, so the whole text is
+read for its signals and reduced to the best few:
+
+- boilerplate is dropped first: HTML comments, checklist lines (``- [ ]``), table rows
+  (version tables), URLs;
+- each word is weighed by where it stands: the title (first line), traceback frames
+  (the file's name and the function), file paths, error lines (``FooError: message``),
+  code (backticks, fenced or indented blocks, ``def``/``class`` names), dotted and
+  compound identifiers, and plain prose;
+- and by how well it discriminates in *this* repository: the index's own section counts
+  (``repoctx_search_vocab``), not a fixed list. A word in none is dropped; one in more
+  than ``COMMON_SHARE`` of the sections comes after every rarer word.
+
+``reduce_query`` returns at most ``MAX_QUERY_TERMS`` words as one query string, which
+``query.sanitise_query`` then takes like any typed query. ``task_names`` picks the names
+worth expanding to definitions: those rare in the index; a dunder or common name only
+when qualified (``Foo.__init__``). Pure apart from the statistics passed in; bounded
+work: the text is at most ``MAX_TEXT_CHARS`` and every pattern is linear.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from repoctx.errors import ToolError
+
+from .query import (
+    MAX_QUERY_CHARS,
+    MAX_QUERY_TERMS,
+    MAX_TEXT_CHARS,
+    STOPWORDS,
+    QueryTerms,
+    normalise_name,
+    sanitise_query,
+    split_identifier,
+)
+from .search_state import SearchState, sqlite_errors
+
+COMMON_SHARE = 0.05
+"""A word in more sections than this share of the index does not discriminate."""
+COMMON_WEIGHT = 0.05
+"""What a common word still weighs: it fills the query only when rare words run out."""
+PROSE_RARITY = 20
+REDUCED_TERMS = MAX_QUERY_TERMS
+"""Most terms a reduced query keeps."""
+CORE_TERMS = 12
+"""Terms of the core query (its best ones): fewer terms, sharper first hits."""
+MAX_NAMES = 8
+RARE_DEFINITIONS = 6
+"""A simple name with more definitions than this is common: expanded only when qualified."""
+TITLE, FRAME, PATH, ERROR, CODE, NAME, PROSE = 3.0, 3.0, 2.0, 2.5, 2.0, 2.5, 1.0
+
+_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
+_CHECKLIST = re.compile(r"^[ \t]*(?:[-*+]|\d+\.)[ \t]*\[[ xX]?\].*$", re.M)
+_TABLE_ROW = re.compile(r"^[ \t]*\|.*$", re.M)
+_URL = re.compile(r"\b(?:https?|ftp)://\S+")
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.M)
+_FRAME = re.compile(r"File \"([^\"\n]{1,300})\", line \d+, in ([A-Za-z_]\w{0,100})")
+_PATH_TEXT = re.compile(r"(?<![\w/.])(?:[\w.-]{1,100}/){1,20}[\w.-]{1,100}\.[A-Za-z]{1,5}\b")
+_ERROR_LINE = re.compile(r"\b([A-Z]\w{0,80}(?:Error|Exception|Warning|Exit|Interrupt))\b"
+                         r"(?::[ \t]*([^\n]{0,300}))?")
+_BACKTICK = re.compile(r"`([^`\n]{1,200})`")
+_DECL = re.compile(r"\b(?:def|class)[ \t]+([A-Za-z_]\w{0,100})")
+_DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){1,8}")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,100}")
+_TYPED = re.compile(r"[A-Za-z0-9_]+")  # what ``sanitise_query`` counts as a word
+_COMPOUND = re.compile(r"[A-Za-z0-9]_+[A-Za-z0-9]|[a-z][A-Z]|[A-Z][A-Z][a-z]")
+_DUNDER = re.compile(r"^__\w+__$")
+
+
+@dataclass(frozen=True)
+class IndexStats:
+    """What the index says about words and names: section counts and definition counts."""
+
+    sections: int
+    word_sections: Callable[[str], int]
+    """Sections holding a (lowercase) word or identifier part; 0 when unknown."""
+    definitions: Callable[[str], int] = lambda name: 0
+    """Definitions of a simple name (normalised lookup), 0 when none."""
+
+    def common(self, word: str) -> bool:
+        """True when ``word`` is in too many sections to tell files apart."""
+        return self.word_sections(word) > COMMON_SHARE * max(1, self.sections)
+
+    def idf(self, word: str) -> float:
+        """Inverse section frequency of ``word`` (0 when the index never saw it)."""
+        n = self.word_sections(word)
+        return math.log((self.sections + 1) / n) if n else 0.0
+
+
+def check_text(text: object, argument: str) -> str:
+    """``text`` when it is a string of at most ``MAX_TEXT_CHARS``; else a ``ToolError``."""
+    if not isinstance(text, str):
+        raise ToolError(f"{argument}: must be a string (got {type(text).__name__})")
+    if len(text) > MAX_TEXT_CHARS:
+        raise ToolError(f"{argument}: at most {MAX_TEXT_CHARS:,} characters (got "
+                        f"{len(text):,}); pass the title, the error and the traceback")
+    return text
+
+
+def fits_as_typed(text: str) -> bool:
+    """True when ``text`` is short enough to be searched as typed (no reduction)."""
+    return len(text) <= MAX_QUERY_CHARS and len(_TYPED.findall(text)) <= MAX_QUERY_TERMS
+
+
+def query_terms(text: str, argument: str,
+                stats: Callable[[], IndexStats]) -> tuple[QueryTerms, ...]:
+    """The sanitised terms of a checked ``text``: as typed when it fits a query, else its
+    reductions (``reduce_query``: the core terms, then the broad set) with the index
+    statistics ``stats()`` returns. Search answers each and fuses the answers: the
+    core keeps the first hits sharp, the broad set adds recall further down."""
+    if fits_as_typed(text):
+        return (sanitise_query(text, argument),)
+    found = stats()
+    core = sanitise_query(reduce_query(text, found, CORE_TERMS), argument)
+    broad = sanitise_query(reduce_query(text, found), argument)
+    return (core,) if broad.words == core.words else (core, broad)
+
+
+NO_STATS = IndexStats(1 << 20, lambda word: 1)
+"""Statistics of an index that is not there: every word equally rare, so a term's place
+and repeats decide."""
+
+
+def index_stats(state: SearchState) -> IndexStats:
+    """The statistics of an open export's search index (its vocabulary and symbols)."""
+    if not state.indexed:
+        return NO_STATS
+    counts = state.vocabulary().counts
+    conn = state.conn
+    cache: dict[str, int] = {}
+
+    def definitions(name: str) -> int:
+        norm = normalise_name(name)
+        if norm not in cache:
+            with sqlite_errors("counting definitions"):
+                (cache[norm],) = conn.execute(_DEFINITIONS, (norm,)).fetchone()
+        return cache[norm]
+
+    return IndexStats(state.sections(), lambda word: counts.get(word, 0), definitions)
+
+
+_DEFINITIONS = "SELECT count(*) FROM repoctx_search_symbols WHERE norm = ?"
+
+
+def strip_boilerplate(text: str) -> str:
+    """``text`` without HTML comments, checklist lines, table rows and URLs."""
+    for pattern in (_COMMENT, _CHECKLIST, _TABLE_ROW, _URL):
+        text = pattern.sub(" ", text)
+    return text
+
+
+def _code_blocks(text: str) -> str:
+    """The text of fenced blocks and of lines indented as code (4 spaces or a tab)."""
+    parts = _FENCE.split(text)
+    fenced = parts[1::2]
+    indented = [line for line in text.splitlines() if line.startswith(("    ", "\t"))
+                and line.strip()]
+    return "\n".join(fenced + indented)
+
+
+def _code_terms(text: str) -> set[str]:
+    """Words written as code: compound identifiers, backticked, in code blocks, declared,
+    parts of dotted names, traceback functions."""
+    words = {w for w in _WORD.findall(text) if _COMPOUND.search(w)}
+    for code in (_code_blocks(text), *_BACKTICK.findall(text), *_DOTTED.findall(text)):
+        words.update(_WORD.findall(code))
+    words.update(_DECL.findall(text))
+    words.update(function for _, function in _FRAME.findall(text))
+    return words
+
+
+def signals(text: str) -> dict[str, float]:
+    """Each term of ``text`` (as written: identifiers keep their case) with the weight of
+    the strongest place it appears in; boilerplate already stripped."""
+    found: dict[str, float] = {}
+
+    def add(term: str, weight: float) -> None:
+        term = term.strip("_.")
+        if len(term) >= 2 and found.get(term, 0.0) < weight:
+            found[term] = weight
+
+    for word in _WORD.findall(text):
+        add(word, NAME if _COMPOUND.search(word) else PROSE)
+    title = next((line for line in text.splitlines() if line.strip()), "")
+    for word in _WORD.findall(title):
+        add(word, TITLE)
+    for code in (_code_blocks(text), *_BACKTICK.findall(text)):
+        for word in _WORD.findall(code):
+            add(word, max(CODE, found.get(word, 0.0)))
+    for name in _DECL.findall(text):
+        add(name, NAME)
+    for dotted in _DOTTED.findall(text):
+        for word in dotted.split("."):
+            add(word, NAME)
+    for path in _PATH_TEXT.findall(text):
+        for word in _WORD.findall(path.rsplit(".", 1)[0].rsplit("/", 2)[-1]):
+            add(word, PATH)
+    for path, function in _FRAME.findall(text):
+        stem = path.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        add(stem, PATH)
+        add(function, FRAME)
+    for error, message in _ERROR_LINE.findall(text):
+        add(error, ERROR)
+        for word in _WORD.findall(message or ""):
+            add(word, max(PROSE * 1.5, found.get(word, 0.0)))
+    return found
+
+
+def _score(term: str, weight: float, count: int, stats: IndexStats) -> float:
+    """How much ``term`` should drive the search: its place, repeats and rarity.
+
+    A prose word's rarity counts only up to that of a word in ``PROSE_RARITY`` sections:
+    a word the code barely holds (a name in a credits file) tells less than a rare name.
+    """
+    parts = split_identifier(term) if _COMPOUND.search(term) else [term.lower()]
+    idfs = [stats.idf(p) * (COMMON_WEIGHT if stats.common(p) else 1.0)
+            for p in parts if p not in STOPWORDS]
+    idf = max(idfs, default=0.0)
+    if weight <= PROSE:
+        idf = min(idf, math.log((stats.sections + 1) / PROSE_RARITY))
+    return weight * (1.0 + math.log(count)) * idf
+
+
+def ranked_terms(text: str, stats: IndexStats) -> list[str]:
+    """The discriminating terms of ``text``, best first (boilerplate and common words out)."""
+    text = strip_boilerplate(text)
+    counts: dict[str, int] = {}
+    for word in _WORD.findall(text):
+        counts[word] = counts.get(word, 0) + 1
+    scored = []
+    for term, weight in signals(text).items():
+        if term.lower() in STOPWORDS:
+            continue
+        score = _score(term, weight, counts.get(term, 1), stats)
+        if score > 0:
+            scored.append((score, term))
+    scored.sort(key=lambda item: -item[0])
+    seen: set[str] = set()
+    out = []
+    for _, term in scored:
+        if term.lower() not in seen:
+            seen.add(term.lower())
+            out.append(term)
+    return out
+
+
+def reduce_query(text: str, stats: IndexStats, most: int | None = None) -> str:
+    """``text`` reduced to its best ``most`` terms (``REDUCED_TERMS`` by default), in the
+    order they appear.
+
+    A text with no discriminating term keeps its first words, so the query is never
+    empty when the text has words.
+    """
+    best = ranked_terms(text, stats)
+    budget, kept = MAX_QUERY_CHARS, []
+    for term in best[:most or REDUCED_TERMS]:
+        if len(term) + 1 > budget:
+            break
+        kept.append(term)
+        budget -= len(term) + 1
+    if not kept:
+        first = dict.fromkeys(_WORD.findall(text))
+        return " ".join(list(first)[:MAX_QUERY_TERMS])[:MAX_QUERY_CHARS]
+    order = {t: i for i, t in enumerate(dict.fromkeys(_WORD.findall(strip_boilerplate(text))))}
+    kept.sort(key=lambda t: order.get(t, len(order)))
+    return " ".join(kept)
+
+
+def task_names(text: str, stats: IndexStats) -> list[str]:
+    """Names in ``text`` worth looking up as definitions, best first.
+
+    Dotted names keep their qualifier (``Foo.__init__``); a simple name counts when it
+    looks like code (compound, backticked, declared, a traceback frame) and is rare in
+    the index: not a dunder, at most ``RARE_DEFINITIONS`` definitions, and not a common
+    word of the repository.
+    """
+    text = strip_boilerplate(text)
+    weights = signals(text)
+    code = _code_terms(text)
+    names: dict[str, float] = {}
+    for dotted in _DOTTED.findall(text):
+        head, _, last = dotted.rpartition(".")
+        qualifier = head.rsplit(".", 1)[-1]
+        if qualifier[:1].isupper() and stats.definitions(last):
+            names.setdefault(f"{qualifier}.{last}", NAME + 1)
+    for term, weight in weights.items():
+        if term not in code or _DUNDER.match(term):
+            continue
+        n = stats.definitions(term)
+        if not n or n > RARE_DEFINITIONS:
+            continue
+        if not _COMPOUND.search(term) and stats.common(term.lower()):
+            continue
+        names.setdefault(term, weight)
+    ordered = sorted(names, key=lambda name: -names[name])  # stable: text order on ties
+    return ordered[:MAX_NAMES]
