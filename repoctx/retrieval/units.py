@@ -26,7 +26,11 @@ from .symbols import declarations, declared_in
 from .workspace import Workspace
 
 CHEAP_FRACTION = 8
-"""A whole file is "cheap" when its tokens are at most this fraction of the budget."""
+"""A whole file is "cheap" when its tokens are at most this fraction of the budget..."""
+CHEAP_MAX = 1600
+"""... and at most this many: a larger budget considers more files (``context``), not
+larger ones whole, so each file's slices are the same at every budget above 13k and
+more budget does not crowd a file out that a smaller one carried."""
 MAX_SLICES = 6
 HEADER = "#header"
 """Marks the span of a split class's header (its unit names the class, not all of it)."""
@@ -126,7 +130,8 @@ def slice_units(src: Source, budget: int,
     lines = src.lines()
     if lines is None:
         return None
-    cheap = src.node.tokens is not None and src.node.tokens <= budget // CHEAP_FRACTION
+    cheap = src.node.tokens is not None and src.node.tokens <= min(budget // CHEAP_FRACTION,
+                                                                 CHEAP_MAX)
     spans = [] if cheap else _spans(src, lines, words)
     if sum(end - start + 1 for start, end, _ in spans) * 4 >= len(lines) * 3:
         spans = []  # slices covering most of the file cost more than the file itself
