@@ -32,6 +32,9 @@ CHEAP_MAX = 1600
 larger ones whole, so each file's slices are the same at every budget above 13k and
 more budget does not crowd a file out that a smaller one carried."""
 MAX_SLICES = 6
+ALLOWANCE_FRACTION, ALLOWANCE_MAX = 6, 2500
+CHARS_PER_TOKEN = 4
+"""About how many characters of source a token holds (to weigh spans before counting)."""
 HEADER = "#header"
 """Marks the span of a split class's header (its unit names the class, not all of it)."""
 """Most symbol or line-span bodies sliced from one file (in the order they ranked)."""
@@ -132,7 +135,7 @@ def slice_units(src: Source, budget: int,
         return None
     cheap = src.node.tokens is not None and src.node.tokens <= min(budget // CHEAP_FRACTION,
                                                                  CHEAP_MAX)
-    spans = [] if cheap else _spans(src, lines, words)
+    spans = [] if cheap else _spans(src, lines, words, budget)
     if sum(end - start + 1 for start, end, _ in spans) * 4 >= len(lines) * 3:
         spans = []  # slices covering most of the file cost more than the file itself
     if not spans:
@@ -152,10 +155,11 @@ def slice_units(src: Source, budget: int,
     return out
 
 
-def _spans(src: Source, lines: list[str], words: frozenset[str]) -> list[Span]:
+def _spans(src: Source, lines: list[str], words: frozenset[str], budget: int) -> list[Span]:
     """Spans of the target's first symbols and lines, in line order, nested ones dropped;
-    a large class is its header (named after the class) and its matching members."""
-    found: list[Span] = []
+    a large class is its header (named after the class) and its matching members. Past
+    the first, a span goes in only while the file's share (``allowance``) holds it."""
+    ranked: list[Span] = []
     for fq in src.target.symbols[:MAX_SLICES]:
         decl = declarations(src.ws, fq).get(src.path)
         if decl is None:
@@ -166,17 +170,38 @@ def _spans(src: Source, lines: list[str], words: frozenset[str]) -> list[Span]:
                                  lines, words)
         if parts:
             header, *members = parts
-            found.append((header[0], header[1], fq + HEADER))
-            found.extend(members)
+            ranked.append((header[0], header[1], fq + HEADER))
+            ranked.extend(members)
         else:
-            found.append((decl.start_line, decl.end_line, fq))
-    found.extend((a, b, None) for a, b in src.target.spans[:MAX_SLICES - len(found)])
+            ranked.append((decl.start_line, decl.end_line, fq))
+    ranked.extend((a, b, None) for a, b in src.target.spans[:MAX_SLICES - len(ranked)])
+    found = _within(ranked, lines, allowance(budget) * CHARS_PER_TOKEN)
     found.sort(key=lambda s: (s[0], -s[1]))
-    kept: list[tuple[int, int, str | None]] = []
+    kept: list[Span] = []
     for span in found:
         if not kept or span[1] > kept[-1][1]:  # inside the previous span: already sent
             kept.append(span)
     return kept
+
+
+def allowance(budget: int) -> int:
+    """Tokens one file's slices may take beyond its best definition: a share of the
+    budget, capped so that a larger budget adds files rather than fattening early ones."""
+    return min(budget // ALLOWANCE_FRACTION, ALLOWANCE_MAX)
+
+
+def _within(ranked: list[Span], lines: list[str], chars: int) -> list[Span]:
+    """The spans, best first, that fit ``chars`` characters together (the first always:
+    a definition is sent whole or not at all)."""
+    out: list[Span] = []
+    used = 0
+    for span in ranked:
+        size = sum(len(line) for line in lines[span[0] - 1:span[1]])
+        if out and used + size > chars:
+            continue
+        out.append(span)
+        used += size
+    return out
 
 
 def outline_unit(src: Source) -> Unit | None:
