@@ -41,18 +41,19 @@ def member_spans(ws: object, path: str, fq: str, start: int, symbols: Iterable[s
         if name.startswith(fq + ".") and name.count(".") == depth:
             decl = declarations(ws, name).get(path)  # type: ignore[arg-type]
             if decl is not None:
-                members.append((decl.start_line, decl.end_line, name))
+                members.append((with_decorators(lines, decl.start_line), decl.end_line,
+                                name))
     if not members:
         return None
     members.sort()
-    header: Span = (start, max(start, _before_decorators(lines, members[0][0]) - 1), None)
+    header: Span = (start, max(start, members[0][0] - 1), None)
     chosen = best_members(members, lines, words)
     return [header, *chosen]
 
 
-def _before_decorators(lines: list[str], first: int) -> int:
-    """The first line of the member starting at ``first`` (its decorators and comments
-    above it are part of it), stepping back over blank lines too."""
+def with_decorators(lines: list[str], first: int) -> int:
+    """The first line of the definition declared at line ``first``: its decorators and
+    the comments right above it belong to it."""
     line = first
     while line > 1 and lines[line - 2].strip().startswith(("@", "#")):
         line -= 1

@@ -19,7 +19,7 @@ from repoctx.reconcile import FileNode, content_record
 from repoctx.session import possession_claim
 
 from . import wire
-from .definition_slices import LARGE_CLASS_LINES, Span, member_spans
+from .definition_slices import LARGE_CLASS_LINES, Span, member_spans, with_decorators
 from .expansion import Target
 from .receipts import FILE, OUTLINE, PATH, SLICE, receipt
 from .symbols import declarations, declared_in
@@ -173,7 +173,7 @@ def _spans(src: Source, lines: list[str], words: frozenset[str], budget: int) ->
             ranked.append((header[0], header[1], fq + HEADER))
             ranked.extend(members)
         else:
-            ranked.append((decl.start_line, decl.end_line, fq))
+            ranked.append((with_decorators(lines, decl.start_line), decl.end_line, fq))
     ranked.extend((a, b, None) for a, b in src.target.spans[:MAX_SLICES - len(ranked)])
     found = _within(ranked, lines, allowance(budget) * CHARS_PER_TOKEN)
     found.sort(key=lambda s: (s[0], -s[1]))
