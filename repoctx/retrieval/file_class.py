@@ -119,7 +119,7 @@ def _words(text: str) -> frozenset[str]:
 def weight(cls: str, asks_tests: bool, asks_docs: bool, asks_releases: bool) -> float:
     """How far a class ranks behind source (divides its rank: 1.0 keeps it)."""
     if cls == TEST:
-        return 0.7 if asks_tests else 0.4
+        return 0.7 if asks_tests else 0.25
     if cls == PROSE:
         return 1.0 if asks_docs else 0.4
     if cls == CHANGELOG:
