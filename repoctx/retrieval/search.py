@@ -87,7 +87,7 @@ def _check_queries(query: object, queries: object) -> tuple[list[tuple[str, str]
     return [(check_text(q, f"queries[{i}]"), f"queries[{i}]") for i, q in enumerate(listed)], True
 
 
-def _terms(ws: Workspace, checked: list[tuple[str, str]]) -> list[tuple[QueryTerms, ...]]:
+def _terms(ws: Workspace, checked: list[tuple[str, str]]) -> list[QueryTerms]:
     """Each query's terms: as typed when short, else reduced with the index's statistics
     (a pasted issue of up to ``task_text.MAX_TEXT_CHARS``)."""
     return [query_terms(text, argument, lambda: index_stats(search_state(ws.export)))
@@ -113,16 +113,15 @@ def search(ws: Workspace, query: str | None = None, *, queries: list[str] | None
     if not isinstance(refresh, bool):
         raise ToolError("refresh: must be true or false")
     terms = _terms(ws, checked)
-    results = [_answer_fused(ws, t, k, wanted, filters, brief) for t in terms]
+    results = [_answer(ws, t, k, wanted, filters, brief) for t in terms]
     stale = sorted({h["path"] for r in results for h in r["hits"] if not h.get("fresh", True)})
     if refresh and stale:
         refresh_index(ws)
-        results = [{**_answer_fused(ws, t, k, wanted, filters, brief), "refreshed": stale}
+        results = [{**_answer(ws, t, k, wanted, filters, brief), "refreshed": stale}
                    for t in terms]
     if not many:
         return results[0]
-    return {"results": [{"query": t[-1].text, **r}
-                        for t, r in zip(terms, results, strict=True)],
+    return {"results": [{"query": t.text, **r} for t, r in zip(terms, results, strict=True)],
             "mode": MODE, "retrievalPath": results[0]["retrievalPath"]}
 
 
@@ -132,17 +131,6 @@ def refresh_index(ws: Workspace) -> None:
     contextpull.export_store(ws.store, ws.root, ws.export, previous=ws.export,
                              finalize=export_extras(ws.store))
     forget_state(ws.export)
-
-
-def _answer_fused(ws: Workspace, variants: tuple[QueryTerms, ...], k: int,
-                  kinds: tuple[str, ...], paths: list[str] | None, brief: bool) -> dict[str, Any]:
-    """The answer to one query; a reduced long text's variants (``task_text.query_terms``)
-    are answered each and their hits fused by reciprocal rank."""
-    answers = [_answer(ws, t, k, kinds, paths, brief) for t in variants]
-    if len(answers) == 1:
-        return answers[0]
-    hits = _fuse_hits([(str(i), a["hits"]) for i, a in enumerate(answers)], k)
-    return {**answers[-1], "hits": hits}
 
 
 def _answer(ws: Workspace, terms: QueryTerms, k: int, kinds: tuple[str, ...],

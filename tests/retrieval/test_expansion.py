@@ -7,6 +7,7 @@ import pytest
 from repoctx.reconcile import xref_record
 from repoctx.retrieval.context_rank import Candidate
 from repoctx.retrieval.expansion import (
+    LEADING_DEFINITIONS,
     MAX_NAMES,
     PER_NAME,
     Target,
@@ -53,6 +54,15 @@ def test_expand_puts_definitions_first_then_search_then_tests(ws):
     assert got[0].symbol == "shop.pricing.Discount.apply"
     assert got[1] == base[0]
     assert any(c.reason.startswith("test:") for c in got)
+
+
+def test_the_search_first_half_comes_before_later_definitions(ws):
+    base = [Candidate("README.md", None, "search"), Candidate("docs/x.md", None, "search")]
+    got = expand(ws, "Discount apply", base, top=4)
+    defs = [i for i, c in enumerate(got) if c.reason.startswith("definition:")]
+    assert len(defs) > LEADING_DEFINITIONS
+    assert defs[:LEADING_DEFINITIONS] == list(range(LEADING_DEFINITIONS))
+    assert got[LEADING_DEFINITIONS] == base[0] and defs[LEADING_DEFINITIONS] > got.index(base[0])
 
 
 def test_definitions_naming_more_of_the_task_win_the_per_name_cap(ws):

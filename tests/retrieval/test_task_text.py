@@ -7,10 +7,10 @@ import pytest
 from repoctx.errors import ToolError
 from repoctx.retrieval.query import MAX_QUERY_CHARS, MAX_QUERY_TERMS, MAX_TEXT_CHARS
 from repoctx.retrieval.task_text import (
-    CORE_TERMS,
     FRAME,
     NO_STATS,
     PROSE,
+    REDUCED_TERMS,
     TITLE,
     IndexStats,
     check_text,
@@ -81,18 +81,17 @@ def test_words_common_in_this_index_rank_after_rare_ones():
 def test_short_text_is_taken_as_typed_and_long_text_is_reduced():
     assert fits_as_typed("add item to cart")
     assert not fits_as_typed("word " * (MAX_QUERY_TERMS + 1))
-    (terms,) = query_terms("word " * 5000 + " compiler", "query", lambda: STATS)
+    terms = query_terms("word " * 5000 + " compiler", "query", lambda: STATS)
     assert "compiler" in terms.words
-    (typed,) = query_terms("add item", "query", lambda: pytest.fail("no stats needed"))
+    typed = query_terms("add item", "query", lambda: pytest.fail("no stats needed"))
     assert typed.words == ("add", "item")
 
 
-def test_a_long_text_is_searched_by_its_core_terms_and_its_broad_set():
+def test_a_long_text_keeps_its_best_terms_only():
     words = " ".join(f"w{i}x" for i in range(60))
     stats = IndexStats(1000, lambda w: 3 if w.startswith("w") else 0)
-    core, broad = query_terms("`w59x` " + words, "query", lambda: stats)
-    assert len(core.raw) == CORE_TERMS and len(broad.raw) == MAX_QUERY_TERMS
-    assert "w59x" in core.raw and set(core.raw) < set(broad.raw)
+    terms = query_terms("`w59x` " + words, "query", lambda: stats)
+    assert len(terms.raw) == REDUCED_TERMS and "w59x" in terms.raw
 
 
 def test_without_an_index_the_place_and_repeats_decide():
