@@ -31,7 +31,7 @@ from .file_class import classify, holder_words, ordered, task_asks
 from .packing import DETAILS, Packed, Plan, pack, smallest_budget
 from .query import MAX_TEXT_CHARS
 from .task_text import check_text
-from .units import Source, load
+from .units import LEAD_FILES, Source, load
 from .workspace import Workspace
 
 MIN_BUDGET, MAX_BUDGET, DEFAULT_BUDGET = 1, 200_000, 8192
@@ -87,6 +87,8 @@ def _plan(ws: Workspace, task: str, top: int, detail: str, known: frozenset[str]
     candidates = expand(ws, task, base, top)
     sources = [s for t in gather(candidates, top) if (s := load(ws, t)) is not None]
     sources = by_class(ws, task, sources)
+    for src in sources[:LEAD_FILES]:
+        src.lead = True
     return Plan(sources, detail, known, possessed,
                 {"retrievalPath": retrieval_path(base, len(candidates) > len(base))},
                 task_words(task))

@@ -33,6 +33,9 @@ larger ones whole, so each file's slices are the same at every budget above 13k 
 more budget does not crowd a file out that a smaller one carried."""
 MAX_SLICES = 6
 ALLOWANCE_FRACTION, ALLOWANCE_MAX = 6, 2500
+LEAD_FILES, LEAD_FRACTION, LEAD_MAX = 2, 4, 4000
+"""The plan's first files go whole up to min(budget / 4, 4000) tokens, and their slices
+share as much."""
 CHARS_PER_TOKEN = 4
 """About how many characters of source a token holds (to weigh spans before counting)."""
 HEADER = "#header"
@@ -68,6 +71,10 @@ class Source:
     _text: str | None = field(default=None, repr=False)
     _read: bool = field(default=False, repr=False)
     _lines: list[str] | None = field(default=None, repr=False)
+    lead: bool = False
+    """One of the plan's first files (``LEAD_FILES``): it may go whole at a larger size,
+    and its slices may take a larger share, so the likeliest file to edit arrives with
+    more of its definitions."""
 
     @property
     def path(self) -> str:
@@ -133,8 +140,9 @@ def slice_units(src: Source, budget: int,
     lines = src.lines()
     if lines is None:
         return None
-    cheap = src.node.tokens is not None and src.node.tokens <= min(budget // CHEAP_FRACTION,
-                                                                 CHEAP_MAX)
+    limit = (min(budget // LEAD_FRACTION, LEAD_MAX) if src.lead
+             else min(budget // CHEAP_FRACTION, CHEAP_MAX))
+    cheap = src.node.tokens is not None and src.node.tokens <= limit
     spans = [] if cheap else _spans(src, lines, words, budget)
     if sum(end - start + 1 for start, end, _ in spans) * 4 >= len(lines) * 3:
         spans = []  # slices covering most of the file cost more than the file itself
@@ -175,7 +183,8 @@ def _spans(src: Source, lines: list[str], words: frozenset[str], budget: int) ->
         else:
             ranked.append((with_decorators(lines, decl.start_line), decl.end_line, fq))
     ranked.extend((a, b, None) for a, b in src.target.spans[:MAX_SLICES - len(ranked)])
-    found = _within(ranked, lines, allowance(budget) * CHARS_PER_TOKEN)
+    share = min(budget // LEAD_FRACTION, LEAD_MAX) if src.lead else allowance(budget)
+    found = _within(ranked, lines, share * CHARS_PER_TOKEN)
     found.sort(key=lambda s: (s[0], -s[1]))
     kept: list[Span] = []
     for span in found:
