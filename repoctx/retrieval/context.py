@@ -25,15 +25,21 @@ from repoctx.session import (
 )
 
 from .context_rank import Candidate, Ranker, default_rank
+from .definition_slices import task_words
 from .expansion import expand, gather
+from .file_class import classify, holder_words, ordered, task_asks
 from .packing import DETAILS, Packed, Plan, pack, smallest_budget
 from .query import MAX_TEXT_CHARS
 from .task_text import check_text
-from .units import load
+from .units import LEAD_FILES, Source, load
 from .workspace import Workspace
 
 MIN_BUDGET, MAX_BUDGET, DEFAULT_BUDGET = 1, 200_000, 8192
 MIN_TOP, MAX_TOP, DEFAULT_TOP = 1, 50, 10
+TOKENS_PER_FILE = 400
+"""Without ``top``, the plan holds a file per this many tokens of budget (a file's
+slices cost a few hundred): more budget considers more files, so it never loses one."""
+MAX_PLAN = 150
 MAX_TASK_CHARS = MAX_TEXT_CHARS
 """A pasted issue with its traceback; search reduces it to a bounded query."""
 MAX_LIST = 10_000
@@ -41,13 +47,13 @@ XREF = "xref"
 
 
 def context(ws: Workspace, task: str, *, responseBudgetTokens: int = DEFAULT_BUDGET,
-            top: int = DEFAULT_TOP, detail: str = "auto", seen: Sequence[str] = (),
+            top: int | None = None, detail: str = "auto", seen: Sequence[str] = (),
             known: Sequence[str] = (), session: str | None = None,
             rank: Ranker | None = None, now_ms: int | None = None) -> dict[str, Any]:
     """A bundle of what ``task`` needs that fits ``responseBudgetTokens`` (see module doc)."""
     task = _task(task)
     budget = clamp("responseBudgetTokens", responseBudgetTokens, MIN_BUDGET, MAX_BUDGET)
-    top = clamp("top", top, MIN_TOP, MAX_TOP)
+    top = plan_size(budget, None if top is None else clamp("top", top, MIN_TOP, MAX_TOP))
     if detail not in DETAILS:
         raise ToolError(f"detail: must be one of {', '.join(DETAILS)} (got {detail!r})")
     seen_set = frozenset(_strings("seen", seen))
@@ -66,13 +72,55 @@ def context(ws: Workspace, task: str, *, responseBudgetTokens: int = DEFAULT_BUD
     return packed.response
 
 
+def plan_size(budget: int, top: int | None) -> int:
+    """How many files the plan considers: ``top`` when given, else one per
+    ``TOKENS_PER_FILE`` tokens of budget (at least ``DEFAULT_TOP``, at most ``MAX_PLAN``),
+    so the plan of a larger budget holds the plan of a smaller one."""
+    if top is not None:
+        return top
+    return max(DEFAULT_TOP, min(MAX_PLAN, budget // TOKENS_PER_FILE))
+
+
 def _plan(ws: Workspace, task: str, top: int, detail: str, known: frozenset[str],
           possessed: frozenset[str], rank: Ranker) -> Plan:
     base = list(rank(ws, task, top))
     candidates = expand(ws, task, base, top)
     sources = [s for t in gather(candidates, top) if (s := load(ws, t)) is not None]
+    sources = by_class(ws, task, sources)
+    for src in sources[:LEAD_FILES]:
+        src.lead = True
     return Plan(sources, detail, known, possessed,
-                {"retrievalPath": retrieval_path(base, len(candidates) > len(base))})
+                {"retrievalPath": retrieval_path(base, len(candidates) > len(base))},
+                task_words(task))
+
+
+def by_class(ws: Workspace, task: str, sources: list[Source]) -> list[Source]:
+    """``sources`` with tests, prose and release notes behind the source the task did not
+    ask them over, and vendored, generated, minified, data and locale files last
+    (``file_class``, read from each file's content)."""
+    holders = _own_holders(ws)
+    classes = [(s.path, classify(s.path, s.node.language, s.text(), holders))
+               for s in sources]
+    return [sources[i] for i in ordered(classes, task_asks(task))]
+
+
+_LICENCES = ("LICENSE", "LICENSE.txt", "LICENSE.md", "LICENCE", "COPYING")
+_HOLDERS: dict[str, frozenset[str]] = {}
+
+
+def _own_holders(ws: Workspace) -> frozenset[str]:
+    """Words of the repository's own copyright holder, from its licence file (cached)."""
+    key = str(ws.root)
+    if key not in _HOLDERS:
+        text = None
+        for name in _LICENCES:
+            try:
+                text = (ws.root / name).read_text(encoding="utf-8", errors="replace")[:4096]
+                break
+            except OSError:
+                continue  # no licence under this name: try the next one
+        _HOLDERS[key] = holder_words(text)
+    return _HOLDERS[key]
 
 
 def retrieval_path(base: Iterable[Candidate], expanded: bool) -> str:

@@ -37,6 +37,10 @@ MAX_REASONS = 3
 OUTLINE_FLOOR = 10
 """Fewest tokens one symbol adds to an outline (a lower bound, see ``_outline_cannot_fit``)."""
 _SLACK = 2
+CHARS_PER_TOKEN = 8
+"""More characters per token than source text has (about 3.5 for code, 4.5 for prose):
+new bodies longer than this many characters per token of room are not counted exactly,
+they surely do not fit (a large plan spares tokenizing most of its tail)."""
 _WIDE = 999_999  # a six-digit stand-in for the numbers a response carries
 
 
@@ -52,6 +56,8 @@ class Plan:
     """``path@contentHash`` whole-file versions the caller provably holds."""
     fields: dict[str, Any] = field(default_factory=dict)
     """Fixed response fields (``retrievalPath``)."""
+    words: frozenset[str] = frozenset()
+    """The task's words: which members of a large class are sliced with its header."""
     _units: dict[tuple[str, str, int], list[Unit] | None] = field(default_factory=dict)
 
     def units(self, src: Source, level: str, budget: int) -> list[Unit] | None:
@@ -60,7 +66,7 @@ class Plan:
         key = (src.path, level, cheap_key)
         if key not in self._units:
             if level == SLICES:
-                self._units[key] = slice_units(src, budget)
+                self._units[key] = slice_units(src, budget, self.words)
             elif level == OUTLINE:
                 unit = outline_unit(src)
                 self._units[key] = None if unit is None else [unit]
@@ -161,6 +167,8 @@ def _choose(plan: Plan, src: Source, budget: int, room: int) -> tuple[Pick | Non
         if units is None:
             continue
         new = [u for u in units if u.receipt not in plan.known]
+        if _surely_over(new, room):
+            continue
         old = [u for u in units if u.receipt in plan.known]
         refs = [_ref(src, u) for u in old]
         pick, cost = _fits(_pick(src, level, new, old, refs, stale), room)
@@ -179,6 +187,12 @@ def _outline_cannot_fit(plan: Plan, src: Source, room: int) -> bool:
     """
     floor = OUTLINE_FLOOR * len(src.node.symbols)
     return floor > room and src.unit(OUTLINE).receipt not in plan.known
+
+
+def _surely_over(units: list[Unit], room: int) -> bool:
+    """True when the bodies' text alone is longer than ``room`` tokens could hold."""
+    chars = sum(len(u.body.get("text", "")) for u in units)
+    return chars > room * CHARS_PER_TOKEN
 
 
 def _fits(pick: Pick, room: int) -> tuple[Pick | None, int]:

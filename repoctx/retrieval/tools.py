@@ -65,7 +65,7 @@ def _context(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
     from .context import context
 
     return context(ws, a["task"], responseBudgetTokens=a["responseBudgetTokens"],
-                   top=a["top"], detail=a["detail"], seen=a.get("seen", ()),
+                   top=a.get("top"), detail=a["detail"], seen=a.get("seen", ()),
                    known=a.get("known", ()), session=a.get("session"))
 
 
@@ -150,7 +150,8 @@ CONTEXT_TOOL = Tool(
                        MAX_TEXT_CHARS),
         "responseBudgetTokens": integer("Most tokens the whole answer may cost.", 1, 200_000,
                                         8192),
-        "top": integer("Most files to consider.", 1, 50, 10),
+        "top": {"type": "integer", "minimum": 1, "maximum": 50,
+                "description": "Most files to consider (default: more as the budget grows)."},
         "detail": {"type": "string", "enum": ["auto", "paths", "outline", "slices"],
                    "default": "auto", "description": "How much of each file to send."},
         "seen": strings("Receipts of units the caller already holds.", 1000),

@@ -19,14 +19,27 @@ from repoctx.reconcile import FileNode, content_record
 from repoctx.session import possession_claim
 
 from . import wire
+from .definition_slices import LARGE_CLASS_LINES, Span, member_spans, with_decorators
 from .expansion import Target
 from .receipts import FILE, OUTLINE, PATH, SLICE, receipt
 from .symbols import declarations, declared_in
 from .workspace import Workspace
 
 CHEAP_FRACTION = 8
-"""A whole file is "cheap" when its tokens are at most this fraction of the budget."""
+"""A whole file is "cheap" when its tokens are at most this fraction of the budget..."""
+CHEAP_MAX = 1600
+"""... and at most this many: a larger budget considers more files (``context``), not
+larger ones whole, so each file's slices are the same at every budget above 13k and
+more budget does not crowd a file out that a smaller one carried."""
 MAX_SLICES = 6
+ALLOWANCE_FRACTION, ALLOWANCE_MAX = 6, 2500
+LEAD_FILES, LEAD_FRACTION, LEAD_MAX = 2, 4, 4000
+"""The plan's first files go whole up to min(budget / 4, 4000) tokens, and their slices
+share as much."""
+CHARS_PER_TOKEN = 4
+"""About how many characters of source a token holds (to weigh spans before counting)."""
+HEADER = "#header"
+"""Marks the span of a split class's header (its unit names the class, not all of it)."""
 """Most symbol or line-span bodies sliced from one file (in the order they ranked)."""
 
 
@@ -58,6 +71,10 @@ class Source:
     _text: str | None = field(default=None, repr=False)
     _read: bool = field(default=False, repr=False)
     _lines: list[str] | None = field(default=None, repr=False)
+    lead: bool = False
+    """One of the plan's first files (``LEAD_FILES``): it may go whole at a larger size,
+    and its slices may take a larger share, so the likeliest file to edit arrives with
+    more of its definitions."""
 
     @property
     def path(self) -> str:
@@ -113,16 +130,20 @@ def whole_unit(src: Source) -> Unit | None:
     return src.unit(FILE, "", lines=[1, max(1, len(lines))], text=src.text())
 
 
-def slice_units(src: Source, budget: int) -> list[Unit] | None:
-    """The relevant bodies: symbol spans, or the whole file when it is cheap.
+def slice_units(src: Source, budget: int,
+                words: frozenset[str] = frozenset()) -> list[Unit] | None:
+    """The relevant bodies: whole definitions (a large class as its header and the
+    members matching the task's ``words``), or the whole file when it is cheap.
 
     None when the file is stale (no body can be sent for its indexed version).
     """
     lines = src.lines()
     if lines is None:
         return None
-    cheap = src.node.tokens is not None and src.node.tokens <= budget // CHEAP_FRACTION
-    spans = [] if cheap else _spans(src)
+    limit = (min(budget // LEAD_FRACTION, LEAD_MAX) if src.lead
+             else min(budget // CHEAP_FRACTION, CHEAP_MAX))
+    cheap = src.node.tokens is not None and src.node.tokens <= limit
+    spans = [] if cheap else _spans(src, lines, words, budget)
     if sum(end - start + 1 for start, end, _ in spans) * 4 >= len(lines) * 3:
         spans = []  # slices covering most of the file cost more than the file itself
     if not spans:
@@ -131,27 +152,65 @@ def slice_units(src: Source, budget: int) -> list[Unit] | None:
     out = []
     for start, end, symbol in spans:
         body = "".join(lines[start - 1:end])
-        if symbol:
+        if symbol and symbol.endswith(HEADER):
+            out.append(src.unit(SLICE, f"{symbol}@L{start}-{end}",
+                                symbol=symbol.removesuffix(HEADER), lines=[start, end],
+                                text=body))
+        elif symbol:
             out.append(src.unit(SLICE, symbol, symbol=symbol, lines=[start, end], text=body))
         else:
             out.append(src.unit(SLICE, f"L{start}-{end}", lines=[start, end], text=body))
     return out
 
 
-def _spans(src: Source) -> list[tuple[int, int, str | None]]:
-    """Spans of the target's first symbols and lines, in line order, nested ones dropped."""
-    found: list[tuple[int, int, str | None]] = []
+def _spans(src: Source, lines: list[str], words: frozenset[str], budget: int) -> list[Span]:
+    """Spans of the target's first symbols and lines, in line order, nested ones dropped;
+    a large class is its header (named after the class) and its matching members. Past
+    the first, a span goes in only while the file's share (``allowance``) holds it."""
+    ranked: list[Span] = []
     for fq in src.target.symbols[:MAX_SLICES]:
         decl = declarations(src.ws, fq).get(src.path)
-        if decl is not None:
-            found.append((decl.start_line, decl.end_line, fq))
-    found.extend((a, b, None) for a, b in src.target.spans[:MAX_SLICES - len(found)])
+        if decl is None:
+            continue
+        parts = None
+        if decl.kind == "class" and decl.end_line - decl.start_line >= LARGE_CLASS_LINES:
+            parts = member_spans(src.ws, src.path, fq, decl.start_line, src.node.symbols,
+                                 lines, words)
+        if parts:
+            header, *members = parts
+            ranked.append((header[0], header[1], fq + HEADER))
+            ranked.extend(members)
+        else:
+            ranked.append((with_decorators(lines, decl.start_line), decl.end_line, fq))
+    ranked.extend((a, b, None) for a, b in src.target.spans[:MAX_SLICES - len(ranked)])
+    share = min(budget // LEAD_FRACTION, LEAD_MAX) if src.lead else allowance(budget)
+    found = _within(ranked, lines, share * CHARS_PER_TOKEN)
     found.sort(key=lambda s: (s[0], -s[1]))
-    kept: list[tuple[int, int, str | None]] = []
+    kept: list[Span] = []
     for span in found:
         if not kept or span[1] > kept[-1][1]:  # inside the previous span: already sent
             kept.append(span)
     return kept
+
+
+def allowance(budget: int) -> int:
+    """Tokens one file's slices may take beyond its best definition: a share of the
+    budget, capped so that a larger budget adds files rather than fattening early ones."""
+    return min(budget // ALLOWANCE_FRACTION, ALLOWANCE_MAX)
+
+
+def _within(ranked: list[Span], lines: list[str], chars: int) -> list[Span]:
+    """The spans, best first, that fit ``chars`` characters together (the first always:
+    a definition is sent whole or not at all)."""
+    out: list[Span] = []
+    used = 0
+    for span in ranked:
+        size = sum(len(line) for line in lines[span[0] - 1:span[1]])
+        if out and used + size > chars:
+            continue
+        out.append(span)
+        used += size
+    return out
 
 
 def outline_unit(src: Source) -> Unit | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 from pathlib import Path
@@ -10,7 +11,7 @@ import pytest
 
 from repoctx.crdt import wall_ms
 from repoctx.errors import ToolError
-from repoctx.retrieval.context import MAX_BUDGET, context
+from repoctx.retrieval.context import MAX_BUDGET, context, plan_size
 from repoctx.retrieval.context_rank import reader_rank
 from repoctx.retrieval.receipts import receipt
 from repoctx.retrieval.wire import dumps
@@ -264,3 +265,19 @@ def test_replicas_sharing_a_session_converge(tmp_path: Path):
     finally:
         a.close()
         b.close()
+
+
+def test_the_plan_grows_with_the_budget_unless_top_is_given():
+    sizes = [plan_size(b, None) for b in (1, 4_000, 13_000, 27_000, 50_000, 200_000)]
+    assert sizes == sorted(sizes) and sizes[0] >= 10 and sizes[2] < sizes[4] <= 150
+    assert plan_size(50_000, 7) == 7
+
+
+def test_a_larger_budget_never_drops_a_file_a_smaller_one_carried(ws):
+    task = "Cart checkout total with Discount apply and the pricing rules"
+    carried = []
+    for budget in (400, 800, 1600, 3200):
+        response = call(ws, task, responseBudgetTokens=budget)
+        carried.append({e["path"] for e in response["entries"] if e["detail"] != "paths"})
+        assert sent_tokens(response) <= budget
+    assert all(a <= b for a, b in itertools.pairwise(carried))

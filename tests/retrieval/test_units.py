@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from repoctx.retrieval import wire
+from repoctx.retrieval import units, wire
 from repoctx.retrieval.expansion import Target
 from repoctx.retrieval.receipts import FILE, OUTLINE, PATH, SLICE, receipt
 from repoctx.retrieval.units import (
@@ -68,11 +68,28 @@ def test_expensive_file_slices_to_its_symbols_in_line_order(ws):
     assert units[0].body["text"] == "".join(lines[start - 1:end])
 
 
-def test_nested_symbols_are_sent_once_and_slices_are_capped(ws):
+def test_nested_symbols_are_sent_once_and_slices_are_capped(ws, monkeypatch):
     src = source(ws, "shop/pricing.py", ["shop.pricing.Discount", "shop.pricing.Discount.apply"])
     assert [u.key for u in slice_units(src, budget=1000)] == ["shop.pricing.Discount"]
     many = [f"shop.pricing.Rule{i}" for i in range(20)]
-    assert len(slice_units(source(ws, "shop/pricing.py", many), budget=1000)) == MAX_SLICES
+    monkeypatch.setattr(units, "CHEAP_MAX", 0)  # a large budget, and still not sent whole
+    assert len(slice_units(source(ws, "shop/pricing.py", many), budget=100_000)) == MAX_SLICES
+
+
+def test_a_files_slices_stay_within_its_share_of_the_budget(ws):
+    many = [f"shop.pricing.Rule{i}" for i in range(6)]
+    lean = slice_units(source(ws, "shop/pricing.py", many), budget=400)
+    share = units.allowance(400) * units.CHARS_PER_TOKEN
+    assert 1 <= len(lean) < 6
+    assert lean[0].key == "shop.pricing.Rule0"  # the best ranked first, whole
+    assert sum(len(u.body["text"]) for u in lean[1:]) + len(lean[0].body["text"]) <= max(
+        share, len(lean[0].body["text"]))
+
+
+def test_the_best_definition_goes_whole_even_over_the_share(ws):
+    lean = slice_units(source(ws, "shop/pricing.py", ["shop.pricing.Discount"]), budget=60)
+    assert [u.key for u in lean] == ["shop.pricing.Discount"]
+    assert len(lean[0].body["text"]) > units.allowance(60) * units.CHARS_PER_TOKEN
 
 
 def test_line_spans_slice_too(ws):
