@@ -14,9 +14,8 @@ import re
 from tree_sitter import Node
 
 from repoctx.extract.language import Files, Import
-from repoctx.extract.symbol import bounded
+from repoctx.extract.treewalk import header_bytes, one_line
 
-_HEADER_CAP = 2000  # bytes of a header worth decoding
 _BLOCK_COMMENT = re.compile(rb"/\*.*?\*/", re.DOTALL)
 _LINE_COMMENT = re.compile(rb"//[^\n]*")
 
@@ -39,20 +38,10 @@ def first_row_past(node: Node, skipped: frozenset[str]) -> int:
 def header_from(source: bytes, start: int, node: Node, ends: tuple[str, ...]) -> str:
     """`node`'s declaration text from byte `start` up to the first of its `ends`
     fields present (else its first line), comments dropped, on one bounded line."""
-    stop = None
-    for name in ends:
-        child = node.child_by_field_name(name)
-        if child is not None:
-            stop = child.start_byte
-            break
-    if stop is None:
-        newline = source.find(b"\n", start, node.end_byte)
-        stop = node.end_byte if newline < 0 else newline
-    raw = source[start:min(stop, start + _HEADER_CAP)]
+    raw = header_bytes(node, source, ends, start)
     if b"/" in raw:
         raw = _LINE_COMMENT.sub(b"", _BLOCK_COMMENT.sub(b"", raw))
-    text = raw.decode("utf-8", "replace").rstrip().rstrip("{=:;").rstrip()
-    return bounded(text)
+    return one_line(raw)
 
 
 def start_past(node: Node, skipped: frozenset[str]) -> int:

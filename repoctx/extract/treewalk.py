@@ -213,19 +213,30 @@ def text_of(node: Node | None) -> str:
 
 def header(node: Node, source: bytes, ends: tuple[str, ...] = ("body",)) -> str:
     """The declaration header of `node`: its text up to the first of the `ends` fields
-    present (else its first line), comments kept out, on one bounded line."""
+    present (else its first line), on one bounded line."""
+    return one_line(header_bytes(node, source, ends))
+
+
+def header_bytes(node: Node, source: bytes, ends: tuple[str, ...],
+                 start: int | None = None) -> bytes:
+    """`node`'s source from `start` (its own start by default) up to the first of its
+    `ends` fields present, else to the end of that first line; at most `_HEADER_CAP`."""
     stop = None
     for name in ends:
         child = node.child_by_field_name(name)
         if child is not None:
             stop = child.start_byte
             break
-    start = node.start_byte
+    start = node.start_byte if start is None else start
     if stop is None:
         newline = source.find(b"\n", start, node.end_byte)
         stop = node.end_byte if newline < 0 else newline
-    raw = source[start:min(stop, start + _HEADER_CAP)].decode("utf-8", "replace")
-    return bounded(raw.rstrip().rstrip("{=:;").rstrip())
+    return source[start:min(stop, start + _HEADER_CAP)]
+
+
+def one_line(raw: bytes) -> str:
+    """A header's bytes as one bounded line, without the body's opening `{`, `=`, `:`."""
+    return bounded(raw.decode("utf-8", "replace").rstrip().rstrip("{=:;").rstrip())
 
 
 def doc_comment(spec: Spec, node: Node, source: bytes) -> str:

@@ -197,26 +197,6 @@ class Trees:
         with self.snapshot() as snap:
             return list(snap.scan(prefix, on_corrupt=on_corrupt))
 
-    def heads(self, spec: TreeSpec, prefix: str) -> Iterator[str]:
-        """The names ``N`` (holding no ``/``) with a record at ``prefix + N`` in ``spec``'s
-        tree, hidden ones included, in key order: one cursor jump over each subtree
-        ``prefix + N + "/"``, not a scan of its records (a store's repositories are its
-        ``repo/{id}`` roots; scanning every file node for them cost each command ~20 ms
-        on Django, issue 15)."""
-        start = prefix.encode()
-        with self._txn.cursor(db=self._trees.dbs[spec.name]) as cursor:
-            found = cursor.set_range(start)
-            while found:
-                raw_key = bytes(cursor.key())
-                if not raw_key.startswith(start):
-                    return
-                name, slash, _ = raw_key[len(start):].partition(b"/")
-                if slash:  # inside N's subtree: jump past it ("0" follows "/")
-                    found = cursor.set_range(start + name + b"0")
-                else:
-                    yield name.decode(errors="replace")
-                    found = cursor.next()
-
     def get_local(self, name: str, default: Any = None) -> Any:
         """A store-local value, or ``default``."""
         with self.snapshot() as snap:

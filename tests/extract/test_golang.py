@@ -1,5 +1,7 @@
 from repoctx.extract import extract, imports_of, is_test_path, is_test_symbol, resolve_import
 
+from .memory_files import MemoryFiles
+
 GO = '''package store
 
 import (
@@ -37,19 +39,6 @@ func helper() {}
 '''
 
 
-class _Files:
-    def __init__(self, files: dict[str, str]) -> None:
-        self.files = files
-
-    def exists(self, path: str) -> bool:
-        return path in self.files
-
-    def read(self, path: str) -> str | None:
-        return self.files.get(path)
-
-    def listdir(self, directory: str) -> tuple[str, ...]:
-        prefix = directory + "/" if directory else ""
-        return tuple(p for p in self.files if p.startswith(prefix) and "/" not in p[len(prefix):])
 
 
 def test_go_definitions_are_package_qualified_with_lines_and_docs() -> None:
@@ -76,7 +65,7 @@ def test_go_tests_are_found_by_file_and_function_name() -> None:
 
 
 def test_go_imports_resolve_by_package_directory_under_go_mod() -> None:
-    files = _Files({"go.mod": "module example.com/m\n\ngo 1.22\n",
+    files = MemoryFiles({"go.mod": "module example.com/m\n\ngo 1.22\n",
                     "internal/util/util.go": "", "internal/util/util_test.go": "",
                     "internal/store/store.go": GO})
     specs = [i.specifier for i in imports_of("internal/store/store.go", GO)]

@@ -1,5 +1,7 @@
 from repoctx.extract import extract, imports_of, is_test_path, is_test_symbol, resolve_import
 
+from .memory_files import MemoryFiles
+
 JS = '''import { h } from "./h";
 const util = require("../util");
 
@@ -24,18 +26,6 @@ describe("Button", () => {
 '''
 
 
-class _Files:
-    def __init__(self, paths: set[str]) -> None:
-        self.paths = paths
-
-    def exists(self, path: str) -> bool:
-        return path in self.paths
-
-    def read(self, path: str) -> str | None:
-        return None
-
-    def listdir(self, directory: str) -> tuple[str, ...]:
-        return ()
 
 
 def test_js_definitions_carry_module_path_lines_and_docs() -> None:
@@ -61,7 +51,7 @@ def test_describe_and_it_calls_are_tests_owning_their_references() -> None:
 
 
 def test_relative_imports_resolve_with_extensions_and_index_files() -> None:
-    files = _Files({"src/ui/h.ts", "src/util/index.js", "src/ui/button.js"})
+    files = MemoryFiles(dict.fromkeys({"src/ui/h.ts", "src/util/index.js", "src/ui/button.js"}, ""))
     assert [i.specifier for i in imports_of("src/ui/button.js", JS)] == ["./h", "../util"]
     assert resolve_import("src/ui/button.js", "./h", files) == "src/ui/h.ts"
     assert resolve_import("src/ui/button.js", "../util", files) == "src/util/index.js"

@@ -1,18 +1,6 @@
 from repoctx.extract.language import first_existing, split_qualname
 
-
-class _Files:
-    def __init__(self, paths: set[str]) -> None:
-        self.paths = paths
-
-    def exists(self, path: str) -> bool:
-        return path in self.paths
-
-    def read(self, path: str) -> str | None:
-        return None
-
-    def listdir(self, directory: str) -> tuple[str, ...]:
-        return ()
+from .memory_files import MemoryFiles
 
 
 def test_split_qualname_strips_the_module_and_splits_on_the_separator() -> None:
@@ -24,7 +12,7 @@ def test_split_qualname_strips_the_module_and_splits_on_the_separator() -> None:
 
 
 def test_first_existing_normalises_and_stays_inside_the_repository() -> None:
-    files = _Files({"src/a.ts", "b/index.ts"})
+    files = MemoryFiles(dict.fromkeys({"src/a.ts", "b/index.ts"}, ""))
     assert first_existing(files, ["src/x/../a.ts"]) == "src/a.ts"
     assert first_existing(files, ["b.ts", "b/index.ts"]) == "b/index.ts"
     assert first_existing(files, ["../src/a.ts", "/src/a.ts"]) is None

@@ -1,5 +1,7 @@
 from repoctx.extract import extract, imports_of, is_test_symbol, resolve_import
 
+from .memory_files import MemoryFiles
+
 RS = '''use crate::util::{helper, Other};
 mod inner;
 
@@ -28,18 +30,6 @@ mod tests {
 '''
 
 
-class _Files:
-    def __init__(self, paths: set[str]) -> None:
-        self.paths = paths
-
-    def exists(self, path: str) -> bool:
-        return path in self.paths
-
-    def read(self, path: str) -> str | None:
-        return None
-
-    def listdir(self, directory: str) -> tuple[str, ...]:
-        return ()
 
 
 def test_rust_items_are_crate_qualified_with_exact_spans() -> None:
@@ -57,7 +47,8 @@ def test_rust_items_are_crate_qualified_with_exact_spans() -> None:
 
 
 def test_rust_use_and_mod_resolve_within_the_crate() -> None:
-    files = _Files({"src/lib.rs", "src/util.rs", "src/store.rs", "src/store/inner.rs"})
+    files = MemoryFiles(dict.fromkeys(
+        ["src/lib.rs", "src/util.rs", "src/store.rs", "src/store/inner.rs"], ""))
     assert [i.specifier for i in imports_of("src/store.rs", RS)] \
         == ["crate::util", "mod inner", "super"]
     assert resolve_import("src/store.rs", "crate::util", files) == "src/util.rs"
