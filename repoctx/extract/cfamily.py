@@ -4,9 +4,11 @@ Invariants (beyond `treewalk`'s):
 - definitions are function bodies (`function`, or `method` inside a class body or
   defined out of class as `Class::name`), struct/union/enum/class bodies with a name,
   typedefs and `using X = …` aliases (all `class`), `#define`s (`variable`, or
-  `function` for a macro with parameters) and file- or namespace-scope variables
+  `function` for a macro with parameters; wherever written, a macro is unscoped:
+  `NAME`, never `f::NAME`) and file- or namespace-scope variables
   (`variable`; `extern` declarations and prototypes are not definitions; a declaration
-  of several names yields its first);
+  of several names yields its first); a "function" named by a statement keyword
+  (`MACRO if (c) { … }` misread) is none;
 - C++ names join namespaces and classes with `::` (`ns::Class::method`); C names are
   bare; `.h` headers are read with the C++ grammar (as ctags does: a header may hold
   either language);
@@ -43,6 +45,10 @@ _SCOPES: Final = frozenset({"namespace_definition", "class_specifier", "struct_s
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^">\n]+)[">]', re.M)
 _TEST_FILE = re.compile(r"(?:test_.+|.+_(?:unit)?tests?|.+Tests?)\.(?:c|cc|cpp|cxx)\Z")
 _KEYWORDS: Final = frozenset({"sizeof", "defined", "return", "if", "while", "for", "switch"})
+# Statement keywords no function can be named: `MACRO if (c) { … }` (a statement
+# after an unexpanded macro) parses as a function `if` of return type `MACRO`.
+_STATEMENTS: Final = frozenset({"if", "else", "while", "for", "switch", "do", "return",
+                                "case", "goto", "sizeof"})
 
 _C_REFS: Final = """
 (call_expression function: (identifier) @ref)
@@ -105,7 +111,9 @@ def _function_name(node: Node, source: bytes) -> str | None:
     if text_of(name) in _TEST_MACROS:
         return _test_parts(node)[-1] if _test_parts(node) else None
     segments = _name_segments(name)
-    return segments[-1] if segments else None
+    if not segments or segments[-1] in _STATEMENTS:
+        return None
+    return segments[-1]
 
 
 def _test_parts(node: Node) -> tuple[str, ...]:
@@ -212,6 +220,13 @@ def _macro_kind(node: Node, source: bytes, outer: str | None) -> str | None:
     return FUNCTION if node.type == "preproc_function_def" else VARIABLE
 
 
+def _macro_parts(node: Node, source: bytes) -> tuple[str, ...] | None:
+    """A macro's own name: the preprocessor knows no scope, so a `#define` inside a
+    function body, class or namespace is still the bare `NAME` (as ctags files it)."""
+    name = node.child_by_field_name("name")
+    return (text_of(name),) if name is not None and text_of(name) else None
+
+
 def _macro_signature(node: Node, source: bytes) -> str:
     first = text_of(node).split("\n", 1)[0].rstrip("\\").strip()
     return " ".join(first.split())[:200]
@@ -225,7 +240,7 @@ _TYPEDEF = Rule(CLASS, name=_typedef_name, header_end=(), start=_declarator_row,
 _VARIABLE = Rule(_variable_kind, name=_variable_name, header_end=("value",),
                  start=_declarator_row, nests=False)
 _MACRO = Rule(_macro_kind, header_end=(), signature=_macro_signature, nests=False,
-              start=_name_row)
+              start=_name_row, qualify=_macro_parts)
 
 _C_RULES: Final = {
     "function_definition": _FUNCTION, "struct_specifier": _TAG, "union_specifier": _TAG,
