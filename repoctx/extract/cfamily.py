@@ -8,7 +8,9 @@ Invariants (beyond `treewalk`'s):
   `NAME`, never `f::NAME`) and file- or namespace-scope variables
   (`variable`; `extern` declarations and prototypes are not definitions; a declaration
   of several names yields its first); a "function" named by a statement keyword
-  (`MACRO if (c) { … }` misread) is none;
+  (`MACRO if (c) { … }` misread) is none, and in `VIS API name(void) { … }` the
+  name is `name` (not a variable `API`); variables inside `extern "C" { … }` are
+  defined even when its brace opens under `#ifdef __cplusplus`;
 - C++ names join namespaces and classes with `::` (`ns::Class::method`); C names are
   bare; `.h` headers are read with the C++ grammar (as ctags does: a header may hold
   either language);
@@ -65,8 +67,19 @@ def _declarator(node: Node) -> tuple[Node | None, bool]:
     """The name node at the bottom of `node`'s declarator chain, and whether a
     function declarator lies on the way (a function, not a variable)."""
     current = node.child_by_field_name("declarator")
+    if (node.type == "function_definition" and current is not None
+            and current.type == "parenthesized_declarator"):
+        # `VIS API name(void) { … }`: the macros end a declaration of their own and
+        # `name` is read as the return type of a parenthesized declarator `(void)`.
+        misread = node.child_by_field_name("type")
+        if misread is not None and misread.type == "type_identifier":
+            return misread, True
     function = False
     while current is not None:
+        if current.type == "qualified_identifier" and any(
+                child.is_missing for child in current.children):
+            # `API name(…)` in C++: error recovery reads `API::name` with a MISSING `::`
+            return current.child_by_field_name("name"), function
         if current.type in _NAMES:
             return current, function
         if current.type == "function_declarator":
@@ -189,13 +202,15 @@ def _variable_name(node: Node, source: bytes) -> str | None:
 # parent with no braces) only declares, but `extern "C" { int x; }` defines.
 _FILE_LEVEL: Final = frozenset({"translation_unit", "preproc_if", "preproc_ifdef",
                                  "preproc_else", "preproc_elif", "preproc_elifdef",
-                                 "declaration_list", "ERROR"})
+                                 "declaration_list", "linkage_specification", "ERROR"})
 
 
 def _variable_kind(node: Node, source: bytes, outer: str | None) -> str | None:
     if outer not in (None, ""):
         return None  # a local, or a member
     parent = node.parent
+    if parent is not None and parent.type == "linkage_specification":
+        return None  # `extern "C" int x;` declares
     while parent is not None and parent.type != "translation_unit":
         if parent.type not in _FILE_LEVEL:
             return None  # in a body tree-sitter could not tie to its function header
@@ -207,6 +222,11 @@ def _variable_kind(node: Node, source: bytes, outer: str | None) -> str | None:
     for child in node.children:
         if child.type == "storage_class_specifier" and text_of(child) == "extern":
             return None
+    last, after = node.children[-1] if node.children else None, node.next_named_sibling
+    if (last is not None and last.is_missing and after is not None
+            and after.type == "function_definition"
+            and after.start_point[0] == node.end_point[0]):
+        return None  # the macros before a function's name (see `_declarator`)
     return VARIABLE
 
 

@@ -198,3 +198,20 @@ def test_a_statement_after_an_unexpanded_macro_is_no_function() -> None:
               "    return n;\n}\n")
     found = [(s.fq_name, s.start_line, s.end_line) for s in extract_c("run.c", source)]
     assert found == [("run", 1, 9)]
+
+
+def test_visibility_macros_before_a_function_name_do_not_take_it() -> None:
+    source = "#define VIS\nVIS PyMODINIT_FUNC PyInit_mod(void) {\n    return 0;\n}\nint x;\n"
+    for path in ("mod.c", "mod.h"):  # the C grammar and (for headers) the C++ one
+        found = [(s.fq_name, s.kind, s.start_line, s.end_line)
+                 for s in extract_c(path, source)]
+        assert found == [("VIS", "variable", 1, 1), ("PyInit_mod", "function", 2, 4),
+                         ("x", "variable", 5, 5)], path
+
+
+def test_variables_in_an_extern_c_block_opened_under_ifdef_are_defined() -> None:
+    source = ('#ifdef __cplusplus\nextern "C"\n{\n#endif\nint *a = nullptr;\n'
+              'static int b[] = {1};\n#ifdef __cplusplus\n}\n#endif\n'
+              'extern "C" int c;\nextern "C" { int d; }\n')
+    found = [(s.name, s.start_line) for s in extract_cpp("types.cpp", source)]
+    assert found == [("a", 5), ("b", 6), ("d", 11)]
