@@ -10,7 +10,8 @@ Invariants (beyond `treewalk`'s):
   of several names yields its first); a "function" named by a statement keyword
   (`MACRO if (c) { … }` misread) is none, and in `VIS API name(void) { … }` the
   name is `name` (not a variable `API`); variables inside `extern "C" { … }` are
-  defined even when its brace opens under `#ifdef __cplusplus`;
+  defined even when its brace opens under `#ifdef __cplusplus`, as are those in a
+  named or anonymous namespace;
 - C++ names join namespaces and classes with `::` (`ns::Class::method`); C names are
   bare; `.h` headers are read with the C++ grammar (as ctags does: a header may hold
   either language);
@@ -202,7 +203,8 @@ def _variable_name(node: Node, source: bytes) -> str | None:
 # parent with no braces) only declares, but `extern "C" { int x; }` defines.
 _FILE_LEVEL: Final = frozenset({"translation_unit", "preproc_if", "preproc_ifdef",
                                  "preproc_else", "preproc_elif", "preproc_elifdef",
-                                 "declaration_list", "linkage_specification", "ERROR"})
+                                 "declaration_list", "linkage_specification",
+                                 "namespace_definition", "ERROR"})
 
 
 def _variable_kind(node: Node, source: bytes, outer: str | None) -> str | None:

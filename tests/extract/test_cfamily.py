@@ -215,3 +215,11 @@ def test_variables_in_an_extern_c_block_opened_under_ifdef_are_defined() -> None
               'extern "C" int c;\nextern "C" { int d; }\n')
     found = [(s.name, s.start_line) for s in extract_cpp("types.cpp", source)]
     assert found == [("a", 5), ("b", 6), ("d", 11)]
+
+
+def test_namespace_scope_variables_are_defined_but_not_a_function_s_locals() -> None:
+    source = ("namespace n {\nint a;\nnamespace m { static int z = 2; }\n}\n"
+              "namespace\n{\nT* b;\nvoid f() { int local = 1; }\n}\n")
+    found = [(s.fq_name, s.kind, s.start_line) for s in extract_cpp("ns.cpp", source)]
+    assert found == [("n::a", "variable", 2), ("n::m::z", "variable", 3),
+                     ("b", "variable", 7), ("f", "function", 8)]
