@@ -56,6 +56,7 @@ class Corpus:
     confirming: frozenset[str] = frozenset()  # kinds that confirm ours, never missed
     skip_marker: str = ""  # files holding it are compared on neither side
     gap: re.Pattern[str] | None = None  # lines of ours ctags is known not to tag
+    local_types: bool = False  # types declared in a function body are compared (C)
 
 
 _CALL = {"method": CALLABLE, "function": CALLABLE}
@@ -70,13 +71,15 @@ CORPORA: tuple[Corpus, ...] = (
            "attributes are not)"),
     Corpus("c", "pypi", "zstandard==0.25.0", "c-ext", "C", (".c",),
            _C_KINDS, "struct members, enumerators, prototypes and extern declarations "
-           "(ctags' defaults leave the last two out too); headers are scored as C++"),
+           "(ctags' defaults leave the last two out too); headers are scored as C++; "
+           "typedefs and structs declared in a function body are compared (ctags tags "
+           "them, scoped by the function)", local_types=True),
     Corpus("c", "pypi", "lz4==4.4.5", "lz4libs", "C", (".c",),
            _C_KINDS, "as above; lz4's four large files use `#if` branches that each open braces "
-           "(tree-sitter re-reads them with first branches only)"),
+           "(tree-sitter re-reads them with first branches only)", local_types=True),
     Corpus("cpp", "pypi", "jpype1==1.7.1", "native", "C++", (".cpp", ".h", ".hpp"),
            _C_KINDS, "class members (fields), enumerators, namespaces (a scope, not a "
-           "symbol) and prototypes"),
+           "symbol) and prototypes; local types as in C", local_types=True),
     Corpus("csharp", "pypi", "pythonnet==3.2.1", "src", "C#", (".cs",),
            {**_CALL, "class": TYPE, "struct": TYPE, "interface": TYPE, "enum": TYPE,
             "property": CALLABLE},
@@ -188,9 +191,11 @@ def sources(corpus: Corpus, root: Path) -> list[tuple[str, str]]:
             if not corpus.skip_marker or corpus.skip_marker not in text]
 
 
-def ours(texts: list[tuple[str, str]]) -> tuple[set, dict, dict, dict]:
+def ours(texts: list[tuple[str, str]], local_types: bool = False,
+         ) -> tuple[set, dict, dict, dict]:
     """Our definitions as keys (file, name, line), with end lines, fully-qualified
-    names and kind groups by key."""
+    names and kind groups by key; with `local_types`, the types declared directly in
+    a function body count too (ctags tags C's local typedefs, scoped by the function)."""
     keys, ends, names, groups = set(), {}, {}, {}
     for path, text in texts:
         found = extract(path, text)
@@ -198,7 +203,8 @@ def ours(texts: list[tuple[str, str]]) -> tuple[set, dict, dict, dict]:
         for symbol in found:
             if _SPEC_BLOCK.match(symbol.signature):
                 continue  # a spec block (`describe X do`), not a definition to ctags
-            if symbol.fq_name[: -len(symbol.name)].rstrip(".:#\\") in callables:
+            if symbol.fq_name[: -len(symbol.name)].rstrip(".:#\\") in callables and not (
+                    local_types and _OURS[symbol.kind] == TYPE):
                 continue  # inside a function: local and anonymous classes' members
             if symbol.name.startswith("~"):
                 continue  # a C++ destructor: ctags 5.9 tags none
@@ -247,7 +253,7 @@ def score(corpus: Corpus, root: Path, args: argparse.Namespace,
     theirs, their_ends, scopes, their_groups, _ = oracle(corpus, root)
     kept = {path for path, _ in texts}
     theirs = {key for key in theirs if key[0] in kept}
-    mine, my_ends, names, my_groups = ours(texts)
+    mine, my_ends, names, my_groups = ours(texts, corpus.local_types)
     mine -= _CONFIRMED.get(corpus.language, set())
     matched = mine & theirs
     same_kind = sum(their_groups[k] in my_groups[k] or (

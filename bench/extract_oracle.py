@@ -44,6 +44,7 @@ _FUNCTION_KINDS = {"function", "method", "methodSpec", "func", "generator", "mac
 _BODY_KINDS = {"function", "method", "func"}
 _SUFFIXES = {"typescript": (".ts", ".tsx"), "javascript": (".js", ".mjs", ".cjs"),
              "go": (".go",), "rust": (".rs",)}
+_CTAGS = {"go": "Go", "rust": "Rust"}  # ctags' parser names
 
 
 def fetch(work: Path, spec: str) -> Path:
@@ -81,14 +82,18 @@ def sources(root: Path, language: str) -> list[tuple[str, str]]:
     return [(p.relative_to(root).as_posix(), p.read_text("utf-8", "replace")) for p in files]
 
 
-def ctags_oracle(root: Path, paths: list[str]) -> dict[tuple[str, str, int], int | None]:
+def ctags_oracle(root: Path, paths: list[str], language: str,
+                 ) -> dict[tuple[str, str, int], int | None]:
     """ctags' definitions of comparable kinds: (path, name, line) -> end line or None.
 
-    Tags inside a function or method body (any enclosing scope is a function or method
-    tag of the file) are left out, like ours."""
+    ctags is held to `language`'s parser (by file name alone it reads serde_json's
+    `macros.rs` as RPM macros and tags nothing). Tags inside a function or method
+    body (any enclosing scope is a function or method tag of the file) are left out,
+    like ours."""
     out: dict[tuple[str, str, int], int | None] = {}
     for start in range(0, len(paths), 200):
-        run = subprocess.run(["ctags", "--output-format=json", "--fields=+neKZ", "-f", "-",
+        run = subprocess.run(["ctags", f"--languages={_CTAGS[language]}",
+                              "--output-format=json", "--fields=+neKZ", "-f", "-",
                               *paths[start:start + 200]], cwd=root, capture_output=True,
                              text=True, check=True)
         tags = [tag for line in run.stdout.splitlines()
@@ -194,7 +199,7 @@ def compare(language: str, work: Path, root: Path, show: int) -> dict[str, float
     files = sources(root, language)
     paths = [p for p, _ in files]
     expected = (typescript_oracle(work, root, paths) if language in ("typescript", "javascript")
-                else ctags_oracle(root, paths))
+                else ctags_oracle(root, paths, language))
     got, seconds = ours(files)
     matched = set(expected) & set(got)
     with_end = [k for k in matched if expected[k] is not None]

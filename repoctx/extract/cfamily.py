@@ -4,9 +4,14 @@ Invariants (beyond `treewalk`'s):
 - definitions are function bodies (`function`, or `method` inside a class body or
   defined out of class as `Class::name`), struct/union/enum/class bodies with a name,
   typedefs and `using X = …` aliases (all `class`), `#define`s (`variable`, or
-  `function` for a macro with parameters) and file- or namespace-scope variables
+  `function` for a macro with parameters; wherever written, a macro is unscoped:
+  `NAME`, never `f::NAME`) and file- or namespace-scope variables
   (`variable`; `extern` declarations and prototypes are not definitions; a declaration
-  of several names yields its first);
+  of several names yields its first); a "function" named by a statement keyword
+  (`MACRO if (c) { … }` misread) is none, and in `VIS API name(void) { … }` the
+  name is `name` (not a variable `API`); variables inside `extern "C" { … }` are
+  defined even when its brace opens under `#ifdef __cplusplus`, as are those in a
+  named or anonymous namespace;
 - C++ names join namespaces and classes with `::` (`ns::Class::method`); C names are
   bare; `.h` headers are read with the C++ grammar (as ctags does: a header may hold
   either language);
@@ -43,6 +48,10 @@ _SCOPES: Final = frozenset({"namespace_definition", "class_specifier", "struct_s
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^">\n]+)[">]', re.M)
 _TEST_FILE = re.compile(r"(?:test_.+|.+_(?:unit)?tests?|.+Tests?)\.(?:c|cc|cpp|cxx)\Z")
 _KEYWORDS: Final = frozenset({"sizeof", "defined", "return", "if", "while", "for", "switch"})
+# Statement keywords no function can be named: `MACRO if (c) { … }` (a statement
+# after an unexpanded macro) parses as a function `if` of return type `MACRO`.
+_STATEMENTS: Final = frozenset({"if", "else", "while", "for", "switch", "do", "return",
+                                "case", "goto", "sizeof"})
 
 _C_REFS: Final = """
 (call_expression function: (identifier) @ref)
@@ -59,8 +68,19 @@ def _declarator(node: Node) -> tuple[Node | None, bool]:
     """The name node at the bottom of `node`'s declarator chain, and whether a
     function declarator lies on the way (a function, not a variable)."""
     current = node.child_by_field_name("declarator")
+    if (node.type == "function_definition" and current is not None
+            and current.type == "parenthesized_declarator"):
+        # `VIS API name(void) { … }`: the macros end a declaration of their own and
+        # `name` is read as the return type of a parenthesized declarator `(void)`.
+        misread = node.child_by_field_name("type")
+        if misread is not None and misread.type == "type_identifier":
+            return misread, True
     function = False
     while current is not None:
+        if current.type == "qualified_identifier" and any(
+                child.is_missing for child in current.children):
+            # `API name(…)` in C++: error recovery reads `API::name` with a MISSING `::`
+            return current.child_by_field_name("name"), function
         if current.type in _NAMES:
             return current, function
         if current.type == "function_declarator":
@@ -105,7 +125,9 @@ def _function_name(node: Node, source: bytes) -> str | None:
     if text_of(name) in _TEST_MACROS:
         return _test_parts(node)[-1] if _test_parts(node) else None
     segments = _name_segments(name)
-    return segments[-1] if segments else None
+    if not segments or segments[-1] in _STATEMENTS:
+        return None
+    return segments[-1]
 
 
 def _test_parts(node: Node) -> tuple[str, ...]:
@@ -181,13 +203,16 @@ def _variable_name(node: Node, source: bytes) -> str | None:
 # parent with no braces) only declares, but `extern "C" { int x; }` defines.
 _FILE_LEVEL: Final = frozenset({"translation_unit", "preproc_if", "preproc_ifdef",
                                  "preproc_else", "preproc_elif", "preproc_elifdef",
-                                 "declaration_list", "ERROR"})
+                                 "declaration_list", "linkage_specification",
+                                 "namespace_definition", "ERROR"})
 
 
 def _variable_kind(node: Node, source: bytes, outer: str | None) -> str | None:
     if outer not in (None, ""):
         return None  # a local, or a member
     parent = node.parent
+    if parent is not None and parent.type == "linkage_specification":
+        return None  # `extern "C" int x;` declares
     while parent is not None and parent.type != "translation_unit":
         if parent.type not in _FILE_LEVEL:
             return None  # in a body tree-sitter could not tie to its function header
@@ -199,6 +224,11 @@ def _variable_kind(node: Node, source: bytes, outer: str | None) -> str | None:
     for child in node.children:
         if child.type == "storage_class_specifier" and text_of(child) == "extern":
             return None
+    last, after = node.children[-1] if node.children else None, node.next_named_sibling
+    if (last is not None and last.is_missing and after is not None
+            and after.type == "function_definition"
+            and after.start_point[0] == node.end_point[0]):
+        return None  # the macros before a function's name (see `_declarator`)
     return VARIABLE
 
 
@@ -210,6 +240,13 @@ def _tag_kind(node: Node, source: bytes, outer: str | None) -> str | None:
 
 def _macro_kind(node: Node, source: bytes, outer: str | None) -> str | None:
     return FUNCTION if node.type == "preproc_function_def" else VARIABLE
+
+
+def _macro_parts(node: Node, source: bytes) -> tuple[str, ...] | None:
+    """A macro's own name: the preprocessor knows no scope, so a `#define` inside a
+    function body, class or namespace is still the bare `NAME` (as ctags files it)."""
+    name = node.child_by_field_name("name")
+    return (text_of(name),) if name is not None and text_of(name) else None
 
 
 def _macro_signature(node: Node, source: bytes) -> str:
@@ -225,7 +262,7 @@ _TYPEDEF = Rule(CLASS, name=_typedef_name, header_end=(), start=_declarator_row,
 _VARIABLE = Rule(_variable_kind, name=_variable_name, header_end=("value",),
                  start=_declarator_row, nests=False)
 _MACRO = Rule(_macro_kind, header_end=(), signature=_macro_signature, nests=False,
-              start=_name_row)
+              start=_name_row, qualify=_macro_parts)
 
 _C_RULES: Final = {
     "function_definition": _FUNCTION, "struct_specifier": _TAG, "union_specifier": _TAG,

@@ -147,3 +147,79 @@ def test_a_banner_rule_is_not_the_doc() -> None:
     source = ("/**********************\n * Starts the engine.\n"
               " **********************/\nvoid start(void) {}\n")
     assert [s.doc for s in extract_c("e.c", source)] == ["Starts the engine."]
+
+
+MACROS_IN_BODIES = '''static unsigned finish(unsigned h, const char* p)
+{
+#define STEP(n)       \\
+    h += (*p++) * n;  \\
+    h = h << 1;
+    typedef struct { char c; unsigned u; } probe_t;
+    STEP(3)
+    return h + sizeof(probe_t);
+}
+
+static int branchy(int n)
+{
+#if FAST
+    if (n) {
+#else
+    if (n > 1) {
+#endif
+#define LIMIT 8
+        typedef enum { low, high } level_e;
+        return LIMIT;
+    }
+    return 0;
+}
+'''
+
+
+def test_macros_in_function_bodies_are_unscoped_and_local_typedefs_kept() -> None:
+    found = {s.name: s for s in extract_c("hash.c", MACROS_IN_BODIES)}
+    step, limit = found["STEP"], found["LIMIT"]
+    assert (step.fq_name, step.kind, step.start_line, step.end_line) == (
+        "STEP", "function", 3, 5)
+    assert (limit.fq_name, limit.kind, limit.start_line) == ("LIMIT", "variable", 18)
+    assert (found["probe_t"].fq_name, found["probe_t"].start_line) == ("finish::probe_t", 6)
+    # the `#if`/`#else` branches each open a brace: the re-read keeps the body's types
+    assert found["level_e"].start_line == 19 and found["branchy"].end_line == 23
+
+
+def test_a_macro_in_a_namespace_or_class_is_unscoped() -> None:
+    source = "namespace ns {\nclass A {\n#define FLAG 1\n  int f() { return FLAG; }\n};\n}\n"
+    found = {s.name: s.fq_name for s in extract_cpp("a.cpp", source)}
+    assert found["FLAG"] == "FLAG" and found["f"] == "ns::A::f"
+
+
+def test_a_statement_after_an_unexpanded_macro_is_no_function() -> None:
+    source = ("static int run(int n)\n{\n    Py_BEGIN_ALLOW_THREADS n = work(n);\n"
+              "    Py_END_ALLOW_THREADS\n    if (n == 0) {\n        n = 1;\n    }\n"
+              "    return n;\n}\n")
+    found = [(s.fq_name, s.start_line, s.end_line) for s in extract_c("run.c", source)]
+    assert found == [("run", 1, 9)]
+
+
+def test_visibility_macros_before_a_function_name_do_not_take_it() -> None:
+    source = "#define VIS\nVIS PyMODINIT_FUNC PyInit_mod(void) {\n    return 0;\n}\nint x;\n"
+    for path in ("mod.c", "mod.h"):  # the C grammar and (for headers) the C++ one
+        found = [(s.fq_name, s.kind, s.start_line, s.end_line)
+                 for s in extract_c(path, source)]
+        assert found == [("VIS", "variable", 1, 1), ("PyInit_mod", "function", 2, 4),
+                         ("x", "variable", 5, 5)], path
+
+
+def test_variables_in_an_extern_c_block_opened_under_ifdef_are_defined() -> None:
+    source = ('#ifdef __cplusplus\nextern "C"\n{\n#endif\nint *a = nullptr;\n'
+              'static int b[] = {1};\n#ifdef __cplusplus\n}\n#endif\n'
+              'extern "C" int c;\nextern "C" { int d; }\n')
+    found = [(s.name, s.start_line) for s in extract_cpp("types.cpp", source)]
+    assert found == [("a", 5), ("b", 6), ("d", 11)]
+
+
+def test_namespace_scope_variables_are_defined_but_not_a_function_s_locals() -> None:
+    source = ("namespace n {\nint a;\nnamespace m { static int z = 2; }\n}\n"
+              "namespace\n{\nT* b;\nvoid f() { int local = 1; }\n}\n")
+    found = [(s.fq_name, s.kind, s.start_line) for s in extract_cpp("ns.cpp", source)]
+    assert found == [("n::a", "variable", 2), ("n::m::z", "variable", 3),
+                     ("b", "variable", 7), ("f", "function", 8)]
