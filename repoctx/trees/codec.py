@@ -9,6 +9,9 @@ records twice (a one-file ``repoctx index`` scans every file node in its pass an
 in its export) checks each stored value once: the bytes a check passed are remembered
 (their hash, per tree, at most ``CHECKED_MAX`` of them) and the same bytes again are only
 decoded. Damaged bytes never pass, so they raise every time they are read (issue 15).
+A scan may defer the check (``decode(..., checked=False)``, then ``check`` on the records
+a reader looks into): the file node scan of a one-file pass does, checking the changed
+files' nodes alone (``reconcile.file_node.LiveNodes``).
 """
 
 from __future__ import annotations
