@@ -61,9 +61,18 @@ class TokenMemo:
         self.used: dict[str, int] = {}
 
     def __call__(self, text: str) -> int:
-        """The exact cl100k token count of ``text``."""
+        """The exact cl100k token count of ``text``: its first line's (the header, which
+        holds the corpus's counts, so any edit changes it) plus the rest's, each looked
+        up on its own (a safe cut: the counts add up exactly), so a one-file edit
+        recounts only the texts whose lines below the header changed (issue 15)."""
+        cut = _SAFE_CUT.search(text)
+        if cut is None:
+            return self._one(text)
+        return self._one(text[: cut.start() + 1]) + self._one(text[cut.start() + 1:])
+
+    def _one(self, text: str) -> int:
         key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-        tokens = self.known.get(key)
+        tokens = self.used.get(key, self.known.get(key))
         if tokens is None:
             tokens = count_tokens(text)
         self.used[key] = tokens

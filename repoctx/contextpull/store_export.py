@@ -22,7 +22,7 @@ import hashlib
 import os
 import stat
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
@@ -95,7 +95,7 @@ class StoreDefinitions:
     """
 
     def __init__(self, store: Store, snapshot: Snapshot, known: dict[str, _Known],
-                 nodes: dict[str, Record] | None = None) -> None:
+                 nodes: Mapping[str, Record] | None = None) -> None:
         self._snapshot, self._known, self._now_ms = snapshot, known, snapshot.now_ms
         self._nodes = nodes or {}  # for paths not read yet: the symbols their node names
         self._repo_id = store.repo_id
@@ -184,7 +184,7 @@ class _NodeFile(UnreadFile):
     node says of these bytes (its language; its token count when its digest is theirs),
     and ``known`` learns the node's view of it for ``StoreDefinitions``."""
 
-    node: Record
+    nodes: Mapping[str, Record]  # the node is looked up (and checked) when read
     known: dict[str, _Known]
 
     def read_checked(self) -> SourceDocument | str:
@@ -193,13 +193,13 @@ class _NodeFile(UnreadFile):
         if isinstance(document, str):
             return document
         sha = hashlib.sha256(document.data).hexdigest()
-        stored = self.known[self.path] = _Known(self.node, sha)
+        stored = self.known[self.path] = _Known(self.nodes[self.path], sha)
         language = language_for(self.path) or stored.language
         return replace(document, language=language, tokens=stored.tokens, sha256=sha)
 
 
 def _documents(
-    root: Path, records: dict[str, Record], max_bytes: int, known: dict[str, _Known]
+    root: Path, records: Mapping[str, Record], max_bytes: int, known: dict[str, _Known]
 ) -> Iterator[_NodeFile]:
     """The files of ``records`` to export, unread, with the stat they have now."""
     base = str(root)
@@ -213,7 +213,7 @@ def _documents(
             continue  # gone since the index: it simply is not exported
         if stat.S_ISREG(found.st_mode) and found.st_size <= max_bytes:
             yield _NodeFile(path, found.st_size, found.st_mtime_ns, location, max_bytes,
-                            records[path], known)  # fmt: skip
+                            records, known)  # fmt: skip
 
 
 def export_store(

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from repoctx.collector import collector_paused
 from repoctx.crdt.record import Record
+from repoctx.errors import CorruptRecordError
 from repoctx.store import Store
 from repoctx.trees import Batch
 
@@ -168,7 +169,7 @@ def _classify(store: Store, found: Walk, options: PassOptions, report: PassRepor
     saved walk) is unchanged and complete without decoding anything. For the others only
     size, mtime and markers are decoded while their stat still matches.
     """
-    plan = _Plan(dict(fn.load_records(store)), store.trees.get_local(_binary_key(store), {}))
+    plan = _Plan(fn.load_records(store), store.trees.get_local(_binary_key(store), {}))
     report.scanned = len(found.files)
     for skip in found.skipped:
         report.skip(skip.path, skip.reason)
@@ -181,15 +182,16 @@ def _classify(store: Store, found: Walk, options: PassOptions, report: PassRepor
         except Exception as exc:  # noqa: BLE001 - a node that does not decode: this file only
             report.warnings.append(f"{f.path!r}: its node does not decode "
                                    f"({type(exc).__name__}: {exc}); read afresh")
+            if isinstance(exc, CorruptRecordError):  # damaged bytes: the write replaces them
+                del plan.live[f.path]
             plan.work.append(Work(Job(f.path, options.content, _wants_symbols(f.path, options)),
                                    None, False))
     walked = {f.path for f in found.files}
-    for path, rec in plan.live.items():
-        if path not in walked and found.covers(path):
-            try:
-                plan.removed.append(fn.file_node(path, rec))
-            except Exception as exc:  # noqa: BLE001 - as above
-                _failed(plan, report, path, exc)
+    for path in [p for p in plan.live if p not in walked and found.covers(p)]:
+        try:
+            plan.removed.append(fn.file_node(path, plan.live[path]))
+        except Exception as exc:  # noqa: BLE001 - as above
+            _failed(plan, report, path, exc)
     if options.symbols:
         report.warnings.extend(_missing_grammars(plan.work))
     return plan
@@ -216,10 +218,10 @@ def _classify_file(plan: _Plan, f: WalkedFile, options: PassOptions, report: Pas
     from .analyse import Job
     from .steps import Work
 
-    rec = plan.live.get(f.path)
-    if rec is not None and settled.get(f.path) == (f.size, f.mtime_ns):
-        report.unchanged += 1
+    if f.path in plan.live and settled.get(f.path) == (f.size, f.mtime_ns):
+        report.unchanged += 1  # (its node is not even checked: ``fn.LiveNodes``)
         return
+    rec = plan.live.get(f.path)
     symbols = _wants_symbols(f.path, options)
     if rec is None:
         if _known_binary(plan, f):
@@ -287,12 +289,12 @@ def _settled(found: Walk, plan: _Plan, options: PassOptions) -> list[str] | None
     written = {w.job.path for w in plan.work} | {n.path for n in plan.seeds}
     binary = []
     for f in found.files:
-        node = plan.live.get(f.path)
-        if node is None:
+        if f.path not in plan.live:
             if not _known_binary(plan, f):
                 return None  # unreadable (or changed) before it was ever indexed
             binary.append(f.path)
-        elif f.path in written and not _complete(node, f.size, f.mtime_ns, options):
+        elif f.path in written and not _complete(plan.live[f.path], f.size, f.mtime_ns,
+                                                 options):
             return None
     return binary
 
@@ -364,8 +366,8 @@ def _finish(store: Store, batch: Batch, report: PassReport, live: Live) -> None:
     from .root_node import root_delta
 
     symbols: set[str] = set()
-    for node in live.values():
-        symbols.update(node.symbols if isinstance(node, fn.FileNode) else fn.symbols_of(node))
+    for path in live:
+        symbols.update(live.symbols(path))
     summary = {"finishedAtTick": store.clock.last, "added": report.added,
                "changed": report.changed, "removed": report.removed,
                "touched": report.touched}

@@ -28,7 +28,7 @@ from .report import PassReport
 if TYPE_CHECKING:
     from .reconcile_pass import PassOptions
 
-Live = dict[str, fn.FileNode | Record]
+Live = fn.LiveNodes
 """Every live node of a pass by path, decoded only where the pass had to look inside."""
 
 

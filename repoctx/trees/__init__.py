@@ -26,7 +26,7 @@ from .keys import (
 from .lmdb_env import DEFAULT_MAP_SIZE, error_for, lmdb_errors
 from .salvage import Copied, Salvage
 from .spec import BY_FAMILY, BY_NAME, LOCAL_TREE, ROOT_FAMILY, TREES, TreeSpec
-from .trees import Snapshot, Trees, TreeStats, decode_stored
+from .trees import Snapshot, Trees, TreeStats, check_stored, decode_stored
 from .visibility import reapable, visible
 
 __all__ = [
@@ -53,6 +53,7 @@ __all__ = [
     "changelog",
     "check_directory",
     "check_repo_id",
+    "check_stored",
     "check_trees",
     "compact",
     "decode_stored",

@@ -9,6 +9,9 @@ records twice (a one-file ``repoctx index`` scans every file node in its pass an
 in its export) checks each stored value once: the bytes a check passed are remembered
 (their hash, per tree, at most ``CHECKED_MAX`` of them) and the same bytes again are only
 decoded. Damaged bytes never pass, so they raise every time they are read (issue 15).
+A scan may defer the check (``decode(..., checked=False)``, then ``check`` on the records
+a reader looks into): the file node scan of a one-file pass does, checking the changed
+files' nodes alone (``reconcile.file_node.LiveNodes``).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from repoctx.crdt.record import Record
 from repoctx.errors import CorruptRecordError, CrdtError
 
 from .spec import LOCAL_TREE, TreeSpec
+from .visibility import visible
 
 # Well-formed msgpack of the wrong shape can reach a type's decoder, which then fails
 # on the shape rather than on the bytes: that is damage too.
@@ -33,14 +37,18 @@ CHECKED_MAX = 1 << 18
 _checked: set[int] = set()
 
 
-def decode(spec: TreeSpec, key: str, raw: bytes) -> Record:
+def decode(spec: TreeSpec, key: str, raw: bytes, *, checked: bool = True) -> Record:
     """The record stored under ``key`` in ``spec``'s tree, every field checked (once per
-    process for the same stored bytes)."""
+    process for the same stored bytes). ``checked=False`` checks only the record's shape:
+    a damaged field then raises when a reader decodes it (for scans of which a reader
+    decodes a few records' fields: checking all was most of a one-file index, issue 15)."""
     try:
         if spec.envelope is not None:
             rec = schema.unwrap(raw, *spec.envelope)
         else:
             rec = record.decode(raw)
+        if not checked:
+            return rec
         seen = hash((spec.name, bytes(raw)))
         if seen not in _checked:
             record.validate(rec)
@@ -48,6 +56,34 @@ def decode(spec: TreeSpec, key: str, raw: bytes) -> Record:
                 _checked.clear()
             _checked.add(seen)
         return rec
+    except _SHAPE_ERRORS as exc:
+        raise CorruptRecordError(spec.name, key, str(exc) or type(exc).__name__) from exc
+
+
+def check(spec: TreeSpec, key: str, rec: Record) -> Record:
+    """``rec`` (read with ``checked=False``) once every field is checked; raises
+    ``CorruptRecordError`` naming the tree and key."""
+    try:
+        record.validate(rec)
+    except _SHAPE_ERRORS as exc:
+        raise CorruptRecordError(spec.name, key, str(exc) or type(exc).__name__) from exc
+    return rec
+
+
+def visible_at(spec: TreeSpec, key: str, rec: Record, now_ms: int) -> bool:
+    """``visible(rec, now_ms)`` of a record maybe not checked yet: the fields it reads
+    failing to decode raise ``CorruptRecordError``."""
+    try:
+        return visible(rec, now_ms)
+    except _SHAPE_ERRORS as exc:
+        raise CorruptRecordError(spec.name, key, str(exc) or type(exc).__name__) from exc
+
+
+def full_key_of(spec: TreeSpec, key: str, rec: Record) -> str:
+    """The full key a record holds (``key`` when it holds none); its ``$key`` field
+    failing to decode raises ``CorruptRecordError``."""
+    try:
+        return record.full_key(rec) or key
     except _SHAPE_ERRORS as exc:
         raise CorruptRecordError(spec.name, key, str(exc) or type(exc).__name__) from exc
 

@@ -57,29 +57,33 @@ class Snapshot:
         return rec if visible(rec, self.now_ms) else None
 
     def scan(self, prefix: str, *, on_corrupt: OnCorrupt | None = None,
-             ) -> Iterator[tuple[str, Record]]:
+             checked: bool = True) -> Iterator[tuple[str, Record]]:
         """Visible records whose key starts with ``prefix``, in key order.
 
         A corrupt value raises ``CorruptRecordError`` unless ``on_corrupt`` is given,
         in which case it is called and the scan goes on with the next record.
+        ``checked=False``: fields are not checked here, only when read (``codec.decode``).
         """
         spec = tree_of(prefix + ("x" if prefix.endswith("/") else ""))
-        yield from self.scan_tree(spec, prefix, on_corrupt=on_corrupt)
+        yield from self.scan_tree(spec, prefix, on_corrupt=on_corrupt, checked=checked)
 
     def scan_tree(self, spec: TreeSpec, prefix: str = "", *, on_corrupt: OnCorrupt | None = None,
-                  include_hidden: bool = False) -> Iterator[tuple[str, Record]]:
+                  include_hidden: bool = False, checked: bool = True,
+                  ) -> Iterator[tuple[str, Record]]:
         """Like ``scan`` over a named tree; ``include_hidden`` also yields tombstones."""
         for raw_key, raw in self._stored(spec, prefix):
             key = raw_key.decode(errors="replace")
             try:
-                rec = codec.decode(spec, key, raw)
+                rec = codec.decode(spec, key, raw, checked=checked)
+                shown = include_hidden or codec.visible_at(spec, key, rec, self.now_ms)
+                name = codec.full_key_of(spec, key, rec) if shown else key
             except CorruptRecordError as exc:
                 if on_corrupt is None:
                     raise
                 on_corrupt(exc)
                 continue
-            if include_hidden or visible(rec, self.now_ms):
-                yield record.full_key(rec) or key, rec
+            if shown:
+                yield name, rec
 
     def _stored(self, spec: TreeSpec, prefix: str) -> Iterator[tuple[bytes, bytes]]:
         """``(LMDB key, stored bytes)`` of every record of ``spec``'s tree under ``prefix``."""
@@ -284,6 +288,12 @@ class Trees:
     def close(self) -> None:
         """Close the environment."""
         self.env.close()
+
+
+def check_stored(key: str, rec: Record) -> Record:
+    """``rec``, read at ``key`` by a scan with ``checked=False``, once every field is
+    checked; raises ``CorruptRecordError`` naming the tree and key."""
+    return codec.check(tree_of(key), key, rec)
 
 
 def decode_stored(key: str, raw: bytes) -> Record:

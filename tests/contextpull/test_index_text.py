@@ -43,10 +43,50 @@ def test_known_counts_are_not_recounted(monkeypatch) -> None:
     from repoctx.contextpull import index_text
 
     first = build_index("root", ENTRIES, 200)
-    assert first.counts and first.tokens in first.counts.values()
+    assert first.counts
 
     def no_count(text: str) -> int:
         raise AssertionError("counted a text whose count was known")
 
     monkeypatch.setattr(index_text, "count_tokens", no_count)
     assert build_index("root", ENTRIES, 200, first.counts) == first
+
+
+def test_a_memo_count_is_the_whole_texts_count() -> None:
+    from repoctx.contextpull.index_text import TokenMemo, compact_text, flat_text
+    from repoctx.tokenizer import count_tokens
+
+    odd = [IndexEntry(f"naïve/ünï {i}/x.py", "  lead", "🙂 ’quote’ \t tab", 2) for i in range(40)]
+    for entries in (ENTRIES, odd):
+        for text in (flat_text("root", entries), compact_text("root", entries),
+                     build_index("root", entries, 200).text):
+            assert TokenMemo()(text) == count_tokens(text)
+
+
+def test_an_edit_recounts_only_the_texts_whose_lines_below_the_header_changed(
+        monkeypatch) -> None:
+    from repoctx.contextpull import index_text
+
+    first = build_index("root", ENTRIES, 200)
+    edited = [*ENTRIES[:-1], IndexEntry(ENTRIES[-1].path, "T", "S", 9)]  # one more section
+    counted: list[str] = []
+    real = index_text.count_tokens
+
+    def recording(text: str) -> int:
+        counted.append(text)
+        return real(text)
+
+    expected = build_index("root", edited, 200)
+    monkeypatch.setattr(index_text, "count_tokens", recording)
+    assert build_index("root", edited, 200, first.counts) == expected
+    known = set(first.counts)
+    assert counted and not any(_digest(t) in known for t in counted)  # nothing twice
+    headers = [t for t in counted if t.startswith("ContextPull index")]
+    assert headers and all(t.count("\n") == 1 for t in headers)  # apart from the rest
+    assert len(headers) == 1 and len(counted) < len(first.counts)  # rests kept their counts
+
+
+def _digest(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
