@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .definition_slices import TaskTerms
 from .receipts import FILE
 from .units import Source, Unit, outline_unit, path_unit, slice_units
 from .wire import Counted, counted, seal, tokens_of
@@ -56,8 +57,8 @@ class Plan:
     """``path@contentHash`` whole-file versions the caller provably holds."""
     fields: dict[str, Any] = field(default_factory=dict)
     """Fixed response fields (``retrievalPath``)."""
-    words: frozenset[str] = frozenset()
-    """The task's words: which members of a large class are sliced with its header."""
+    words: TaskTerms = field(default_factory=TaskTerms)
+    """The task's weighted terms: which definitions of a file its slices carry."""
     _units: dict[tuple[str, str, int], list[Unit] | None] = field(default_factory=dict)
 
     def units(self, src: Source, level: str, budget: int) -> list[Unit] | None:
