@@ -142,7 +142,7 @@ def rank_definitions(ws: object, path: str, symbols: Iterable[str], hits: Iterab
     if not every:  # the hits and the members of hit classes; enclosing ones only map
         prefixes = tuple(h + "." for h in hits)
         decls = {fq: d for fq, d in decls.items() if fq in hits or fq.startswith(prefixes)}
-    hit_rank = {fq: i for i, fq in reversed(list(enumerate(dict.fromkeys(hits))))}
+    ordered_hits = list(dict.fromkeys(hits))
     found: list[_Candidate] = []
     for fq, decl in decls.items():
         if outer[fq] != fq and outer[fq] in decls:
@@ -162,7 +162,7 @@ def rank_definitions(ws: object, path: str, symbols: Iterable[str], hits: Iterab
     matched = _line_terms(lines, terms)
     for cand in found:
         _score(cand, matched, terms)
-    return _order(found, list(hit_rank), lines)
+    return _order(found, ordered_hits, lines)
 
 
 def _order(found: list[_Candidate], hits: list[str],
