@@ -134,11 +134,12 @@ def whole_unit(src: Source) -> Unit | None:
 
 
 def slice_units(src: Source, budget: int,
-                words: TaskTerms = TaskTerms()) -> list[Unit] | None:
+                words: TaskTerms = TaskTerms(), *, lean: bool = False) -> list[Unit] | None:
     """The relevant bodies: whole definitions (a large class as its header and the
     members matching the task's ``words``), or the whole file when it is cheap.
 
-    None when the file is stale (no body can be sent for its indexed version).
+    None when the file is stale (no body can be sent for its indexed version). With
+    ``lean``, only the best definition (or the whole file when it has none).
     """
     lines = src.lines()
     if lines is None:
@@ -146,7 +147,7 @@ def slice_units(src: Source, budget: int,
     limit = (min(budget // LEAD_FRACTION, LEAD_MAX) if src.lead
              else min(budget // CHEAP_FRACTION, CHEAP_MAX))
     cheap = src.node.tokens is not None and src.node.tokens <= limit
-    spans = [] if cheap else _spans(src, lines, words, budget)
+    spans = [] if cheap and not lean else _spans(src, lines, words, budget, lean)
     if sum(end - start + 1 for start, end, _ in spans) * 4 >= len(lines) * 3:
         spans = []  # slices covering most of the file cost more than the file itself
     if not spans:
@@ -166,7 +167,8 @@ def slice_units(src: Source, budget: int,
     return out
 
 
-def _spans(src: Source, lines: list[str], terms: TaskTerms, budget: int) -> list[Span]:
+def _spans(src: Source, lines: list[str], terms: TaskTerms, budget: int,
+           lean: bool = False) -> list[Span]:
     """The file's best definitions for the task (``rank_definitions``: a large class as
     its header, its members on their own), then the target's line spans, in line order,
     nested ones dropped. Past the first, a span goes in only while the file's share
@@ -177,7 +179,7 @@ def _spans(src: Source, lines: list[str], terms: TaskTerms, budget: int) -> list
                                     fit=share * CHARS_PER_TOKEN)
     ranked = core + extras[:extra_definitions(budget) if src.rank_all else 0]
     ranked.extend((a, b, None) for a, b in src.target.spans[:MAX_SLICES - len(ranked)])
-    found = _within(ranked, lines, share * CHARS_PER_TOKEN)
+    found = _within(ranked, lines, 0 if lean else share * CHARS_PER_TOKEN)
     found.sort(key=lambda s: (s[0], -s[1]))
     kept: list[Span] = []
     for span in found:
