@@ -48,6 +48,11 @@ CLOSE_SHARE = 0.5
 SIZE_LINES = 40
 """Past this many lines a definition's body score is damped (log): a long body holds
 many words by its size alone."""
+IMPORT_LINES = 40
+"""Longest import block sent with a file's definitions (and how far down it may start)."""
+IMPORT_GAP = 8
+"""Lines without an import that end the block."""
+_IMPORTS = ("import ", "from ", "#include", "use ")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 _DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){1,8}")
@@ -242,3 +247,28 @@ def _score(cand: _Candidate, matched: list[frozenset[str]], terms: TaskTerms) ->
     name_parts = set(split_identifier(parts[-1])) | {simple}
     score += NAME_PART_WEIGHT * sum(terms.weights.get(p, 0.0) for p in name_parts)
     cand.score = score
+
+
+def import_block(lines: list[str]) -> tuple[int, int] | None:
+    """The lines from the file's first top-level import to its last (``import``,
+    ``from … import``, ``#include``, ``use``), when they are at most ``IMPORT_LINES``
+    lines and start within the file's first ``IMPORT_LINES`` lines; else None. A fix
+    often adds an import; the block also says where the file's names come from."""
+    first = last = 0
+    depth = 0
+    for number, line in enumerate(lines, 1):
+        if depth:
+            depth += line.count("(") - line.count(")")
+            last = number
+            continue
+        if line.startswith(_IMPORTS):
+            first = first or number
+            last = number
+            depth = max(0, line.count("(") - line.count(")"))
+        elif first and number - last > IMPORT_GAP:
+            break
+        elif not first and number > IMPORT_LINES:
+            return None
+    if not first or last - first + 1 > IMPORT_LINES:
+        return None
+    return first, last

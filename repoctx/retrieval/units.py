@@ -19,7 +19,7 @@ from repoctx.reconcile import FileNode, content_record
 from repoctx.session import possession_claim
 
 from . import wire
-from .definition_slices import HEADER, Span, TaskTerms, rank_definitions
+from .definition_slices import HEADER, Span, TaskTerms, import_block, rank_definitions
 from .expansion import Target
 from .receipts import FILE, OUTLINE, PATH, SLICE, receipt
 from .symbols import declared_in
@@ -178,6 +178,9 @@ def _spans(src: Source, lines: list[str], terms: TaskTerms, budget: int,
                                     src.target.symbols, lines, terms, every=src.rank_all,
                                     fit=share * CHARS_PER_TOKEN)
     ranked = core + extras[:extra_definitions(budget) if src.rank_all else 0]
+    block = import_block(lines) if src.rank_all and ranked else None
+    if block is not None:  # a first file's imports: right after its best definition
+        ranked.insert(1 if src.lead else len(ranked), (*block, None))
     ranked.extend((a, b, None) for a, b in src.target.spans[:MAX_SLICES - len(ranked)])
     found = _within(ranked, lines, 0 if lean else share * CHARS_PER_TOKEN)
     found.sort(key=lambda s: (s[0], -s[1]))
