@@ -20,8 +20,11 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import accumulate
 
 from repoctx.extract.symbol import CLASS
 
@@ -73,6 +76,15 @@ class TaskTerms:
     def words(self) -> frozenset[str]:
         """The weighted words alone."""
         return frozenset(self.weights)
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str] | None:
+        """One pattern matching any weighted word as a whole identifier (None: no word)."""
+        if not self.weights:
+            return None
+        words = sorted(self.weights, key=len, reverse=True)
+        return re.compile(r"(?<![A-Za-z0-9_])(?:" + "|".join(map(re.escape, words))
+                          + r")(?![A-Za-z0-9_])")
 
 
 def task_terms(task: str, stats: IndexStats = NO_STATS) -> TaskTerms:
@@ -217,18 +229,22 @@ def _outermost(fq: str, decls: Mapping[str, object]) -> str:
     return out
 
 
-def _line_terms(lines: list[str], terms: TaskTerms) -> list[frozenset[str]]:
-    """Per line, the task's weighted terms it holds (read once per file)."""
-    weights = terms.weights
-    empty: frozenset[str] = frozenset()
-    out = []
-    for line in lines:
-        found = [w for w in _IDENT.findall(line.lower()) if w in weights]
-        out.append(frozenset(found) if found else empty)
-    return out
+def _line_terms(lines: list[str], terms: TaskTerms) -> dict[int, frozenset[str]]:
+    """Per line number, the task's weighted terms it holds (lines with none left out):
+    one scan of the file for all the terms at once."""
+    pattern = terms.pattern
+    if pattern is None:
+        return {}
+    text = "".join(lines).lower()
+    starts = list(accumulate((len(line) for line in lines), initial=0))
+    found: dict[int, set[str]] = {}
+    for match in pattern.finditer(text):
+        number = bisect_right(starts, match.start())
+        found.setdefault(number, set()).add(match.group())
+    return {number: frozenset(words) for number, words in found.items()}
 
 
-def _score(cand: _Candidate, matched: list[frozenset[str]], terms: TaskTerms) -> None:
+def _score(cand: _Candidate, matched: dict[int, frozenset[str]], terms: TaskTerms) -> None:
     """The candidate's score from the task's terms, and whether the task names it."""
     parts = cand.fq.split(".")
     simple = parts[-1].lower()
@@ -239,8 +255,13 @@ def _score(cand: _Candidate, matched: list[frozenset[str]], terms: TaskTerms) ->
             parts[-1].strip("_")) and not parts[-1].startswith("__"):
         cand.named = 1
     body: set[str] = set()
-    for found in matched[cand.start - 1:cand.head]:
-        body |= found
+    if len(matched) < cand.head - cand.start:
+        for number, found in matched.items():
+            if cand.start <= number <= cand.head:
+                body |= found
+    else:
+        for number in range(cand.start, cand.head + 1):
+            body |= matched.get(number, frozenset())
     size = cand.head - cand.start + 1
     damp = 1.0 + math.log(max(1.0, size / SIZE_LINES))
     score = sum(terms.weights[t] for t in body) / damp
