@@ -176,7 +176,7 @@ def rank_definitions(ws: object, path: str, symbols: Iterable[str], hits: Iterab
                     found.append(_Candidate(fq, start, head, fq + HEADER, head=head))
                     continue
         found.append(_Candidate(fq, start, decl.end_line, fq, head=head))
-    matched = _line_terms(lines, terms)
+    matched = _line_terms(lines, terms, [(c.start, c.head) for c in found])
     for cand in found:
         _score(cand, matched, terms)
     return _order(found, ordered_hits, lines)
@@ -229,18 +229,27 @@ def _outermost(fq: str, decls: Mapping[str, object]) -> str:
     return out
 
 
-def _line_terms(lines: list[str], terms: TaskTerms) -> dict[int, frozenset[str]]:
-    """Per line number, the task's weighted terms it holds (lines with none left out):
-    one scan of the file for all the terms at once."""
+def _line_terms(lines: list[str], terms: TaskTerms,
+                spans: list[tuple[int, int]]) -> dict[int, frozenset[str]]:
+    """Per line number within ``spans``, the task's weighted terms it holds (lines with
+    none left out): one scan of those lines for all the terms at once."""
     pattern = terms.pattern
-    if pattern is None:
+    if pattern is None or not spans:
         return {}
-    text = "".join(lines).lower()
-    starts = list(accumulate((len(line) for line in lines), initial=0))
     found: dict[int, set[str]] = {}
-    for match in pattern.finditer(text):
-        number = bisect_right(starts, match.start())
-        found.setdefault(number, set()).add(match.group())
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    for first, last in merged:
+        chunk = lines[first - 1:last]
+        text = "".join(chunk).lower()
+        starts = list(accumulate((len(line) for line in chunk), initial=0))
+        for match in pattern.finditer(text):
+            number = first - 1 + bisect_right(starts, match.start())
+            found.setdefault(number, set()).add(match.group())
     return {number: frozenset(words) for number, words in found.items()}
 
 
