@@ -87,6 +87,10 @@ class TaskTerms:
                           + r")(?![A-Za-z0-9_])")
 
 
+NO_TERMS = TaskTerms()
+"""A task with no terms: the search's hits keep their order."""
+
+
 def task_terms(task: str, stats: IndexStats = NO_STATS) -> TaskTerms:
     """The weighted terms and names of ``task``, rarity read from ``stats``."""
     weights: dict[str, float] = {}

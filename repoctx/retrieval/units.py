@@ -19,7 +19,14 @@ from repoctx.reconcile import FileNode, content_record
 from repoctx.session import possession_claim
 
 from . import wire
-from .definition_slices import HEADER, Span, TaskTerms, import_block, rank_definitions
+from .definition_slices import (
+    HEADER,
+    NO_TERMS,
+    Span,
+    TaskTerms,
+    import_block,
+    rank_definitions,
+)
 from .expansion import Target
 from .receipts import FILE, OUTLINE, PATH, SLICE, receipt
 from .symbols import declared_in
@@ -33,8 +40,12 @@ larger ones whole, so each file's slices are the same at every budget above 13k 
 more budget does not crowd a file out that a smaller one carried."""
 MAX_SLICES = 6
 """Most symbol or line-span bodies sliced from one file (in the order they ranked)."""
-RANK_ALL_FILES = 4
+RANK_ALL_FILES = 3
+"""The plan's first files whose every definition competes for their slices (past them,
+only search's hits: ranking a file reads each of its declarations)."""
 EXTRA_FROM, EXTRA_PER = 13_000, 7_000
+"""A first file may add one best-scoring definition past its hits per ``EXTRA_PER``
+tokens of budget above ``EXTRA_FROM`` (``extra_definitions``)."""
 ALLOWANCE_FRACTION, ALLOWANCE_MAX = 6, 2500
 LEAD_FILES, LEAD_FRACTION, LEAD_MAX = 2, 4, 4000
 """The plan's first files go whole up to min(budget / 4, 4000) tokens, and their slices
@@ -137,7 +148,7 @@ def whole_unit(src: Source) -> Unit | None:
 
 
 def slice_units(src: Source, budget: int,
-                words: TaskTerms = TaskTerms(), *, lean: bool = False) -> list[Unit] | None:
+                words: TaskTerms = NO_TERMS, *, lean: bool = False) -> list[Unit] | None:
     """The relevant bodies: whole definitions (a large class as its header and the
     members matching the task's ``words``), or the whole file when it is cheap.
 

@@ -8,6 +8,7 @@ from repoctx import open_store
 from repoctx.contextpull import export_store
 from repoctx.reconcile import PassOptions, reconcile_pass
 from repoctx.retrieval import Workspace
+from repoctx.retrieval import units as units_module
 from repoctx.retrieval.definition_slices import (
     LARGE_CLASS_LINES,
     TaskTerms,
@@ -16,7 +17,6 @@ from repoctx.retrieval.definition_slices import (
 )
 from repoctx.retrieval.expansion import Target
 from repoctx.retrieval.receipts import SLICE
-from repoctx.retrieval import units as units_module
 from repoctx.retrieval.units import load, slice_units
 
 from .context_repo import write
