@@ -3,17 +3,18 @@
 Reads the store only (declarations). A slice is a whole definition, never a window of
 matched words: the definition an agent edits arrives entire, with its signature.
 
-Every definition of the file competes (``rank_definitions``), not only the ones search
-hit: functions, classes and methods (a function nested in a function stands for its
-enclosing one, which holds it). Each is scored against the task's weighted terms
-(``TaskTerms``: the place and rarity of each word, ``task_text.term_weights``): the
-terms its body holds, more for the parts of its own name, and the definitions the task
-names exactly (``Class.method`` or a simple name written as code) first of all. The
-search's own hits in the file add to their score in their rank order, and the
-definitions the best one calls get a share of its score (a fix often lands one call
-down). A class too long to send whole (``LARGE_CLASS_LINES``) competes as its header
-(from its ``class`` line to its first member: bases, docstring, class attributes)
-while its members compete on their own, each whole.
+Which ones (``rank_definitions``): the search's hits in the file, in their order (a
+function nested in a function stands for its enclosing one, which holds it, when that
+fits the file's share); a class too long to send whole (``LARGE_CLASS_LINES``) as its
+header (from its ``class`` line to its first member: bases, docstring, class
+attributes) followed by its best members, each whole; then the definitions the task
+names exactly (``Class.method``, or a compound simple name written as code), wherever
+they are in the file. For the plan's first files every definition also competes as an
+extra: scored against the task's weighted terms (``TaskTerms``: each word's place and
+rarity, ``task_text.term_weights``) in its body (a class in its header: its members
+compete alone), more for the parts of its own name, damped for length; the
+definitions the first one calls get a share of its score (a fix often lands one call
+down). ``units`` decides how many extras a budget lets in.
 """
 
 from __future__ import annotations
