@@ -194,7 +194,7 @@ def _spans(src: Source, lines: list[str], terms: TaskTerms, budget: int,
                                            src.target.symbols, lines, terms,
                                            every=src.rank_all, fit=share * CHARS_PER_TOKEN)
     core, extras = src.ranked[key]
-    ranked = core + extras[:extra_definitions(budget) if src.rank_all else 0]
+    ranked = core + extras[:extra_definitions(budget) + src.lead if src.rank_all else 0]
     block = import_block(lines) if src.rank_all and ranked else None
     if block is not None:  # a first file's imports: right after its best definition
         ranked.insert(1 if src.lead else len(ranked), (*block, None))
@@ -209,9 +209,10 @@ def _spans(src: Source, lines: list[str], terms: TaskTerms, budget: int,
 
 
 def extra_definitions(budget: int) -> int:
-    """How many definitions past the search's hits a first file's slices may add: none
-    at the smallest budget (its bundle holds as many files as before), one per
-    ``EXTRA_PER`` tokens above ``EXTRA_FROM``."""
+    """How many definitions past the search's hits a first file's slices may add (a
+    lead file one more): none at the smallest budget, one per ``EXTRA_PER`` tokens above
+    ``EXTRA_FROM``, so a larger budget lets more of the likeliest files in before it
+    reaches marginal ones."""
     return max(0, (budget - EXTRA_FROM) // EXTRA_PER)
 
 
