@@ -12,6 +12,7 @@ from repoctx.retrieval import units as units_module
 from repoctx.retrieval.definition_slices import (
     LARGE_CLASS_LINES,
     TaskTerms,
+    import_block,
     rank_definitions,
     task_words,
 )
@@ -114,3 +115,11 @@ def test_without_task_terms_the_hits_keep_their_order(ws):
                                     TaskTerms())
     assert [key for *_, key in core] == ["pkg.engine.drain_queue", "pkg.engine.helper"]
     assert extras == []
+
+
+def test_the_import_block_spans_first_to_last_import_and_is_bounded():
+    text = ('"""Doc."""\n\nimport os\nfrom a import (\n    b,\n    c,\n)\n\n'
+            "from d import e\n\n\ndef f():\n    import g\n")
+    assert import_block(text.splitlines(keepends=True)) == (3, 9)
+    assert import_block(["x = 1\n"] * 50 + ["import late\n"]) is None
+    assert import_block(["import m\n"] * 60) is None  # too long to ride along
