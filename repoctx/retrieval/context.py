@@ -25,13 +25,14 @@ from repoctx.session import (
 )
 
 from .context_rank import Candidate, Ranker, default_rank
-from .definition_slices import task_words
+from .definition_slices import TaskTerms, task_terms
 from .expansion import expand, gather
 from .file_class import classify, holder_words, ordered, task_asks
 from .packing import DETAILS, Packed, Plan, pack, smallest_budget
 from .query import MAX_TEXT_CHARS
-from .task_text import check_text
-from .units import LEAD_FILES, Source, load
+from .search_state import search_state
+from .task_text import NO_STATS, check_text, index_stats
+from .units import LEAD_FILES, RANK_ALL_FILES, Source, load
 from .workspace import Workspace
 
 MIN_BUDGET, MAX_BUDGET, DEFAULT_BUDGET = 1, 200_000, 8192
@@ -89,9 +90,17 @@ def _plan(ws: Workspace, task: str, top: int, detail: str, known: frozenset[str]
     sources = by_class(ws, task, sources)
     for src in sources[:LEAD_FILES]:
         src.lead = True
+    for src in sources[:RANK_ALL_FILES]:
+        src.rank_all = True
     return Plan(sources, detail, known, possessed,
                 {"retrievalPath": retrieval_path(base, len(candidates) > len(base))},
-                task_words(task))
+                terms_of(ws, task))
+
+
+def terms_of(ws: Workspace, task: str) -> TaskTerms:
+    """The task's weighted terms, rarity from the search index when there is one."""
+    state = search_state(ws.export)
+    return task_terms(task, index_stats(state) if state.indexed else NO_STATS)
 
 
 def by_class(ws: Workspace, task: str, sources: list[Source]) -> list[Source]:

@@ -22,13 +22,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .definition_slices import TaskTerms
 from .receipts import FILE
 from .units import Source, Unit, outline_unit, path_unit, slice_units
 from .wire import Counted, counted, seal, tokens_of
 
 SLICES, OUTLINE, PATHS, AUTO = "slices", "outline", "paths", "auto"
 DETAILS = (AUTO, PATHS, OUTLINE, SLICES)
-LADDERS = {AUTO: (SLICES, OUTLINE, PATHS), SLICES: (SLICES,), OUTLINE: (OUTLINE,),
+LEAN = "lean"
+"""A file's best definition alone, sent as ``slices`` when all its slices do not fit:
+the definition likeliest to be edited before an outline or a bare path."""
+LADDERS = {AUTO: (SLICES, LEAN, OUTLINE, PATHS), SLICES: (SLICES, LEAN), OUTLINE: (OUTLINE,),
            PATHS: (PATHS,)}
 STALE_LADDER = (OUTLINE, PATHS)
 """What a stale file asked for in slices degrades to."""
@@ -56,17 +60,17 @@ class Plan:
     """``path@contentHash`` whole-file versions the caller provably holds."""
     fields: dict[str, Any] = field(default_factory=dict)
     """Fixed response fields (``retrievalPath``)."""
-    words: frozenset[str] = frozenset()
-    """The task's words: which members of a large class are sliced with its header."""
+    words: TaskTerms = field(default_factory=TaskTerms)
+    """The task's weighted terms: which definitions of a file its slices carry."""
     _units: dict[tuple[str, str, int], list[Unit] | None] = field(default_factory=dict)
 
     def units(self, src: Source, level: str, budget: int) -> list[Unit] | None:
         """The units of ``src`` at ``level`` (None when the level is unavailable), cached."""
-        cheap_key = budget if level == SLICES else 0
+        cheap_key = budget if level in (SLICES, LEAN) else 0
         key = (src.path, level, cheap_key)
         if key not in self._units:
-            if level == SLICES:
-                self._units[key] = slice_units(src, budget, self.words)
+            if level in (SLICES, LEAN):
+                self._units[key] = slice_units(src, budget, self.words, lean=level == LEAN)
             elif level == OUTLINE:
                 unit = outline_unit(src)
                 self._units[key] = None if unit is None else [unit]
@@ -163,6 +167,8 @@ def _choose(plan: Plan, src: Source, budget: int, room: int) -> tuple[Pick | Non
     for level in ladder:
         if level == OUTLINE and _outline_cannot_fit(plan, src, room):
             continue
+        if level == LEAN and len(plan.units(src, SLICES, budget) or ()) <= 1:
+            continue  # the slices were already one unit: nothing leaner
         units = plan.units(src, level, budget)
         if units is None:
             continue
@@ -216,7 +222,8 @@ def _pick(src: Source, level: str, new: list[Unit], old: list[Unit],
 
 def _head(src: Source, level: str, stale: bool) -> dict[str, Any]:
     """An entry's fields before its units."""
-    head = {"path": src.path, "contentHash": src.node.digest, "detail": level,
+    head = {"path": src.path, "contentHash": src.node.digest,
+            "detail": SLICES if level == LEAN else level,
             "fullReadTokenCount": src.node.tokens,
             "reasons": list(src.target.reasons[:MAX_REASONS])}
     if not src.fresh:

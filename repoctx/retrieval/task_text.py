@@ -226,19 +226,32 @@ def _score(term: str, weight: float, count: int, stats: IndexStats) -> float:
     return weight * (1.0 + math.log(count)) * idf
 
 
-def ranked_terms(text: str, stats: IndexStats) -> list[str]:
-    """The discriminating terms of ``text``, best first (boilerplate and common words out)."""
+def term_weights(text: str, stats: IndexStats) -> dict[str, float]:
+    """Each discriminating term of ``text`` (as written) with its score: its place,
+    repeats and rarity (``_score``); boilerplate, stopwords and unknown words out."""
     text = strip_boilerplate(text)
     counts: dict[str, int] = {}
     for word in _WORD.findall(text):
         counts[word] = counts.get(word, 0) + 1
-    scored = []
+    scored = {}
     for term, weight in signals(text).items():
         if term.lower() in STOPWORDS:
             continue
         score = _score(term, weight, counts.get(term, 1), stats)
         if score > 0:
-            scored.append((score, term))
+            scored[term] = score
+    return scored
+
+
+def code_terms(text: str) -> set[str]:
+    """The words ``text`` writes as code (identifiers, backticked, in code blocks,
+    declared, dotted, traceback functions), boilerplate stripped first."""
+    return _code_terms(strip_boilerplate(text))
+
+
+def ranked_terms(text: str, stats: IndexStats) -> list[str]:
+    """The discriminating terms of ``text``, best first (boilerplate and common words out)."""
+    scored = [(score, term) for term, score in term_weights(text, stats).items()]
     scored.sort(key=lambda item: -item[0])
     seen: set[str] = set()
     out = []

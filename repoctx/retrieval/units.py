@@ -19,10 +19,17 @@ from repoctx.reconcile import FileNode, content_record
 from repoctx.session import possession_claim
 
 from . import wire
-from .definition_slices import LARGE_CLASS_LINES, Span, member_spans, with_decorators
+from .definition_slices import (
+    HEADER,
+    NO_TERMS,
+    Span,
+    TaskTerms,
+    import_block,
+    rank_definitions,
+)
 from .expansion import Target
 from .receipts import FILE, OUTLINE, PATH, SLICE, receipt
-from .symbols import declarations, declared_in
+from .symbols import declared_in
 from .workspace import Workspace
 
 CHEAP_FRACTION = 8
@@ -32,15 +39,19 @@ CHEAP_MAX = 1600
 larger ones whole, so each file's slices are the same at every budget above 13k and
 more budget does not crowd a file out that a smaller one carried."""
 MAX_SLICES = 6
+"""Most symbol or line-span bodies sliced from one file (in the order they ranked)."""
+RANK_ALL_FILES = 3
+"""The plan's first files whose every definition competes for their slices (past them,
+only search's hits: ranking a file reads each of its declarations)."""
+EXTRA_FROM, EXTRA_PER = 13_000, 7_000
+"""A first file may add one best-scoring definition past its hits per ``EXTRA_PER``
+tokens of budget above ``EXTRA_FROM`` (``extra_definitions``)."""
 ALLOWANCE_FRACTION, ALLOWANCE_MAX = 6, 2500
 LEAD_FILES, LEAD_FRACTION, LEAD_MAX = 2, 4, 4000
 """The plan's first files go whole up to min(budget / 4, 4000) tokens, and their slices
 share as much."""
 CHARS_PER_TOKEN = 4
 """About how many characters of source a token holds (to weigh spans before counting)."""
-HEADER = "#header"
-"""Marks the span of a split class's header (its unit names the class, not all of it)."""
-"""Most symbol or line-span bodies sliced from one file (in the order they ranked)."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +82,12 @@ class Source:
     _text: str | None = field(default=None, repr=False)
     _read: bool = field(default=False, repr=False)
     _lines: list[str] | None = field(default=None, repr=False)
+    ranked: dict[tuple[int, int], tuple[list[Span], list[Span]]] = field(
+        default_factory=dict, repr=False)
+    """The file's definitions ranked for a task and share (``rank_definitions``)."""
+    rank_all: bool = False
+    """One of the plan's first ``RANK_ALL_FILES``: every definition of it competes for
+    its slices, not only the ones search hit (``rank_definitions``)."""
     lead: bool = False
     """One of the plan's first files (``LEAD_FILES``): it may go whole at a larger size,
     and its slices may take a larger share, so the likeliest file to edit arrives with
@@ -131,11 +148,12 @@ def whole_unit(src: Source) -> Unit | None:
 
 
 def slice_units(src: Source, budget: int,
-                words: frozenset[str] = frozenset()) -> list[Unit] | None:
+                words: TaskTerms = NO_TERMS, *, lean: bool = False) -> list[Unit] | None:
     """The relevant bodies: whole definitions (a large class as its header and the
     members matching the task's ``words``), or the whole file when it is cheap.
 
-    None when the file is stale (no body can be sent for its indexed version).
+    None when the file is stale (no body can be sent for its indexed version). With
+    ``lean``, only the best definition (or the whole file when it has none).
     """
     lines = src.lines()
     if lines is None:
@@ -143,7 +161,7 @@ def slice_units(src: Source, budget: int,
     limit = (min(budget // LEAD_FRACTION, LEAD_MAX) if src.lead
              else min(budget // CHEAP_FRACTION, CHEAP_MAX))
     cheap = src.node.tokens is not None and src.node.tokens <= limit
-    spans = [] if cheap else _spans(src, lines, words, budget)
+    spans = [] if cheap and not lean else _spans(src, lines, words, budget, lean)
     if sum(end - start + 1 for start, end, _ in spans) * 4 >= len(lines) * 3:
         spans = []  # slices covering most of the file cost more than the file itself
     if not spans:
@@ -163,34 +181,39 @@ def slice_units(src: Source, budget: int,
     return out
 
 
-def _spans(src: Source, lines: list[str], words: frozenset[str], budget: int) -> list[Span]:
-    """Spans of the target's first symbols and lines, in line order, nested ones dropped;
-    a large class is its header (named after the class) and its matching members. Past
-    the first, a span goes in only while the file's share (``allowance``) holds it."""
-    ranked: list[Span] = []
-    for fq in src.target.symbols[:MAX_SLICES]:
-        decl = declarations(src.ws, fq).get(src.path)
-        if decl is None:
-            continue
-        parts = None
-        if decl.kind == "class" and decl.end_line - decl.start_line >= LARGE_CLASS_LINES:
-            parts = member_spans(src.ws, src.path, fq, decl.start_line, src.node.symbols,
-                                 lines, words)
-        if parts:
-            header, *members = parts
-            ranked.append((header[0], header[1], fq + HEADER))
-            ranked.extend(members)
-        else:
-            ranked.append((with_decorators(lines, decl.start_line), decl.end_line, fq))
-    ranked.extend((a, b, None) for a, b in src.target.spans[:MAX_SLICES - len(ranked)])
+def _spans(src: Source, lines: list[str], terms: TaskTerms, budget: int,
+           lean: bool = False) -> list[Span]:
+    """The file's best definitions for the task (``rank_definitions``: a large class as
+    its header, its members on their own), then the target's line spans, in line order,
+    nested ones dropped. Past the first, a span goes in only while the file's share
+    (``allowance``) holds it."""
     share = min(budget // LEAD_FRACTION, LEAD_MAX) if src.lead else allowance(budget)
-    found = _within(ranked, lines, share * CHARS_PER_TOKEN)
+    key = (id(terms), share)
+    if key not in src.ranked:  # the lean and full slices of a file share one ranking
+        src.ranked[key] = rank_definitions(src.ws, src.path, src.node.symbols,
+                                           src.target.symbols, lines, terms,
+                                           every=src.rank_all, fit=share * CHARS_PER_TOKEN)
+    core, extras = src.ranked[key]
+    ranked = core + extras[:extra_definitions(budget) + src.lead if src.rank_all else 0]
+    block = import_block(lines) if src.rank_all and ranked else None
+    if block is not None:  # a first file's imports: right after its best definition
+        ranked.insert(1 if src.lead else len(ranked), (*block, None))
+    ranked.extend((a, b, None) for a, b in src.target.spans[:MAX_SLICES - len(ranked)])
+    found = _within(ranked, lines, 0 if lean else share * CHARS_PER_TOKEN)
     found.sort(key=lambda s: (s[0], -s[1]))
     kept: list[Span] = []
     for span in found:
         if not kept or span[1] > kept[-1][1]:  # inside the previous span: already sent
             kept.append(span)
     return kept
+
+
+def extra_definitions(budget: int) -> int:
+    """How many definitions past the search's hits a first file's slices may add (a
+    lead file one more): none at the smallest budget, one per ``EXTRA_PER`` tokens above
+    ``EXTRA_FROM``, so a larger budget lets more of the likeliest files in before it
+    reaches marginal ones."""
+    return max(0, (budget - EXTRA_FROM) // EXTRA_PER)
 
 
 def allowance(budget: int) -> int:

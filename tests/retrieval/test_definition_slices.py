@@ -8,9 +8,12 @@ from repoctx import open_store
 from repoctx.contextpull import export_store
 from repoctx.reconcile import PassOptions, reconcile_pass
 from repoctx.retrieval import Workspace
+from repoctx.retrieval import units as units_module
 from repoctx.retrieval.definition_slices import (
     LARGE_CLASS_LINES,
-    best_members,
+    TaskTerms,
+    import_block,
+    rank_definitions,
     task_words,
 )
 from repoctx.retrieval.expansion import Target
@@ -27,12 +30,14 @@ def _method(i: int) -> str:
 BIG = ('class Engine:\n    """Runs the steps."""\n\n    limit = 3\n\n'
        + "".join(_method(i) for i in range(LARGE_CLASS_LINES // 3 + 5))
        + "    @property\n    def throttle_rate(self):\n        return self.limit * 2\n")
+HELPERS = ("\n\ndef helper(value):\n    return value\n\n\n"
+           "def drain_queue(pending):\n    while pending:\n        pending.pop()  # backlog\n")
 
 
 @pytest.fixture(scope="module")
 def ws(tmp_path_factory):
     root = tmp_path_factory.mktemp("engine") / "repo"
-    write(root, {"pkg/__init__.py": "", "pkg/engine.py": BIG})
+    write(root, {"pkg/__init__.py": "", "pkg/engine.py": BIG + HELPERS})
     store = open_store(root, repo_id="engine", replica_id="r1")
     reconcile_pass(store, root, PassOptions(workers=1))
     export_store(store, root, store.path / "contextpull.sqlite")
@@ -62,10 +67,59 @@ def test_without_matching_members_the_header_alone_stands_for_the_class(ws):
     assert units[0].body["lines"][1] < 10
 
 
-def test_members_are_ranked_by_named_then_by_words_in_their_bodies():
-    lines = ["def a():\n", "    cache timeout\n", "def b():\n", "    cache\n",
-             "def cache_timeout():\n", "    pass\n"]
-    members = [(1, 2, "m.a"), (3, 4, "m.b"), (5, 6, "m.cache_timeout")]
-    chosen = best_members(members, lines, frozenset({"cache", "timeout", "cache_timeout"}))
-    assert [name for *_, name in chosen] == ["m.cache_timeout", "m.a", "m.b"]
-    assert best_members(members, lines, frozenset({"unrelated"})) == []
+@pytest.fixture
+def sliced(monkeypatch):
+    """Files of any size are sliced (the test file is small enough to go whole)."""
+    monkeypatch.setattr(units_module, "CHEAP_MAX", 0)
+
+
+def _keys(units):
+    return [u.body["symbol"] for u in units]
+
+
+def test_a_method_the_task_names_deep_in_a_big_class_arrives_whole(ws, sliced):
+    # search hit only ``helper``; the task names a method far down a 130-line class
+    src = load(ws, Target("pkg/engine.py", ("pkg.engine.helper",), (), ("t",)))
+    src.rank_all = True
+    units = slice_units(src, budget=13_000,
+                        words=task_words("Engine.throttle_rate returns twice the limit"))
+    assert "pkg.engine.Engine.throttle_rate" in _keys(units)
+    member = next(u for u in units if u.body["symbol"] == "pkg.engine.Engine.throttle_rate")
+    assert member.body["text"].lstrip().startswith("@property")
+    assert member.body["text"].rstrip().endswith("return self.limit * 2")
+    assert _keys(units)[0] != "pkg.engine.Engine.step0"
+
+
+def test_a_marginal_file_carries_its_hits_only(ws, sliced):
+    src = load(ws, Target("pkg/engine.py", ("pkg.engine.helper",), (), ("t",)))
+    units = slice_units(src, budget=13_000,
+                        words=task_words("Engine.throttle_rate returns twice the limit"))
+    assert _keys(units) == ["pkg.engine.helper"]
+
+
+def test_more_budget_lets_a_first_file_add_its_best_scoring_definitions(ws, sliced):
+    task = "the pending backlog is never emptied"
+    src = load(ws, Target("pkg/engine.py", ("pkg.engine.helper",), (), ("t",)))
+    src.rank_all = True
+    assert _keys(slice_units(src, budget=13_000, words=task_words(task))) == [
+        "pkg.engine.helper"]
+    src = load(ws, Target("pkg/engine.py", ("pkg.engine.helper",), (), ("t",)))
+    src.rank_all = True
+    assert "pkg.engine.drain_queue" in _keys(slice_units(src, 50_000, task_words(task)))
+
+
+def test_without_task_terms_the_hits_keep_their_order(ws):
+    lines = (ws.root / "pkg/engine.py").read_text().splitlines(keepends=True)
+    core, extras = rank_definitions(ws, "pkg/engine.py", ws.node("pkg/engine.py").symbols,
+                                    ["pkg.engine.drain_queue", "pkg.engine.helper"], lines,
+                                    TaskTerms())
+    assert [key for *_, key in core] == ["pkg.engine.drain_queue", "pkg.engine.helper"]
+    assert extras == []
+
+
+def test_the_import_block_spans_first_to_last_import_and_is_bounded():
+    text = ('"""Doc."""\n\nimport os\nfrom a import (\n    b,\n    c,\n)\n\n'
+            "from d import e\n\n\ndef f():\n    import g\n")
+    assert import_block(text.splitlines(keepends=True)) == (3, 9)
+    assert import_block(["x = 1\n"] * 50 + ["import late\n"]) is None
+    assert import_block(["import m\n"] * 60) is None  # too long to ride along

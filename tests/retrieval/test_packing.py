@@ -86,3 +86,22 @@ def test_no_text_encoded_while_packing_holds_two_bodies(ws, monkeypatch):
     bodies = sum(len(e["units"]) for e in packed.entries)
     assert bodies >= 2 and all(text.count('"text":') <= 1 for text in encoded)
     assert sum(map(len, encoded)) < 1.2 * len(packed.text)
+
+
+def test_a_file_whose_slices_do_not_fit_sends_its_best_definition_alone(ws, monkeypatch):
+    from repoctx.retrieval import units
+
+    monkeypatch.setattr(units, "CHEAP_MAX", 0)  # sliced, never whole
+    rules = tuple(f"shop.pricing.Rule{i}" for i in range(6))
+    lean_seen = False
+    for budget in range(150, 3000, 10):
+        src = load(ws, Target("shop/pricing.py", rules, (), ("t",)))
+        full = units.slice_units(src, budget)
+        first = load(ws, Target("shop/cart.py", (), (), ("t",)))  # takes most of the room
+        packed = pack(Plan([first, src], "auto", fields={"retrievalPath": "test"}), budget)
+        assert packed.response["responseTokens"] <= budget or not packed.picks
+        entry = next((e for e in packed.entries if e["path"] == "shop/pricing.py"), None)
+        if entry and entry["detail"] == "slices" and len(entry["units"]) < len(full):
+            assert [u["symbol"] for u in entry["units"]] == ["shop.pricing.Rule0"]
+            lean_seen = True
+    assert lean_seen

@@ -21,6 +21,7 @@ from repoctx.retrieval.task_text import (
     signals,
     strip_boilerplate,
     task_names,
+    term_weights,
 )
 
 # A repository of 1,000 sections where "model", "field" and "get" are everywhere.
@@ -126,3 +127,10 @@ def test_hostile_texts_reduce_in_bounded_time(hostile):
     query = reduce_query(hostile[:MAX_TEXT_CHARS], STATS)
     assert len(query) <= MAX_QUERY_CHARS
     assert time.perf_counter() - start < 5.0  # about 0.1 s each; 5x+ margin under load
+
+
+def test_term_weights_score_rare_code_over_common_prose_without_boilerplate():
+    weights = term_weights(TEMPLATE + "`get_order_by` crashes on a descending model field",
+                           STATS)
+    assert weights["get_order_by"] > weights["descending"] > weights.get("model", 0.0)
+    assert "Thanks" not in weights and "package" not in weights  # boilerplate is out
