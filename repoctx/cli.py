@@ -121,9 +121,10 @@ def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, n
                 report = reconcile_pass(store, path, PassOptions(full=full, wait=not no_wait),
                                         progress=phases.files)
             payload = report.as_json()
-            payload["vectors"] = _embed(store, embedder, phases, report.warnings)
+            embedding = _start_embed(store, path, store_dir, repo_id, embedder)
             payload["export"] = None if no_export else _export(store, path, phases,
                                                                report.warnings, not no_wait)
+            payload["vectors"] = _finish_embed(embedding, phases, report.warnings)
     finally:
         phases.close()
     payload["seconds"] |= {k: round(v, 4) for k, v in phases.seconds.items() if k != "pass"}
@@ -133,16 +134,26 @@ def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, n
          f"\n  {p['seconds']['wall']:.2f}s in all")
 
 
-def _embed(store: Store, embedder: str | None, phases: Phases,
-           warnings: list[str]) -> dict[str, Any] | None:
+def _start_embed(store: Store, path: Path, store_dir: Path | None, repo_id: str | None,
+                 embedder: str | None) -> Any:
+    """The back-fill, started in its own process beside the export (``vectors.alongside``);
+    None without an embedder."""
     from repoctx import vectors
+    from repoctx.vectors import alongside
 
     chosen = vectors.choose(store, embedder)
     if vectors.is_none(chosen):
         return None
-    with phases.phase("embed"):
-        embedded = vectors.backfill(store, chosen, progress=phases.steps("embed", "source"))
+    return alongside.start(path, store_dir, repo_id, chosen.name)
+
+
+def _finish_embed(embedding: Any, phases: Phases, warnings: list[str]) -> dict[str, Any] | None:
+    if embedding is None:
+        return None
+    with phases.phase("embed-wait"):
+        embedded = embedding.wait()
         # (never fails the structural pass; a killed back-fill resumes at the next index)
+    phases.seconds["embed"] = embedded.seconds
     warnings += [f"vectors: {embedded.error}"] if embedded.error else []
     return embedded.as_json()
 

@@ -40,6 +40,9 @@ BATCH_TEXTS = 2048
 """Texts per write transaction: a crash loses at most this much embedding (well under a
 second of the static embedder), and fewer, larger transactions rewrite the coverage
 pages and commit far less often (256 made them half of a cold back-fill)."""
+FIRST_TEXTS = 256
+"""Texts of the first transaction; each next one doubles, up to ``batch_texts``: the
+first vectors land (and progress moves) early, the bulk goes in large transactions."""
 HELD = "vectors/space/{repo}"
 """Store-local: the space whose vectors the store holds."""
 
@@ -215,16 +218,16 @@ def _groups(store: Store, space: str, todo: list[Source], batch_texts: int,
             now_ms: int | None) -> Iterable[list[_Item]]:
     """The sources to embed with their chunks, in groups of about ``batch_texts`` texts."""
     group: list[_Item] = []
-    texts = 0
+    texts, limit = 0, min(FIRST_TEXTS, batch_texts)
     for start in range(0, len(todo), batch_texts):
         with store.snapshot(now_ms) as snap:
             items = [_item(store, snap, space, src) for src in todo[start:start + batch_texts]]
         for item in items:
             group.append(item)
             texts += len(item.chunks) if item.adopted is None else 0
-            if texts >= batch_texts:
+            if texts >= limit:
                 yield group
-                group, texts = [], 0
+                group, texts, limit = [], 0, min(limit * 2, batch_texts)
     if group:
         yield group
 
