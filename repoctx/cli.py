@@ -144,7 +144,7 @@ def _start_embed(store: Store, path: Path, store_dir: Path | None, repo_id: str 
     chosen = vectors.choose(store, embedder)
     if vectors.is_none(chosen):
         return None
-    return alongside.start(path, store_dir, repo_id, chosen.name)
+    return alongside.start(store, path, store_dir, repo_id, chosen.name)
 
 
 def _finish_embed(embedding: Any, phases: Phases, warnings: list[str]) -> dict[str, Any] | None:

@@ -23,6 +23,8 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from repoctx.store import Store
+
 from .backfill import BackfillReport
 
 
@@ -52,9 +54,17 @@ class Alongside:
         return BackfillReport(**found["report"])
 
 
-def start(root: Path, store_dir: Path | None, repo_id: str | None, embedder: str,
-          ) -> Alongside:
-    """Start the back-fill of the store of ``root`` with the embedder named ``embedder``."""
+RESERVE = 4 << 30
+"""Map room set aside before the child starts (address space, not disk: LMDB files are
+sparse), so the child never grows the map under the parent's readers, who would then
+fail with ``MDB_MAP_RESIZED``."""
+
+
+def start(store: Store, root: Path, store_dir: Path | None, repo_id: str | None,
+          embedder: str) -> Alongside:
+    """Start the back-fill of ``store`` (opened from ``root``, ``store_dir``, ``repo_id``)
+    with the embedder named ``embedder``."""
+    reserve(store)
     context = multiprocessing.get_context("spawn")
     parent, child = context.Pipe(duplex=False)
     process = context.Process(target=_child, args=(os.getpid(), str(root),
@@ -64,6 +74,21 @@ def start(root: Path, store_dir: Path | None, repo_id: str | None, embedder: str
     process.start()
     child.close()
     return Alongside(process, parent, embedder, time.perf_counter())
+
+
+def reserve(store: Store, room: int = RESERVE) -> None:
+    """Make the map at least ``room`` bytes larger than the data and persist the size (a
+    committed write), so every process that opens the store adopts it."""
+    env = store.trees.env
+    used = env.info()["last_pgno"] * env.stat()["psize"]
+    if env.info()["map_size"] >= used + room:
+        return
+    env.set_mapsize(used + room)
+    with store.batch() as batch:
+        batch.put_local(RESERVED, used + room)
+
+
+RESERVED = "vectors/alongside/map-size"
 
 
 def _child(parent: int, root: str, store_dir: str | None, repo_id: str | None,
