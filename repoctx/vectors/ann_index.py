@@ -21,7 +21,7 @@ import numpy as np
 
 from repoctx.crdt import tick_ms, wall_ms
 from repoctx.store import Store
-from repoctx.trees import BY_FAMILY, Batch, Snapshot, compact, key_name
+from repoctx.trees import BY_FAMILY, Batch, Snapshot, compact, key_name, lmdb_key
 
 from . import index_record as ir
 from . import ivf
@@ -168,7 +168,10 @@ class IndexWriter:
         self.pending, self.removed = [], 0
 
     def build_deferred(self, store: Store, seed: int = 0) -> IndexView | None:
-        """Train and write the index from the kept vectors (a deferred writer's end)."""
+        """Train and write the index from the kept vectors (a deferred writer's end), in
+        the store's key order: the very input, so the very index, a retrain reading them
+        back from the store would have."""
+        self.kept.sort(key=lambda item: lmdb_key(mr.metadata_key(self.repo_id, item[0])))
         ids = [vid for vid, _, _ in self.kept]
         addrs = [addr for _, addr, _ in self.kept]
         matrix = np.frombuffer(b"".join(d for _, _, d in self.kept), dtype="<f4")

@@ -6,6 +6,8 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 from repoctx import open_store
 from repoctx.reconcile import PassOptions, reconcile_pass
 from repoctx.trees import BY_FAMILY
@@ -59,9 +61,12 @@ def test_a_first_backfill_writes_its_index_once_from_the_vectors_it_kept(indexed
             for _, rec in snap.scan(ir.cell_prefix("demo", report.space, view.gen, cell)):
                 indexed_ids.update(ir.posting_of(rec).ids)
     assert indexed_ids == set(ids)
+    again = ann_index.rebuild(store, report.space)  # a retrain from the store: same index
+    assert (again.nlist, again.nprobe, again.trained) == (view.nlist, view.nprobe, view.trained)
+    assert np.array_equal(again.centroids, view.centroids)
     with store.snapshot() as snap:  # every vector finds itself first
         for row in (0, len(ids) // 2, len(ids) - 1):
-            top = ann_index.search(snap, "demo", view, matrix[row], 1, nprobe=view.nlist)
+            top = ann_index.search(snap, "demo", again, matrix[row], 1, nprobe=again.nlist)
             assert abs(top[0].score - 1.0) < 1e-5
 
 
