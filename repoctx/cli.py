@@ -121,7 +121,8 @@ def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, n
                 report = reconcile_pass(store, path, PassOptions(full=full, wait=not no_wait),
                                         progress=phases.files)
             payload = report.as_json()
-            embedding = _start_embed(store, path, store_dir, repo_id, embedder)
+            moved = bool(report.added or report.changed or report.removed)
+            embedding = _start_embed(store, path, store_dir, repo_id, embedder, moved, phases)
             payload["export"] = None if no_export else _export(store, path, phases,
                                                                report.warnings, not no_wait)
             payload["vectors"] = _finish_embed(embedding, phases, report.warnings)
@@ -135,27 +136,33 @@ def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, n
 
 
 def _start_embed(store: Store, path: Path, store_dir: Path | None, repo_id: str | None,
-                 embedder: str | None) -> Any:
-    """The back-fill, started in its own process beside the export (``vectors.alongside``);
-    None without an embedder."""
+                 embedder: str | None, moved: bool, phases: Phases) -> Any:
+    """The back-fill: when the pass changed files, started in its own process beside the
+    export (``vectors.alongside``); else (only a killed run's leftovers, if anything) run
+    here at once, sparing a no-op index a process. None without an embedder."""
     from repoctx import vectors
-    from repoctx.vectors import alongside
 
     chosen = vectors.choose(store, embedder)
     if vectors.is_none(chosen):
         return None
-    return alongside.start(store, path, store_dir, repo_id, chosen.name)
+    if moved:
+        from repoctx.vectors import alongside
+
+        return alongside.start(store, path, store_dir, repo_id, chosen.name)
+    with phases.phase("embed"):
+        return vectors.backfill(store, chosen, progress=phases.steps("embed", "source"))
 
 
 def _finish_embed(embedding: Any, phases: Phases, warnings: list[str]) -> dict[str, Any] | None:
     if embedding is None:
         return None
-    with phases.phase("embed-wait"):
-        embedded = embedding.wait()
-        # (never fails the structural pass; a killed back-fill resumes at the next index)
-    phases.seconds["embed"] = embedded.seconds
-    warnings += [f"vectors: {embedded.error}"] if embedded.error else []
-    return embedded.as_json()
+    if hasattr(embedding, "wait"):
+        with phases.phase("embed-wait"):
+            embedding = embedding.wait()
+        phases.seconds["embed"] = embedding.seconds
+    # (never fails the structural pass; a killed back-fill resumes at the next index)
+    warnings += [f"vectors: {embedding.error}"] if embedding.error else []
+    return embedding.as_json()
 
 
 def _export(store: Store, path: Path, phases: Phases, warnings: list[str],
