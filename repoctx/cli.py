@@ -121,9 +121,11 @@ def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, n
                 report = reconcile_pass(store, path, PassOptions(full=full, wait=not no_wait),
                                         progress=phases.files)
             payload = report.as_json()
-            payload["vectors"] = _embed(store, embedder, phases, report.warnings)
+            moved = bool(report.added or report.changed or report.removed)
+            embedding = _start_embed(store, path, store_dir, repo_id, embedder, moved, phases)
             payload["export"] = None if no_export else _export(store, path, phases,
                                                                report.warnings, not no_wait)
+            payload["vectors"] = _finish_embed(embedding, phases, report.warnings)
     finally:
         phases.close()
     payload["seconds"] |= {k: round(v, 4) for k, v in phases.seconds.items() if k != "pass"}
@@ -133,18 +135,34 @@ def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, n
          f"\n  {p['seconds']['wall']:.2f}s in all")
 
 
-def _embed(store: Store, embedder: str | None, phases: Phases,
-           warnings: list[str]) -> dict[str, Any] | None:
+def _start_embed(store: Store, path: Path, store_dir: Path | None, repo_id: str | None,
+                 embedder: str | None, moved: bool, phases: Phases) -> Any:
+    """The back-fill: when the pass changed files, started in its own process beside the
+    export (``vectors.alongside``); else (only a killed run's leftovers, if anything) run
+    here at once, sparing a no-op index a process. None without an embedder."""
     from repoctx import vectors
 
     chosen = vectors.choose(store, embedder)
     if vectors.is_none(chosen):
         return None
+    if moved:
+        from repoctx.vectors import alongside
+
+        return alongside.start(store, path, store_dir, repo_id, chosen.name)
     with phases.phase("embed"):
-        embedded = vectors.backfill(store, chosen, progress=phases.steps("embed", "source"))
-        # (never fails the structural pass; a killed back-fill resumes at the next index)
-    warnings += [f"vectors: {embedded.error}"] if embedded.error else []
-    return embedded.as_json()
+        return vectors.backfill(store, chosen, progress=phases.steps("embed", "source"))
+
+
+def _finish_embed(embedding: Any, phases: Phases, warnings: list[str]) -> dict[str, Any] | None:
+    if embedding is None:
+        return None
+    if hasattr(embedding, "wait"):
+        with phases.phase("embed-wait"):
+            embedding = embedding.wait()
+        phases.seconds["embed"] = embedding.seconds
+    # (never fails the structural pass; a killed back-fill resumes at the next index)
+    warnings += [f"vectors: {embedding.error}"] if embedding.error else []
+    return embedding.as_json()
 
 
 def _export(store: Store, path: Path, phases: Phases, warnings: list[str],

@@ -3,8 +3,9 @@ approximate index and semantic hits (seed 003, issue 7).
 
 Sits above memory and below contextpull. Record shapes, one per module:
 ``payload_record`` (vpay), ``metadata_record`` (vec), ``membership_record`` (vmem),
-``coverage`` (vcov), ``index_record`` (vidx). ``backfill`` runs after each reconcile;
-``semantic_hits`` serves search; ``fill_embeddings`` fills a ContextPull export.
+``coverage`` (vcov), ``index_record`` (vidx). ``backfill`` runs after each reconcile
+(``alongside``: in its own process, beside the export); ``semantic_hits`` serves
+search; ``fill_embeddings`` fills a ContextPull export.
 """
 
 from typing import TYPE_CHECKING
@@ -13,6 +14,7 @@ from repoctx.lazy import export_lazily
 
 if TYPE_CHECKING:
     from . import (
+        alongside,
         ann_index,
         bert,
         chunks,
@@ -65,6 +67,7 @@ __all__ = [
     "NO_VECTORS",
     "NoneEmbedder",
     "StaticEmbedder",
+    "alongside",
     "ann_index",
     "backfill",
     "bert",
@@ -100,5 +103,6 @@ export_lazily(__name__, {
                   "query_embedder", "semantic_hits"),
     ".settings": ("CHOICES", "choose", "embedder_named", "recorded"),
     ".static": ("StaticEmbedder",),
-}, modules=("ann_index", "bert", "chunks", "coverage", "index_record", "ivf", "membership",
-            "membership_record", "metadata_record", "payload_record", "sources", "static"))
+}, modules=("alongside", "ann_index", "bert", "chunks", "coverage", "index_record", "ivf",
+            "membership", "membership_record", "metadata_record", "payload_record", "sources",
+            "static"))

@@ -21,7 +21,7 @@ import numpy as np
 
 from repoctx.crdt import tick_ms, wall_ms
 from repoctx.store import Store
-from repoctx.trees import BY_FAMILY, Batch, Snapshot, compact, key_name
+from repoctx.trees import BY_FAMILY, Batch, Snapshot, compact, key_name, lmdb_key
 
 from . import index_record as ir
 from . import ivf
@@ -130,6 +130,10 @@ class IndexWriter:
     """The generation a first flush creates when there is no index yet."""
     pending: list[tuple[str, str, bytes]] = field(default_factory=list)
     removed: int = 0
+    deferred: bool = False
+    """Keep flushed vectors in ``kept`` instead of writing them: a first back-fill of a
+    space with no index trains one from ``kept`` at its end (``build_deferred``)."""
+    kept: list[tuple[str, str, bytes]] = field(default_factory=list)
 
     def add(self, vid: str, addr: str, data: bytes) -> None:
         """Queue a new vector."""
@@ -142,6 +146,10 @@ class IndexWriter:
     def flush(self, batch: Batch, tick: int, replica: str) -> None:
         """Append the queued vectors to their partitions' last chunks; update the state."""
         if not self.pending and not self.removed:
+            return
+        if self.deferred:
+            self.kept += self.pending
+            self.pending, self.removed = [], 0
             return
         if self.view is None:
             self.view = IndexView(self.space, self.fresh_gen, self.dim, 1, 1, 0, [0])
@@ -158,6 +166,19 @@ class IndexWriter:
         view.removes += self.removed
         _write_state(batch, self.repo_id, view, tick, replica)
         self.pending, self.removed = [], 0
+
+    def build_deferred(self, store: Store, seed: int = 0) -> IndexView | None:
+        """Train and write the index from the kept vectors (a deferred writer's end), in
+        the store's key order: the very input, so the very index, a retrain reading them
+        back from the store would have."""
+        self.kept.sort(key=lambda item: lmdb_key(mr.metadata_key(self.repo_id, item[0])))
+        ids = [vid for vid, _, _ in self.kept]
+        addrs = [addr for _, addr, _ in self.kept]
+        matrix = np.frombuffer(b"".join(d for _, _, d in self.kept), dtype="<f4")
+        self.kept = []
+        self.view = rebuild(store, self.space, seed=seed,
+                            vectors=(ids, addrs, matrix.reshape(len(ids), self.dim)))
+        return self.view
 
     def _owners(self) -> np.ndarray:
         view = self.view

@@ -36,6 +36,13 @@ from .sources import KINDS, MEMORY, Source, live_sources, split_source_id
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)`` after each batch, counted in sources."""
+BATCH_TEXTS = 2048
+"""Texts per write transaction: a crash loses at most this much embedding (well under a
+second of the static embedder), and fewer, larger transactions rewrite the coverage
+pages and commit far less often (256 made them half of a cold back-fill)."""
+FIRST_TEXTS = 256
+"""Texts of the first transaction; each next one doubles, up to ``batch_texts``: the
+first vectors land (and progress moves) early, the bulk goes in large transactions."""
 HELD = "vectors/space/{repo}"
 """Store-local: the space whose vectors the store holds."""
 
@@ -82,7 +89,7 @@ class _Plan:
 
 
 def backfill(store: Store, embedder: Embedder | None, *, kinds: Iterable[str] = KINDS,
-             batch_texts: int = 256, progress: Progress | None = None,
+             batch_texts: int = BATCH_TEXTS, progress: Progress | None = None,
              now_ms: int | None = None, seed: int = 0) -> BackfillReport:
     """Bring the vector trees of the store's repository in line with its live sources."""
     started = time.perf_counter()
@@ -94,6 +101,11 @@ def backfill(store: Store, embedder: Embedder | None, *, kinds: Iterable[str] = 
     _switch(store, space, report)
     plan = _plan(store, space, kinds, now_ms, report)
     writer = _writer(store, embedder, space)
+    # A first back-fill of the space (nothing covered, no index) keeps its vectors in
+    # memory and trains the index from them once at its end, instead of appending to an
+    # exact index per batch and reading every vector back for the retrain. A killed run
+    # leaves vectors without an index; the next run builds it from the store.
+    writer.deferred = writer.view is None and not plan.covered
     total, done = len(plan.todo) + len(plan.retire), 0
     for start in range(0, len(plan.retire), 512):
         part = plan.retire[start:start + 512]
@@ -110,7 +122,17 @@ def backfill(store: Store, embedder: Embedder | None, *, kinds: Iterable[str] = 
         # by the next back-fill's gap scan.
         report.error = str(exc)
     report.remaining = total - done
+    if writer.deferred:
+        writer.deferred = False
+        if writer.kept:
+            writer.build_deferred(store, seed)
+            report.retrained = True
+        return _done(report, started)
     _maybe_retrain(store, space, writer, plan.covered, report, seed)
+    return _done(report, started)
+
+
+def _done(report: BackfillReport, started: float) -> BackfillReport:
     report.seconds = time.perf_counter() - started
     return report
 
@@ -196,16 +218,16 @@ def _groups(store: Store, space: str, todo: list[Source], batch_texts: int,
             now_ms: int | None) -> Iterable[list[_Item]]:
     """The sources to embed with their chunks, in groups of about ``batch_texts`` texts."""
     group: list[_Item] = []
-    texts = 0
+    texts, limit = 0, min(FIRST_TEXTS, batch_texts)
     for start in range(0, len(todo), batch_texts):
         with store.snapshot(now_ms) as snap:
             items = [_item(store, snap, space, src) for src in todo[start:start + batch_texts]]
         for item in items:
             group.append(item)
             texts += len(item.chunks) if item.adopted is None else 0
-            if texts >= batch_texts:
+            if texts >= limit:
                 yield group
-                group, texts = [], 0
+                group, texts, limit = [], 0, min(limit * 2, batch_texts)
     if group:
         yield group
 

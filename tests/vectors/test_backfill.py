@@ -6,9 +6,13 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 from repoctx import open_store
 from repoctx.reconcile import PassOptions, reconcile_pass
+from repoctx.trees import BY_FAMILY
 from repoctx.vectors import ann_index, backfill, coverage, semantic_hits, space_of
+from repoctx.vectors import index_record as ir
 from repoctx.vectors import membership_record as mm
 from repoctx.vectors import metadata_record as mr
 from tests.reconcile.helpers import generated_repo, tree_values, write
@@ -36,6 +40,34 @@ def test_first_backfill_embeds_everything_and_a_second_writes_nothing(indexed, e
     assert (again.embedded, again.retired, again.nil) == (0, 0, 0)
     assert store.trees.writes == writes
     assert "vectors (hashed-bag-test)" in report.text() and report.as_json()["live"] > 0
+
+
+def test_a_first_backfill_writes_its_index_once_from_the_vectors_it_kept(indexed, embedder):
+    store = indexed.store
+    tree = BY_FAMILY[ir.FAMILY].name
+    before = store.trees.generation(tree)
+    batches = []
+    report = backfill(store, embedder, batch_texts=8, progress=lambda d, t: batches.append(d))
+    assert report.retrained and len(batches) > 5
+    # one retrain (chunks, then state and manifest), not an append per batch
+    assert store.trees.generation(tree) - before <= 2
+    with store.snapshot() as snap:
+        view = ann_index.load(snap, "demo", report.space)
+        ids, _, matrix = ann_index.live_vectors(snap, "demo", report.space)
+    assert view is not None and view.trained == len(ids) == report.vectors
+    indexed_ids = set()
+    with store.snapshot() as snap:
+        for cell in range(view.nlist):
+            for _, rec in snap.scan(ir.cell_prefix("demo", report.space, view.gen, cell)):
+                indexed_ids.update(ir.posting_of(rec).ids)
+    assert indexed_ids == set(ids)
+    again = ann_index.rebuild(store, report.space)  # a retrain from the store: same index
+    assert (again.nlist, again.nprobe, again.trained) == (view.nlist, view.nprobe, view.trained)
+    assert np.array_equal(again.centroids, view.centroids)
+    with store.snapshot() as snap:  # every vector finds itself first
+        for row in (0, len(ids) // 2, len(ids) - 1):
+            top = ann_index.search(snap, "demo", again, matrix[row], 1, nprobe=again.nlist)
+            assert abs(top[0].score - 1.0) < 1e-5
 
 
 def test_changed_files_are_re_embedded_and_removed_ones_retired(indexed, embedder):

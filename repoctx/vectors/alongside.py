@@ -1,0 +1,121 @@
+"""vectors/alongside — the back-fill in its own process, beside the export (issue 18).
+
+``repoctx index`` used to embed after the pass and export after that; the export needs
+nothing the back-fill writes (its ``embeddings`` table comes from the embedder, and
+its freshness from the file, symbol and content trees only), and on Django it keeps
+about one core busy. ``start`` runs ``backfill`` in a fresh interpreter (spawned, never
+forked: an LMDB environment must not cross a fork) that opens the same store and sends
+its report back; ``Alongside.wait`` returns it. The child's batches commit as they go,
+exactly as in process, so a killed index resumes from the coverage digest; a child that
+dies is reported as the back-fill's ``error`` and never fails the index.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import signal
+import sys
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from repoctx.store import Store
+
+from .backfill import BackfillReport
+
+
+@dataclass
+class Alongside:
+    """A back-fill running in a child process."""
+
+    process: Any
+    conn: Connection
+    embedder: str
+    started: float
+
+    def wait(self) -> BackfillReport:
+        """The child's report once it has finished (an error report if it died)."""
+        found: dict[str, Any] | None = None
+        try:
+            found = self.conn.recv()
+        except (EOFError, OSError):
+            found = None
+        self.process.join()
+        self.conn.close()
+        if found is None or "report" not in found:
+            reason = (found or {}).get("error") or f"exit code {self.process.exitcode}"
+            return BackfillReport(self.embedder, error=f"the embedding process failed "
+                                  f"({reason}); the next `repoctx index` resumes it",
+                                  seconds=time.perf_counter() - self.started)
+        return BackfillReport(**found["report"])
+
+
+RESERVE = 4 << 30
+"""Map room set aside before the child starts (address space, not disk: LMDB files are
+sparse), so the child never grows the map under the parent's readers, who would then
+fail with ``MDB_MAP_RESIZED``."""
+
+
+def start(store: Store, root: Path, store_dir: Path | None, repo_id: str | None,
+          embedder: str) -> Alongside:
+    """Start the back-fill of ``store`` (opened from ``root``, ``store_dir``, ``repo_id``)
+    with the embedder named ``embedder``."""
+    reserve(store)
+    context = multiprocessing.get_context("spawn")
+    parent, child = context.Pipe(duplex=False)
+    process = context.Process(target=_child, args=(os.getpid(), str(root),
+                                                   store_dir and str(store_dir), repo_id,
+                                                   embedder, child),
+                              name="repoctx-embed", daemon=True)
+    process.start()
+    child.close()
+    return Alongside(process, parent, embedder, time.perf_counter())
+
+
+def reserve(store: Store, room: int = RESERVE) -> None:
+    """Make the map at least ``room`` bytes larger than the data and persist the size (a
+    committed write), so every process that opens the store adopts it."""
+    env = store.trees.env
+    used = env.info()["last_pgno"] * env.stat()["psize"]
+    if env.info()["map_size"] >= used + room:
+        return
+    env.set_mapsize(used + room)
+    with store.batch() as batch:
+        batch.put_local(RESERVED, used + room)
+
+
+RESERVED = "vectors/alongside/map-size"
+
+
+def _child(parent: int, root: str, store_dir: str | None, repo_id: str | None,
+           embedder: str, conn: Connection) -> None:
+    from repoctx.store import open_store
+
+    _die_with(parent)
+
+    from .backfill import backfill
+    from .settings import embedder_named
+
+    try:
+        with open_store(Path(root), repo_id=repo_id,
+                        store_dir=None if store_dir is None else Path(store_dir)) as store:
+            report = backfill(store, embedder_named(embedder))
+        conn.send({"report": {**report.as_json(), "seconds": report.seconds}})
+    except Exception as exc:  # the parent turns it into the report's error
+        conn.send({"error": f"{type(exc).__name__}: {exc}"})
+    finally:
+        conn.close()
+
+
+def _die_with(parent: int) -> None:
+    """Die when the indexing process dies: a killed index leaves no embedder running
+    (what it committed stays; the next index resumes from there)."""
+    if sys.platform.startswith("linux"):
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
