@@ -31,8 +31,8 @@ from typing import Final
 
 from tree_sitter import Node
 
-from repoctx.extract.declarations import ancestors, first_branches
-from repoctx.extract.grammar import encode, load, parse
+from repoctx.extract.declarations import ancestors, with_first_branches
+from repoctx.extract.grammar import load
 from repoctx.extract.language import Files, Import, first_existing
 from repoctx.extract.symbol import CLASS, FUNCTION, METHOD, VARIABLE, Symbol
 from repoctx.extract.treewalk import Rule, Spec, symbols, text_of
@@ -302,26 +302,21 @@ def extract_cpp(path: str, text: str) -> tuple[Symbol, ...]:
 
 
 def _recovering(spec: Spec, grammar: str, path: str, text: str) -> tuple[Symbol, ...]:
-    """`symbols`, and when `#else`/`#elif` branches break the parse (braces opened in
-    both branches), the definitions of the text with only each first branch kept, plus
-    those only the full parse found, but not its "variables" inside a function of the
-    first-branch parse: locals of a body the broken parse could not tie to its header."""
+    """`symbols`, re-read with first branches when `#else`/`#elif` branches break the
+    parse (`with_first_branches`), keeping of the full parse's own finds all but its
+    "variables" inside a function of the first-branch parse: locals of a body the broken
+    parse could not tie to its header."""
     found = symbols(spec, path, text)
     if "#el" not in text:
         return found
-    language = load(grammar)
-    if language is None or not parse(language, encode(text)).has_error:
-        return found
-    first, skipped = first_branches(text)
-    kept = symbols(spec, path, first)
-    seen = {(symbol.name, symbol.start_line) for symbol in kept}
-    bodies = [(symbol.start_line, symbol.end_line) for symbol in kept
-              if symbol.kind in (FUNCTION, METHOD)]
-    extra = [symbol for symbol in found if (symbol.name, symbol.start_line) not in seen and (
-        symbol.start_line in skipped or symbol.kind != VARIABLE
-        or symbol.signature.startswith("#")
-        or not any(start <= symbol.start_line <= end for start, end in bodies))]
-    return tuple(sorted((*kept, *extra), key=lambda symbol: symbol.start_line))
+    return with_first_branches(spec, grammar, path, text, found, _not_a_body_local)
+
+
+def _not_a_body_local(symbol: Symbol, kept: tuple[Symbol, ...], skipped: set[int]) -> bool:
+    if symbol.start_line in skipped or symbol.kind != VARIABLE or symbol.signature.startswith("#"):
+        return True
+    return not any(s.start_line <= symbol.start_line <= s.end_line
+                   for s in kept if s.kind in (FUNCTION, METHOD))
 
 
 def include_imports(path: str, text: str) -> tuple[Import, ...]:

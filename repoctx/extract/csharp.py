@@ -28,13 +28,13 @@ from tree_sitter import Node
 from repoctx.extract.declarations import (
     ancestors,
     dotted_suffix_parts,
-    first_branches,
     first_in_directory,
     header_from,
     scan_imports,
     start_past,
+    with_first_branches,
 )
-from repoctx.extract.grammar import encode, installed, load, parse
+from repoctx.extract.grammar import installed, load
 from repoctx.extract.language import Files, Import, Language
 from repoctx.extract.symbol import CLASS, FUNCTION, METHOD, Symbol, bounded
 from repoctx.extract.treewalk import Rule, Spec, symbols, text_of
@@ -129,27 +129,12 @@ def extract_csharp(path: str, text: str) -> tuple[Symbol, ...]:
     """The types and members of C# `text` (the contents of `path`), in source order."""
     found = symbols(_SPEC, path, text)
     if "#if" in text:
-        found = _with_first_branches(path, text, found)
+        found = with_first_branches(_SPEC, _GRAMMAR, path, text, found)
     if "///" not in text:
         return found
     lines = text.splitlines()
     return tuple(replace(symbol, doc=_xml_doc(lines, symbol.start_line - 2))
                  if symbol.doc.startswith("<") else symbol for symbol in found)
-
-
-def _with_first_branches(path: str, text: str, found: tuple[Symbol, ...],
-                         ) -> tuple[Symbol, ...]:
-    """When `#if` … `#else` inside a declaration (a parameter list, say) breaks the
-    parse, the definitions of the text with each first branch kept, plus those the full
-    parse found that the first-branch parse did not."""
-    language = load(_GRAMMAR)
-    if language is None or not parse(language, encode(text)).has_error:
-        return found
-    first, _ = first_branches(text)
-    kept = symbols(_SPEC, path, first)
-    seen = {(symbol.name, symbol.start_line) for symbol in kept}
-    extra = [symbol for symbol in found if (symbol.name, symbol.start_line) not in seen]
-    return tuple(sorted((*kept, *extra), key=lambda symbol: symbol.start_line))
 
 
 def _xml_doc(lines: list[str], row: int) -> str:

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 
 from tree_sitter import Node
 
+from repoctx.extract.grammar import encode, load, parse
 from repoctx.extract.language import Files, Import
-from repoctx.extract.treewalk import header_bytes, one_line
+from repoctx.extract.symbol import Symbol
+from repoctx.extract.treewalk import Spec, header_bytes, one_line, symbols
 
 _BLOCK_COMMENT = re.compile(rb"/\*.*?\*/", re.DOTALL)
 _LINE_COMMENT = re.compile(rb"//[^\n]*")
@@ -141,3 +144,22 @@ def first_branches(text: str) -> tuple[str, set[int]]:
         else:
             out.append(line)
     return "\n".join(out), skipped
+
+
+def with_first_branches(
+    spec: Spec, grammar: str, path: str, text: str, found: tuple[Symbol, ...],
+    keep: Callable[[Symbol, tuple[Symbol, ...], set[int]], bool] | None = None,
+) -> tuple[Symbol, ...]:  # fmt: skip
+    """`found` (the definitions of `text`) again when `#if` … `#else` branches break the
+    parse (braces or a parameter list opened in both): the definitions of the text with
+    each first branch kept (`first_branches`), plus those only the full parse found that
+    `keep(symbol, first_branch_symbols, skipped_lines)` accepts (all, without `keep`)."""
+    language = load(grammar)
+    if language is None or not parse(language, encode(text)).has_error:
+        return found
+    first, skipped = first_branches(text)
+    kept = symbols(spec, path, first)
+    seen = {(symbol.name, symbol.start_line) for symbol in kept}
+    extra = [symbol for symbol in found if (symbol.name, symbol.start_line) not in seen
+             and (keep is None or keep(symbol, kept, skipped))]
+    return tuple(sorted((*kept, *extra), key=lambda symbol: symbol.start_line))
