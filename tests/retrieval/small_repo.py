@@ -61,8 +61,9 @@ def index(store, root: Path) -> Path:
     return out
 
 
-def build(root: Path) -> Workspace:
-    """Write, index and export the repository; the open workspace (close it)."""
-    write(root, FILES)
-    store = open_store(root, repo_id="shop", replica_id="r1")
+def build(root: Path, files: dict[str, str] = FILES, repo_id: str = "shop") -> Workspace:
+    """Write `files` (the shop by default), index and export them; the open workspace
+    (close it)."""
+    write(root, files)
+    store = open_store(root, repo_id=repo_id, replica_id="r1")
     return Workspace(store, root.resolve(), index(store, root))

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from repoctx import open_store
-from repoctx.retrieval import Workspace
 from repoctx.retrieval.changed import changed
 from repoctx.retrieval.context import context
 from repoctx.retrieval.outline import outline
 from repoctx.retrieval.related import related
-from tests.reconcile.helpers import write
 
-from .small_repo import index
+from .small_repo import build
 
 GO_MOD = "module example.com/shop\n\ngo 1.22\n"
 GO_PRICE = '''package pricing
@@ -79,9 +76,7 @@ FILES = {
 
 @pytest.fixture
 def poly(tmp_path):
-    write(tmp_path, FILES)
-    store = open_store(tmp_path, repo_id="poly", replica_id="r1")
-    ws = Workspace(store, tmp_path.resolve(), index(store, tmp_path))
+    ws = build(tmp_path, FILES, "poly")
     yield ws
     ws.close()
 

@@ -6,14 +6,11 @@ import json
 
 import pytest
 
-from repoctx import open_store
-from repoctx.retrieval import Workspace
 from repoctx.retrieval.changed import changed
 from repoctx.retrieval.outline import outline
 from repoctx.retrieval.related import related
-from tests.reconcile.helpers import write
 
-from .small_repo import index
+from .small_repo import build
 
 JAVA_PRICE = '''package com.shop.pricing;
 
@@ -81,9 +78,7 @@ FILES = {
 
 @pytest.fixture
 def poly(tmp_path):
-    write(tmp_path, FILES)
-    store = open_store(tmp_path, repo_id="polyb", replica_id="r1")
-    ws = Workspace(store, tmp_path.resolve(), index(store, tmp_path))
+    ws = build(tmp_path, FILES, "polyb")
     yield ws
     ws.close()
 
