@@ -15,7 +15,7 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from repoctx.extract.grammar import encode, load, parse
-from repoctx.extract.language import Files, Import
+from repoctx.extract.language import Files, Import, inside
 from repoctx.extract.symbol import Symbol
 from repoctx.extract.treewalk import Spec, header_bytes, one_line, symbols
 
@@ -74,14 +74,6 @@ def scan_imports(pattern: re.Pattern[str], text: str, group: int | str = 1,
         if specifier:
             found.append(Import(specifier.strip(), line))
     return tuple(found)
-
-
-def inside(path: str) -> str | None:
-    """`path` normalised, or None when it climbs out of the repository."""
-    normal = posixpath.normpath(path)
-    if normal in (".", "..") or normal.startswith(("../", "/")):
-        return None
-    return normal
 
 
 def first_in_directory(files: Files, directory: str, suffixes: tuple[str, ...]) -> str | None:

@@ -131,9 +131,15 @@ class Language:
 def first_existing(files: Files, candidates: tuple[str, ...] | list[str]) -> str | None:
     """The first of `candidates` (normalised, inside the repository) that `files` holds."""
     for candidate in candidates:
-        path = posixpath.normpath(candidate)
-        if path.startswith("../") or path == ".." or path.startswith("/"):
-            continue
-        if files.exists(path):
+        path = inside(candidate)
+        if path is not None and files.exists(path):
             return path
     return None
+
+
+def inside(path: str) -> str | None:
+    """`path` normalised, or None when it climbs out of the repository."""
+    normal = posixpath.normpath(path)
+    if normal in (".", "..") or normal.startswith(("../", "/")):
+        return None
+    return normal

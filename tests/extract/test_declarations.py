@@ -4,9 +4,9 @@ from repoctx.extract.declarations import (
     ancestors,
     dotted_suffix_parts,
     first_in_directory,
-    inside,
     scan_imports,
 )
+from repoctx.extract.language import inside
 
 from .memory_files import MemoryFiles
 
