@@ -1,4 +1,4 @@
-"""extract/declarations — pieces the Java, C-family, C#, Ruby and PHP modules share.
+"""extract/declarations — pieces the Java, C-family, C#, Ruby, PHP and Go modules share.
 
 Where a declaration starts once its annotations/attributes are skipped, its header
 from there, imports found by a line pattern, and the path arithmetic of resolvers.

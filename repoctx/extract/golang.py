@@ -20,6 +20,7 @@ from tree_sitter import Language as Grammar
 from tree_sitter import Node
 
 from repoctx.extract import treewalk
+from repoctx.extract.declarations import ancestors
 from repoctx.extract.grammar import encode, installed, load, parse
 from repoctx.extract.language import Files, Import, Language
 from repoctx.extract.symbol import CLASS, FUNCTION, METHOD, VARIABLE, bounded
@@ -135,14 +136,12 @@ def go_imports(path: str, text: str) -> tuple[Import, ...]:
 def resolve_go(importer: str, specifier: str, files: Files) -> str | None:
     """The first non-test `.go` file of the package directory `specifier` names, when it
     lies inside the module of the nearest `go.mod` above `importer`; else None."""
-    directory = posixpath.dirname(importer)
-    while True:
-        gomod = posixpath.join(directory, "go.mod") if directory else "go.mod"
+    for directory in ancestors(importer):
+        gomod = posixpath.join(directory, "go.mod")
         if files.exists(gomod):
             break
-        if not directory:
-            return None
-        directory = posixpath.dirname(directory)
+    else:
+        return None
     match = _MODULE_LINE.search(files.read(gomod) or "")
     if match is None:
         return None
@@ -150,7 +149,7 @@ def resolve_go(importer: str, specifier: str, files: Files) -> str | None:
     if specifier != module and not specifier.startswith(module + "/"):
         return None
     rest = specifier[len(module):].lstrip("/")
-    package = posixpath.join(directory, rest) if directory else rest
+    package = posixpath.join(directory, rest)
     sources = sorted(p for p in files.listdir(package)
                      if p.endswith(".go") and not p.endswith("_test.go"))
     return sources[0] if sources else None
