@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from functools import lru_cache
 
 from repoctx.extract import (
@@ -57,13 +58,8 @@ def register(language: Language | str, extractor: Extractor | None = None) -> No
         return
     if extractor is None:
         raise TypeError("register(name, extractor): an extractor is required with a name")
-    known = _LANGUAGES.get(language)
-    if known is None:
-        known = Language(language, (), "", lambda: True, extractor)
-    _LANGUAGES[language] = Language(
-        known.name, known.suffixes, known.grammar, lambda: True, extractor, known.imports,
-        known.resolve, known.is_test_path, known.qualname_parts, known.separator,
-        known.module)
+    known = _LANGUAGES.get(language) or Language(language, (), "", lambda: True, extractor)
+    _LANGUAGES[language] = replace(known, available=lambda: True, symbols=extractor)
 
 
 def language_record(language: str | None) -> Language | None:
