@@ -17,11 +17,11 @@ import re
 from typing import Any
 
 from repoctx.errors import ToolError
-from repoctx.extract import imports_of, language_of, module_name, resolve_import
+from repoctx.extract import imports_of, language_of, module_name, resolve_import, simple_name
 from repoctx.reconcile import content_record, symbol_record, xref_record
 from repoctx.trees import family_prefix, key_name, unescape_name
 
-from .symbols import declarations, reverse_names, simple_name, suggestions, where
+from .symbols import declarations, reverse_names, suggestions, where
 from .workspace import Workspace
 
 DEFAULT_K = 20

@@ -7,7 +7,7 @@ tests, under its snake form too).
 
 from __future__ import annotations
 
-from repoctx.extract import simple_name as extract_simple_name
+from repoctx.extract import simple_name
 from repoctx.reconcile import Declaration, snake, symbol_record, xref_record
 
 from .search_state import search_state, sqlite_errors
@@ -92,8 +92,3 @@ def suggestions(ws: Workspace, fq_name: str) -> list[str]:
     short = simple_name(fq_name)
     ranked = sorted(near, key=lambda n: (simple_name(n) != short, -fuzz.ratio(fq_name, n), n))
     return ranked[:SUGGESTIONS]
-
-
-def simple_name(symbol: str) -> str:
-    """The last segment of a qualified name (`.`, `::`… as each language writes it)."""
-    return extract_simple_name(symbol)
