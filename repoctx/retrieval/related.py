@@ -106,9 +106,10 @@ class _StoreFiles:
 
     def listdir(self, directory: str) -> tuple[str, ...]:
         """The indexed files directly inside ``directory``."""
-        prefix = self.ws.store.key("file", f"{directory}/" if directory else "")
-        names = (key_name(key) for key, _ in self.ws.store.trees.scan(prefix))
-        return tuple(n for n in names if "/" not in n[len(directory) + 1 if directory else 0:])
+        prefix = f"{directory}/" if directory else ""
+        keys = self.ws.store.trees.scan(self.ws.store.key("file", prefix))
+        names = (key_name(key) for key, _ in keys)
+        return tuple(name for name in names if "/" not in name[len(prefix):])
 
 
 def imports(ws: Workspace, path: str) -> list[dict[str, str | None]]:
