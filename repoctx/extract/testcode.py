@@ -28,10 +28,7 @@ def is_test_path(path: str) -> bool:
     `*.test.ts` / `*.spec.js` or under `__tests__/`, Rust files under `tests/`…
     """
     parts = path.replace("\\", "/").split("/")
-    if any(part in _TEST_DIRS for part in parts[:-1]):
-        return True
-    rule = language_test_path(path)
-    return rule is not None and rule(path)
+    return any(part in _TEST_DIRS for part in parts[:-1]) or is_test_file(path)
 
 
 def is_test_file(path: str) -> bool:
