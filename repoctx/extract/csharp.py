@@ -29,6 +29,7 @@ from repoctx.extract.declarations import (
     ancestors,
     dotted_suffix_parts,
     first_in_directory,
+    first_row_past,
     header_from,
     scan_imports,
     start_past,
@@ -41,6 +42,7 @@ from repoctx.extract.treewalk import Rule, Spec, symbols, text_of
 
 _GRAMMAR: Final = "tree_sitter_c_sharp"
 _ATTRIBUTES: Final = frozenset({"attribute_list", "comment"})
+_ATTRIBUTES_AND_MODIFIERS: Final = _ATTRIBUTES | {"modifier"}
 _TEST_ATTRIBUTES: Final = frozenset({"Fact", "Theory", "Test", "TestCase", "TestCaseSource",
                                      "TestMethod", "DataTestMethod"})
 _USING = re.compile(
@@ -61,10 +63,7 @@ _REFS: Final = """
 
 
 def _start(node: Node) -> int:
-    for child in node.children:
-        if child.type not in _ATTRIBUTES and child.type != "modifier":
-            return child.start_point[0]
-    return node.start_point[0]
+    return first_row_past(node, _ATTRIBUTES_AND_MODIFIERS)
 
 
 def _signature(node: Node, source: bytes) -> str:

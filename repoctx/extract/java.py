@@ -57,10 +57,6 @@ def _signature(node: Node, source: bytes) -> str:
     return header_from(source, start_past(node, _ANNOTATIONS), node, ("body",))
 
 
-def _start(node: Node) -> int:
-    return name_row(node)
-
-
 def _annotations(node: Node) -> set[str]:
     names: set[str] = set()
     for child in node.children:
@@ -87,8 +83,8 @@ def _module(path: str, source: bytes, root: Node) -> str:
     return ""
 
 
-_TYPE = Rule(CLASS, signature=_signature, start=_start)
-_METHOD = Rule(METHOD, signature=_signature, start=_start, test=_is_test)
+_TYPE = Rule(CLASS, signature=_signature, start=name_row)
+_METHOD = Rule(METHOD, signature=_signature, start=name_row, test=_is_test)
 
 _SPEC: Final = Spec(
     grammar=lambda path: load(_GRAMMAR),
@@ -99,7 +95,7 @@ _SPEC: Final = Spec(
         "method_declaration": _METHOD, "constructor_declaration": _METHOD,
         "compact_constructor_declaration": _METHOD,
         "annotation_type_element_declaration": Rule(METHOD, signature=_signature,
-                                                    start=_start),
+                                                    start=name_row),
     },
     refs=_REFS,
     module=_module,
