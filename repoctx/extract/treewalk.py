@@ -18,7 +18,7 @@ names, keywords of the language removed.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tree_sitter import Language, Node, Query, QueryCursor
@@ -86,7 +86,6 @@ class Spec:
     wrappers: frozenset[str] = frozenset()
     before: frozenset[str] = frozenset()
     comments: frozenset[str] = frozenset({"comment"})
-    extra: Callable[[Node, bytes, str], Iterable[Symbol]] | None = field(default=None)
     patterns: dict[str, str] = field(default_factory=dict)
     """Query patterns capturing `@def` for rule types that should not match every node
     of their type (`call_expression` only for `describe(…)`); default `(type) @def`."""
@@ -143,9 +142,6 @@ def symbols(spec: Spec, path: str, text: str) -> tuple[Symbol, ...]:
                   span.signature, span.doc, span.start_line, span.end_line, refs[index],
                   span.overload, span.test)
            for index, span in enumerate(spans)]
-    if spec.extra is not None:
-        out.extend(spec.extra(root, source, path))
-        out.sort(key=lambda s: s.start_line)
     return tuple(out)
 
 
