@@ -21,6 +21,8 @@ from repoctx.extract import (
 from repoctx.extract import registry as registry_module
 from repoctx.extract.python import extract_python
 
+from .memory_files import MemoryFiles
+
 
 @pytest.fixture
 def clean_registry() -> Iterator[None]:
@@ -69,7 +71,7 @@ def test_a_language_record_drives_symbols_imports_and_tests(clean_registry: None
     register(_fake_language(available=True))
     assert [s.fq_name for s in extract("a.md", "x")] == ["m.f"]
     assert imports_of("a.md", "x") == (Import("./other", 1),)
-    assert resolve_import("a.md", "./other", _NoFiles()) == "other.md"
+    assert resolve_import("a.md", "./other", MemoryFiles({})) == "other.md"
     assert is_test_path("a.spec.md") and not is_test_path("a.md")
     assert missing_grammar("markdown") is None
 
@@ -79,7 +81,7 @@ def test_a_language_without_its_grammar_degrades_to_nothing(clean_registry: None
     assert extractor_for("markdown") is None
     assert extract("a.md", "x") == ()
     assert imports_of("a.md", "x") == ()
-    assert resolve_import("a.md", "./other", _NoFiles()) is None
+    assert resolve_import("a.md", "./other", MemoryFiles({})) is None
     assert missing_grammar("markdown") == "tree-sitter-markdown-fake"
     assert missing_grammar("python") is None and missing_grammar("cobol") is None
 
@@ -90,13 +92,3 @@ def test_simple_names_follow_each_convention() -> None:
     assert simple_name("src/ui/button.test.describe") == "describe"
     assert name_parts("crate::a::B") == ["crate", "a", "B"]
 
-
-class _NoFiles:
-    def exists(self, path: str) -> bool:
-        return False
-
-    def read(self, path: str) -> str | None:
-        return None
-
-    def listdir(self, directory: str) -> tuple[str, ...]:
-        return ()
