@@ -91,4 +91,3 @@ def test_simple_names_follow_each_convention() -> None:
     assert simple_name("crate::store::Store::get") == "get"
     assert simple_name("src/ui/button.test.describe") == "describe"
     assert name_parts("crate::a::B") == ["crate", "a", "B"]
-
