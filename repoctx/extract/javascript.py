@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from dataclasses import replace
 from typing import Final
 
 from tree_sitter import Language as Grammar
@@ -185,10 +186,8 @@ def specs(grammar, rules: dict[str, Rule], refs: str) -> tuple[Spec, Spec]:
     source = Spec(grammar=grammar, rules=rules, refs=refs,
                   module=lambda path, source, root: module_of(path), keywords=KEYWORDS,
                   wrappers=WRAPPERS, before=BEFORE)
-    tests = Spec(grammar=grammar, rules={**rules, **TEST_RULES}, refs=refs,
-                 module=source.module, keywords=KEYWORDS, wrappers=WRAPPERS, before=BEFORE,
-                 patterns={"call_expression": TEST_CALL_PATTERN})
-    return source, tests
+    return source, replace(source, rules={**rules, **TEST_RULES},
+                           patterns={"call_expression": TEST_CALL_PATTERN})
 
 
 _HERITAGE: Final = """
