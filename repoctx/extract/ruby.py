@@ -142,11 +142,8 @@ _RULES: Final = {
 _SPEC: Final = Spec(grammar=lambda path: load(_GRAMMAR), rules=_RULES, refs=_REFS,
                     module=lambda path, source, root: "", separator="::",
                     keywords=_KEYWORDS)
-_TEST_SPEC: Final = Spec(
-    grammar=lambda path: load(_GRAMMAR),
-    rules={**_RULES, "call": Rule(_spec_kind, name=_spec_name, header_end=("block",),
-                                  test=_spec_test)},
-    refs=_REFS, module=lambda path, source, root: "", separator="::", keywords=_KEYWORDS)
+_TEST_SPEC: Final = replace(_SPEC, rules={
+    **_RULES, "call": Rule(_spec_kind, name=_spec_name, header_end=("block",), test=_spec_test)})
 
 
 def extract_ruby(path: str, text: str) -> tuple[Symbol, ...]:
