@@ -31,7 +31,7 @@ from typing import Final
 
 from tree_sitter import Node
 
-from repoctx.extract.declarations import ancestors, with_first_branches
+from repoctx.extract.declarations import ancestors, name_row, with_first_branches
 from repoctx.extract.grammar import load
 from repoctx.extract.language import Files, Import, first_existing
 from repoctx.extract.symbol import CLASS, FUNCTION, METHOD, VARIABLE, Symbol
@@ -182,11 +182,6 @@ def _declarator_row(node: Node) -> int:
     return (name if name is not None else node).start_point[0]
 
 
-def _name_row(node: Node) -> int:
-    name = node.child_by_field_name("name")
-    return (name if name is not None else node).start_point[0]
-
-
 def _typedef_name(node: Node, source: bytes) -> str | None:
     name, _ = _declarator(node)
     return text_of(name) if name is not None else None
@@ -256,13 +251,13 @@ def _macro_signature(node: Node, source: bytes) -> str:
 
 _FUNCTION = Rule(_function_kind, name=_function_name, qualify=_function_parts,
                  start=_declarator_row, test=_is_test)
-_TAG = Rule(_tag_kind, start=_name_row)
+_TAG = Rule(_tag_kind, start=name_row)
 _TYPEDEF = Rule(CLASS, name=_typedef_name, header_end=(), start=_declarator_row,
                 nests=False)
 _VARIABLE = Rule(_variable_kind, name=_variable_name, header_end=("value",),
                  start=_declarator_row, nests=False)
 _MACRO = Rule(_macro_kind, header_end=(), signature=_macro_signature, nests=False,
-              start=_name_row, qualify=_macro_parts)
+              start=name_row, qualify=_macro_parts)
 
 _C_RULES: Final = {
     "function_definition": _FUNCTION, "struct_specifier": _TAG, "union_specifier": _TAG,
@@ -271,7 +266,7 @@ _C_RULES: Final = {
 }
 _CPP_RULES: Final = {
     **_C_RULES, "class_specifier": _TAG,
-    "alias_declaration": Rule(CLASS, header_end=(), start=_name_row, nests=False),
+    "alias_declaration": Rule(CLASS, header_end=(), start=name_row, nests=False),
     "namespace_definition": Rule("", name=lambda node, source: "::".join(
         _name_segments(node.child_by_field_name("name")))
         if node.child_by_field_name("name") is not None else None),
