@@ -76,12 +76,12 @@ def _at_top(node: Node) -> bool:
 
 
 def _type_signature(node: Node, source: bytes) -> str:
-    return bounded("type " + treewalk.header(node, source, ("__none__",)).split("{")[0])
+    return bounded("type " + treewalk.header(node, source, ()).split("{")[0])
 
 
 def _spec_signature(node: Node, source: bytes) -> str:
     keyword = "const" if node.type == "const_spec" else "var"
-    return bounded(f"{keyword} {treewalk.header(node, source, ('__none__',))}")
+    return bounded(f"{keyword} {treewalk.header(node, source, ())}")
 
 
 def _is_test(node: Node, source: bytes, path: str) -> bool:
