@@ -1,4 +1,4 @@
-from repoctx.extract.language import first_existing, split_qualname
+from repoctx.extract.language import first_existing, inside, split_qualname
 
 from .memory_files import MemoryFiles
 
@@ -16,3 +16,8 @@ def test_first_existing_normalises_and_stays_inside_the_repository() -> None:
     assert first_existing(files, ["src/x/../a.ts"]) == "src/a.ts"
     assert first_existing(files, ["b.ts", "b/index.ts"]) == "b/index.ts"
     assert first_existing(files, ["../src/a.ts", "/src/a.ts"]) is None
+
+
+def test_inside_normalises_and_refuses_paths_out_of_the_repository() -> None:
+    assert inside("a/./b/../c.h") == "a/c.h"
+    assert inside("../x") is None and inside("/etc/x") is None and inside(".") is None
