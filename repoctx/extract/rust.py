@@ -51,12 +51,18 @@ def _grammar(path: str) -> Grammar | None:
 def _module_parts(path: str) -> list[str]:
     """The module path of a Rust file below `crate` (`src/a/b.rs` -> `["a", "b"]`)."""
     parts = path.replace("\\", "/").split("/")
-    if "src" in parts[:-1]:
-        parts = parts[len(parts) - parts[::-1].index("src"):]
+    parts = parts[_past_src(parts) or 0:]
     parts[-1] = parts[-1].removesuffix(".rs")
     if parts[-1] == "mod" or (len(parts) == 1 and parts[0] in _CRATE_ROOTS):
         parts.pop()
     return parts
+
+
+def _past_src(parts: list[str]) -> int | None:
+    """The index just past the last `src` directory among `parts` (None without one)."""
+    if "src" not in parts[:-1]:
+        return None
+    return len(parts) - parts[::-1].index("src")
 
 
 def module_of(path: str) -> str:
@@ -157,9 +163,8 @@ def rust_imports(path: str, text: str) -> tuple[Import, ...]:
 
 def _crate_root(path: str) -> str | None:
     parts = path.split("/")
-    if "src" not in parts[:-1]:
-        return None
-    return "/".join(parts[:len(parts) - 1 - parts[::-1].index("src") + 1])
+    end = _past_src(parts)
+    return None if end is None else "/".join(parts[:end])
 
 
 def _module_file(files: Files, src: str, parts: list[str]) -> str | None:
