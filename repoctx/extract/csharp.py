@@ -181,14 +181,10 @@ def is_csharp_test_path(path: str) -> bool:
     return any(part.endswith((".Tests", ".Test", ".UnitTests")) for part in parts[:-1])
 
 
-def _qualname_parts(path: str, fq_name: str) -> tuple[str, ...] | None:
-    return dotted_suffix_parts(path, fq_name, ".")
-
-
 LANGUAGE: Final = Language(
     name="csharp", suffixes=(".cs",), grammar="tree-sitter-c-sharp",
     available=lambda: installed(_GRAMMAR), symbols=extract_csharp, imports=csharp_imports,
     resolve=resolve_csharp, is_test_path=is_csharp_test_path,
-    qualname_parts=_qualname_parts,
+    qualname_parts=dotted_suffix_parts,
 )
 """C# on the language seam."""

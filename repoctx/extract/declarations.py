@@ -96,7 +96,7 @@ def ancestors(path: str) -> list[str]:
     return found
 
 
-def dotted_suffix_parts(path: str, fq_name: str, separator: str) -> tuple[str, ...]:
+def dotted_suffix_parts(path: str, fq_name: str, separator: str = ".") -> tuple[str, ...]:
     """`fq_name` split on `separator` after the longest prefix spelled by the tail of
     `path`'s directories (`com/x/Foo.java`, `com.x.Foo.run` -> `("Foo", "run")`)."""
     directories = posixpath.dirname(path.replace("\\", "/")).split("/")

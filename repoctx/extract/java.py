@@ -168,13 +168,9 @@ def is_java_test_path(path: str) -> bool:
     return _TEST_FILE.match(normal.rsplit("/", 1)[-1]) is not None
 
 
-def _qualname_parts(path: str, fq_name: str) -> tuple[str, ...] | None:
-    return dotted_suffix_parts(path, fq_name, ".")
-
-
 LANGUAGE: Final = Language(
     name="java", suffixes=(".java",), grammar="tree-sitter-java",
     available=lambda: installed(_GRAMMAR), symbols=extract_java, imports=java_imports,
-    resolve=resolve_java, is_test_path=is_java_test_path, qualname_parts=_qualname_parts,
+    resolve=resolve_java, is_test_path=is_java_test_path, qualname_parts=dotted_suffix_parts,
 )
 """Java on the language seam."""
