@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from repoctx.extract import extract
+from repoctx.extract import extract, simple_name
 from repoctx.reconcile import (
     FileNode,
     declarations_of,
@@ -22,7 +22,7 @@ from repoctx.reconcile import (
 )
 
 from .rankings import matches_filter
-from .symbols import declarations, reverse_all, simple_name
+from .symbols import declarations, reverse_all
 from .workspace import Workspace
 
 
