@@ -335,22 +335,21 @@ patch of a copy; after an in-place patch, the deleted rows of ``documents``,
 ``repoctx_documents``, ``sections`` (with their rowids) and ``repoctx_sections``."""
 
 
-def _finalize(conn: sqlite3.Connection, finalize: Finalize, plan: PatchPlan | None,
-              previous: Path | None) -> None:
-    """``finalize``, with ``previous`` (given after a patch: what it replaced) attached."""
-    if previous is not None:
-        conn.execute(f"ATTACH DATABASE ? AS {PREVIOUS_SCHEMA}", (str(previous),))
+def _finalize(conn: sqlite3.Connection, finalize: Finalize, plan: PatchPlan | None) -> None:
+    """``finalize``, with the file a patch replaced (``plan.source``) attached."""
+    if plan is not None:
+        conn.execute(f"ATTACH DATABASE ? AS {PREVIOUS_SCHEMA}", (str(plan.source),))
     finalize(conn, None if plan is None else set())
     conn.commit()
-    if previous is not None:
+    if plan is not None:
         conn.execute(f"DETACH DATABASE {PREVIOUS_SCHEMA}")
 
 
 def _write_file(
     tmp: Path, work: _Work, plan: PatchPlan | None, settings: _Settings,
-    finalize: Finalize | None, ahead: CopyAhead | None, previous: Path | None = None,
+    finalize: Finalize | None, ahead: CopyAhead | None,
 ) -> dict[str, str]:
-    """Build the export in ``tmp`` (a patch on the copy ``ahead`` made of ``previous``);
+    """Build the export in ``tmp`` (a patch on the copy ``ahead`` made of ``plan.source``);
     returns its ``meta``."""
     if ahead is not None:  # there is one whenever there is a plan: the previous is patchable
         error = ahead.wait()
@@ -368,7 +367,7 @@ def _write_file(
             meta = _fill(conn, work, plan, settings)
             conn.execute("COMMIT")
             if finalize is not None:
-                _finalize(conn, finalize, plan, previous)
+                _finalize(conn, finalize, plan)
             conn.execute("PRAGMA journal_mode = DELETE")  # what readers find (DESIGN §5)
             compact = _compact(conn, tmp)
     finally:
@@ -531,8 +530,7 @@ def _export(
             if meta is None:
                 return None
         else:
-            meta = _write_file(tmp, work, plan, settings, finalize, ahead,
-                               old.path if plan is not None else None)
+            meta = _write_file(tmp, work, plan, settings, finalize, ahead)
             os.replace(tmp, out)
         n_docs = len(work.entries)
     finally:
