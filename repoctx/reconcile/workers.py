@@ -2,7 +2,8 @@
 that die with the process that started them.
 
 Kept apart from ``reconcile/pool`` (which imports the extractors) so that other pools
-(``contextpull/pool``) use them without loading what they do not run.
+and workers (``contextpull/pool``, ``vectors/alongside``) use them without loading what
+they do not run.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ def die_with_parent(parent: int) -> None:
 
     A SIGKILLed indexer must not leave orphans that keep reading files and keep its
     inherited lock file open (the next indexer would wait on them forever); a killed
-    export must not leave workers encoding for nobody.
+    export or index must not leave workers encoding or embedding for nobody (what an
+    embedder committed stays; the next index resumes from there).
     """
     if sys.platform.startswith("linux"):
         pr_set_pdeathsig = 1
