@@ -110,6 +110,13 @@ def _encode_chunk(bounds: tuple[int, int]) -> list[EncodedDocument | Unexported]
     return [_encode_item(_JOB, item) for item in _JOB.items[bounds[0] : bounds[1]]]
 
 
+def reads_files(definitions_for: DefinitionsFor | None) -> bool:
+    """Whether ``encode_all`` may be given unread files with ``definitions_for``: the
+    workers read them, so the definitions source, if any, must be one they may call
+    (one that prefetches)."""
+    return definitions_for is None or hasattr(definitions_for, "prefetch")
+
+
 def _job(
     items: Sequence[Item], max_chars: int, now: str, definitions_for: DefinitionsFor | None
 ) -> _Job:

@@ -56,7 +56,7 @@ from repoctx.contextpull.patch import (
     plan_patch,
     sync_file,
 )
-from repoctx.contextpull.pool import DefinitionsFor, Item, Unexported, encode_all
+from repoctx.contextpull.pool import DefinitionsFor, Item, Unexported, encode_all, reads_files
 from repoctx.contextpull.previous import FileToken, PreviousExport
 from repoctx.contextpull.records import sha256_hex
 from repoctx.contextpull.schema import (
@@ -446,12 +446,6 @@ def _compact(conn: sqlite3.Connection, tmp: Path) -> Path | None:
     return compact
 
 
-def _may_defer(definitions_for: DefinitionsFor | None) -> bool:
-    """Whether files may be read as they are encoded: the definitions source, if any,
-    must be one the workers may call (``contextpull/pool``)."""
-    return definitions_for is None or hasattr(definitions_for, "prefetch")
-
-
 def write_export(
     out: Path,
     documents: Iterable[SourceDocument | UnreadFile],
@@ -514,7 +508,7 @@ def _export(
             if old.patchable and old.path is not None and token is None:
                 ahead = CopyAhead(old.path, tmp)  # copy while the documents are read
             plan = None
-            if old.path is None and _may_defer(settings.definitions_for):
+            if old.path is None and reads_files(settings.definitions_for):
                 work = _reading_work(given, skipped)  # the pool's workers read the files
             else:
                 docs, shas = _resolved(given, old.vouch, skipped)
