@@ -34,6 +34,11 @@ def read_only_uri(path: Path) -> str:
     return Path(path).resolve().as_uri() + "?mode=ro"
 
 
+def _read_write_uri(path: Path) -> str:
+    """``path`` as a read-write URI: it must exist (no new file is created)."""
+    return Path(path).resolve().as_uri() + "?mode=rw"
+
+
 def _open_read_only(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(read_only_uri(path), uri=True, check_same_thread=False)
     conn.execute("PRAGMA query_only = 1")
@@ -48,7 +53,7 @@ def _hot_journal(exc: sqlite3.Error) -> bool:
 def roll_back_hot_journal(path: Path) -> None:
     """Roll back what a killed patch left in ``path`` (a read-write open does it)."""
     try:
-        conn = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=rw", uri=True)
+        conn = sqlite3.connect(_read_write_uri(path), uri=True)
         try:
             conn.execute("PRAGMA schema_version").fetchone()
         finally:
@@ -89,7 +94,7 @@ def connect_in_place(path: Path) -> sqlite3.Connection:
     """Open the existing store ``path`` to patch it (autocommit: the caller begins and
     commits its one transaction), waiting up to ``PATCH_BUSY_SECONDS`` for readers."""
     with translating_sqlite_errors(f"opening {path} to patch it"):
-        uri = Path(path).resolve().as_uri() + "?mode=rw"
-        conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=PATCH_BUSY_SECONDS)
+        conn = sqlite3.connect(_read_write_uri(path), uri=True, isolation_level=None,
+                               timeout=PATCH_BUSY_SECONDS)
         conn.execute("PRAGMA temp_store = MEMORY")
     return conn

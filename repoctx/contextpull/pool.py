@@ -22,11 +22,9 @@ pickled to fresh workers instead (the search-index build, ``retrieval/search_ind
 
 from __future__ import annotations
 
-import ctypes
 import gc
 import multiprocessing
 import os
-import signal
 import sys
 import threading
 import types
@@ -45,6 +43,7 @@ from repoctx.contextpull.encoded import EncodedDocument, encode
 from repoctx.contextpull.files import UnreadFile
 from repoctx.contextpull.records import DocumentRows, prepare
 from repoctx.errors import ContextPullError
+from repoctx.reconcile.workers import default_workers, die_with_parent
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -111,18 +110,11 @@ def _encode_chunk(bounds: tuple[int, int]) -> list[EncodedDocument | Unexported]
     return [_encode_item(_JOB, item) for item in _JOB.items[bounds[0] : bounds[1]]]
 
 
-def _die_with_parent(parent: int) -> None:
-    """Worker initializer: die when the exporting process dies (no orphaned workers)."""
-    if sys.platform.startswith("linux"):
-        pr_set_pdeathsig = 1
-        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
-    if os.getppid() != parent:  # the parent died before the request took effect
-        os._exit(1)
-
-
-def default_workers() -> int:
-    """Worker processes for a big export: one per CPU this process may use."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+def reads_files(definitions_for: DefinitionsFor | None) -> bool:
+    """Whether ``encode_all`` may be given unread files with ``definitions_for``: the
+    workers read them, so the definitions source, if any, must be one they may call
+    (one that prefetches)."""
+    return definitions_for is None or hasattr(definitions_for, "prefetch")
 
 
 def _job(
@@ -174,7 +166,7 @@ def encode_all(
     pool = ProcessPoolExecutor(
         workers,
         mp_context=multiprocessing.get_context("fork"),
-        initializer=_die_with_parent,
+        initializer=die_with_parent,
         initargs=(os.getpid(),),
     )
     side: threading.Thread | None = None

@@ -56,7 +56,7 @@ from repoctx.contextpull.patch import (
     plan_patch,
     sync_file,
 )
-from repoctx.contextpull.pool import DefinitionsFor, Item, Unexported, encode_all
+from repoctx.contextpull.pool import DefinitionsFor, Item, Unexported, encode_all, reads_files
 from repoctx.contextpull.previous import FileToken, PreviousExport
 from repoctx.contextpull.records import sha256_hex
 from repoctx.contextpull.schema import (
@@ -335,22 +335,21 @@ patch of a copy; after an in-place patch, the deleted rows of ``documents``,
 ``repoctx_documents``, ``sections`` (with their rowids) and ``repoctx_sections``."""
 
 
-def _finalize(conn: sqlite3.Connection, finalize: Finalize, plan: PatchPlan | None,
-              previous: Path | None) -> None:
-    """``finalize``, with ``previous`` (given after a patch: what it replaced) attached."""
-    if previous is not None:
-        conn.execute(f"ATTACH DATABASE ? AS {PREVIOUS_SCHEMA}", (str(previous),))
+def _finalize(conn: sqlite3.Connection, finalize: Finalize, plan: PatchPlan | None) -> None:
+    """``finalize``, with the file a patch replaced (``plan.source``) attached."""
+    if plan is not None:
+        conn.execute(f"ATTACH DATABASE ? AS {PREVIOUS_SCHEMA}", (str(plan.source),))
     finalize(conn, None if plan is None else set())
     conn.commit()
-    if previous is not None:
+    if plan is not None:
         conn.execute(f"DETACH DATABASE {PREVIOUS_SCHEMA}")
 
 
 def _write_file(
     tmp: Path, work: _Work, plan: PatchPlan | None, settings: _Settings,
-    finalize: Finalize | None, ahead: CopyAhead | None, previous: Path | None = None,
+    finalize: Finalize | None, ahead: CopyAhead | None,
 ) -> dict[str, str]:
-    """Build the export in ``tmp`` (a patch on the copy ``ahead`` made of ``previous``);
+    """Build the export in ``tmp`` (a patch on the copy ``ahead`` made of ``plan.source``);
     returns its ``meta``."""
     if ahead is not None:  # there is one whenever there is a plan: the previous is patchable
         error = ahead.wait()
@@ -368,7 +367,7 @@ def _write_file(
             meta = _fill(conn, work, plan, settings)
             conn.execute("COMMIT")
             if finalize is not None:
-                _finalize(conn, finalize, plan, previous)
+                _finalize(conn, finalize, plan)
             conn.execute("PRAGMA journal_mode = DELETE")  # what readers find (DESIGN §5)
             compact = _compact(conn, tmp)
     finally:
@@ -447,12 +446,6 @@ def _compact(conn: sqlite3.Connection, tmp: Path) -> Path | None:
     return compact
 
 
-def _may_defer(definitions_for: DefinitionsFor | None) -> bool:
-    """Whether files may be read as they are encoded: the definitions source, if any,
-    must be one the workers may call (``contextpull/pool``)."""
-    return definitions_for is None or hasattr(definitions_for, "prefetch")
-
-
 def write_export(
     out: Path,
     documents: Iterable[SourceDocument | UnreadFile],
@@ -515,7 +508,7 @@ def _export(
             if old.patchable and old.path is not None and token is None:
                 ahead = CopyAhead(old.path, tmp)  # copy while the documents are read
             plan = None
-            if old.path is None and _may_defer(settings.definitions_for):
+            if old.path is None and reads_files(settings.definitions_for):
                 work = _reading_work(given, skipped)  # the pool's workers read the files
             else:
                 docs, shas = _resolved(given, old.vouch, skipped)
@@ -531,8 +524,7 @@ def _export(
             if meta is None:
                 return None
         else:
-            meta = _write_file(tmp, work, plan, settings, finalize, ahead,
-                               old.path if plan is not None else None)
+            meta = _write_file(tmp, work, plan, settings, finalize, ahead)
             os.replace(tmp, out)
         n_docs = len(work.entries)
     finally:

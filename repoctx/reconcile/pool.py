@@ -8,39 +8,18 @@ computes cross-reference deltas (``xref_journal``), so no core sits idle at the 
 
 from __future__ import annotations
 
-import ctypes
 import multiprocessing
 import os
-import signal
-import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 from functools import partial
 
 from .analyse import Analysis, Job, analyse
+from .workers import die_with_parent
 
 POOL_THRESHOLD = 64
 """Fewer jobs than this are analysed in process."""
-
-
-def default_workers() -> int:
-    """One worker per core."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (
-        os.cpu_count() or 1)
-
-
-def _die_with_parent(parent: int) -> None:
-    """Worker initializer: die when the indexer dies.
-
-    A SIGKILLed indexer must not leave orphans that keep reading files and keep its
-    inherited lock file open (the next indexer would wait on them forever).
-    """
-    if sys.platform.startswith("linux"):
-        pr_set_pdeathsig = 1
-        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
-    if os.getppid() != parent:  # the parent died before the request took effect
-        os._exit(1)
 
 
 @contextmanager
@@ -52,7 +31,7 @@ def worker_pool(workers: int) -> Iterator[Executor | None]:
     # fork: workers inherit the loaded modules; they never touch the parent's LMDB handle.
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context,
-                             initializer=_die_with_parent, initargs=(os.getpid(),)) as pool:
+                             initializer=die_with_parent, initargs=(os.getpid(),)) as pool:
         yield pool
 
 

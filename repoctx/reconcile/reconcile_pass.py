@@ -314,9 +314,10 @@ def _write(store: Store, root: Path, options: PassOptions, report: PassReport, p
     cross-references; returns how many of the batches wrote the structural tree (each
     moved its generation by one)."""
     from . import xref_journal
-    from .pool import POOL_THRESHOLD, analyse_all, default_workers, worker_pool
+    from .pool import POOL_THRESHOLD, analyse_all, worker_pool
     from .project import Counts
     from .steps import State, write_steps
+    from .workers import default_workers
 
     known, changes = xref_journal.pending(store)  # an interrupted pass's edges come first
     state = State(Counts(changes=changes, journal_keys=known), report, plan.live,

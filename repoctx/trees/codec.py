@@ -32,6 +32,11 @@ from .visibility import visible
 _SHAPE_ERRORS = (CrdtError, TypeError, ValueError, KeyError, IndexError, AttributeError)
 
 
+def _damaged(spec: TreeSpec, key: str, exc: Exception) -> CorruptRecordError:
+    """The error for ``exc`` (one of ``_SHAPE_ERRORS``) decoding ``key`` in ``spec``'s tree."""
+    return CorruptRecordError(spec.name, key, str(exc) or type(exc).__name__)
+
+
 CHECKED_MAX = 1 << 18
 """Hashes of checked values kept per process (~15 MB at most); past it they start over."""
 _checked: set[int] = set()
@@ -57,7 +62,7 @@ def decode(spec: TreeSpec, key: str, raw: bytes, *, checked: bool = True) -> Rec
             _checked.add(seen)
         return rec
     except _SHAPE_ERRORS as exc:
-        raise CorruptRecordError(spec.name, key, str(exc) or type(exc).__name__) from exc
+        raise _damaged(spec, key, exc) from exc
 
 
 def check(spec: TreeSpec, key: str, rec: Record) -> Record:
@@ -66,7 +71,7 @@ def check(spec: TreeSpec, key: str, rec: Record) -> Record:
     try:
         record.validate(rec)
     except _SHAPE_ERRORS as exc:
-        raise CorruptRecordError(spec.name, key, str(exc) or type(exc).__name__) from exc
+        raise _damaged(spec, key, exc) from exc
     return rec
 
 
@@ -76,7 +81,7 @@ def visible_at(spec: TreeSpec, key: str, rec: Record, now_ms: int) -> bool:
     try:
         return visible(rec, now_ms)
     except _SHAPE_ERRORS as exc:
-        raise CorruptRecordError(spec.name, key, str(exc) or type(exc).__name__) from exc
+        raise _damaged(spec, key, exc) from exc
 
 
 def full_key_of(spec: TreeSpec, key: str, rec: Record) -> str:
@@ -85,7 +90,7 @@ def full_key_of(spec: TreeSpec, key: str, rec: Record) -> str:
     try:
         return record.full_key(rec) or key
     except _SHAPE_ERRORS as exc:
-        raise CorruptRecordError(spec.name, key, str(exc) or type(exc).__name__) from exc
+        raise _damaged(spec, key, exc) from exc
 
 
 def encode(spec: TreeSpec, rec: Record) -> bytes:

@@ -12,17 +12,15 @@ dies is reported as the back-fill's ``error`` and never fails the index.
 
 from __future__ import annotations
 
-import ctypes
 import multiprocessing
 import os
-import signal
-import sys
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+from repoctx.reconcile.workers import die_with_parent
 from repoctx.store import Store
 
 from .backfill import BackfillReport
@@ -95,7 +93,7 @@ def _child(parent: int, root: str, store_dir: str | None, repo_id: str | None,
            embedder: str, conn: Connection) -> None:
     from repoctx.store import open_store
 
-    _die_with(parent)
+    die_with_parent(parent)  # a killed index leaves no embedder running
 
     from .backfill import backfill
     from .settings import embedder_named
@@ -110,12 +108,3 @@ def _child(parent: int, root: str, store_dir: str | None, repo_id: str | None,
     finally:
         conn.close()
 
-
-def _die_with(parent: int) -> None:
-    """Die when the indexing process dies: a killed index leaves no embedder running
-    (what it committed stays; the next index resumes from there)."""
-    if sys.platform.startswith("linux"):
-        pr_set_pdeathsig = 1
-        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGKILL)
-    if os.getppid() != parent:  # the parent died before the request took effect
-        os._exit(1)

@@ -123,7 +123,6 @@ def backfill(store: Store, embedder: Embedder | None, *, kinds: Iterable[str] = 
         report.error = str(exc)
     report.remaining = total - done
     if writer.deferred:
-        writer.deferred = False
         if writer.kept:
             writer.build_deferred(store, seed)
             report.retrained = True

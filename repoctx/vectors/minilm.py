@@ -28,7 +28,6 @@ from .embedder import L2, EmbedderError, l2_normalise
 MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 DIM = 384
 BATCH = 32
-CACHE_ENV = "REPOCTX_MODEL_CACHE"
 
 
 class MiniLmEmbedder:
