@@ -29,7 +29,6 @@ from .definition_slices import TaskTerms, task_terms
 from .expansion import expand, gather
 from .file_class import classify, holder_words, ordered, task_asks
 from .packing import DETAILS, Packed, Plan, pack, smallest_budget
-from .query import MAX_TEXT_CHARS
 from .search_state import search_state
 from .task_text import NO_STATS, check_text, index_stats
 from .units import LEAD_FILES, RANK_ALL_FILES, Source, load
@@ -41,8 +40,6 @@ TOKENS_PER_FILE = 400
 """Without ``top``, the plan holds a file per this many tokens of budget (a file's
 slices cost a few hundred): more budget considers more files, so it never loses one."""
 MAX_PLAN = 150
-MAX_TASK_CHARS = MAX_TEXT_CHARS
-"""A pasted issue with its traceback; search reduces it to a bounded query."""
 MAX_LIST = 10_000
 XREF = "xref"
 
