@@ -31,7 +31,7 @@ from repoctx.extract.symbol import CLASS
 
 from .query import is_compound, split_identifier
 from .symbols import declared_in
-from .task_text import NO_STATS, IndexStats, code_terms, term_weights
+from .task_text import DOTTED, NO_STATS, IndexStats, code_terms, term_weights
 
 Span = tuple[int, int, str | None]
 
@@ -57,9 +57,7 @@ IMPORT_LINES = 40
 IMPORT_GAP = 8
 """Lines without an import that end the block."""
 _IMPORTS = ("import ", "from ", "#include", "use ")
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
-_DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){1,8}")
 
 
 @dataclass(frozen=True)
@@ -72,11 +70,6 @@ class TaskTerms:
     """Lowercase simple names the task writes as code (``get_order_by``)."""
     qualified: frozenset[str] = frozenset()
     """Lowercase ``owner.name`` pairs the task writes (``sqlcompiler.get_order_by``)."""
-
-    @property
-    def words(self) -> frozenset[str]:
-        """The weighted words alone."""
-        return frozenset(self.weights)
 
     @cached_property
     def pattern(self) -> re.Pattern[str] | None:
@@ -100,15 +93,10 @@ def task_terms(task: str, stats: IndexStats = NO_STATS) -> TaskTerms:
         weights[key] = max(weights.get(key, 0.0), score)
     names = frozenset(n.lower() for n in code_terms(task) if len(n) >= 3)
     qualified = set()
-    for dotted in _DOTTED.findall(task):
+    for dotted in DOTTED.findall(task):
         parts = dotted.lower().split(".")
         qualified.update(f"{a}.{b}" for a, b in zip(parts, parts[1:], strict=False))
     return TaskTerms(weights, names, frozenset(qualified))
-
-
-def task_words(task: str) -> TaskTerms:
-    """The terms of ``task`` without index statistics (every word equally rare)."""
-    return task_terms(task)
 
 
 def with_decorators(lines: list[str], first: int) -> int:

@@ -71,7 +71,7 @@ _ERROR_LINE = re.compile(r"\b([A-Z]\w{0,80}(?:Error|Exception|Warning|Exit|Inter
                          r"(?::[ \t]*([^\n]{0,300}))?")
 _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
 _DECL = re.compile(r"\b(?:def|class)[ \t]+([A-Za-z_]\w{0,100})")
-_DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){1,8}")
+DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){1,8}")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,100}")
 _TYPED = re.compile(r"[A-Za-z0-9_]+")  # what ``sanitise_query`` counts as a word
 _COMPOUND = re.compile(r"[A-Za-z0-9]_+[A-Za-z0-9]|[a-z][A-Z]|[A-Z][A-Z][a-z]")
@@ -167,7 +167,7 @@ def _code_terms(text: str) -> set[str]:
     """Words written as code: compound identifiers, backticked, in code blocks, declared,
     parts of dotted names, traceback functions."""
     words = {w for w in _WORD.findall(text) if _COMPOUND.search(w)}
-    for code in (_code_blocks(text), *_BACKTICK.findall(text), *_DOTTED.findall(text)):
+    for code in (_code_blocks(text), *_BACKTICK.findall(text), *DOTTED.findall(text)):
         words.update(_WORD.findall(code))
     words.update(_DECL.findall(text))
     words.update(function for _, function in _FRAME.findall(text))
@@ -194,7 +194,7 @@ def signals(text: str) -> dict[str, float]:
             add(word, max(CODE, found.get(word, 0.0)))
     for name in _DECL.findall(text):
         add(name, NAME)
-    for dotted in _DOTTED.findall(text):
+    for dotted in DOTTED.findall(text):
         for word in dotted.split("."):
             add(word, NAME)
     for path in _PATH_TEXT.findall(text):
@@ -296,7 +296,7 @@ def task_names(text: str, stats: IndexStats) -> list[str]:
     weights = signals(text)
     code = _code_terms(text)
     names: dict[str, float] = {}
-    for dotted in _DOTTED.findall(text):
+    for dotted in DOTTED.findall(text):
         head, _, last = dotted.rpartition(".")
         qualifier = head.rsplit(".", 1)[-1]
         if qualifier[:1].isupper() and stats.definitions(last):
