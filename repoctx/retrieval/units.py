@@ -158,8 +158,7 @@ def slice_units(src: Source, budget: int,
     lines = src.lines()
     if lines is None:
         return None
-    limit = (min(budget // LEAD_FRACTION, LEAD_MAX) if src.lead
-             else min(budget // CHEAP_FRACTION, CHEAP_MAX))
+    limit = lead_share(budget) if src.lead else min(budget // CHEAP_FRACTION, CHEAP_MAX)
     cheap = src.node.tokens is not None and src.node.tokens <= limit
     spans = [] if cheap and not lean else _spans(src, lines, words, budget, lean)
     if sum(end - start + 1 for start, end, _ in spans) * 4 >= len(lines) * 3:
@@ -187,7 +186,7 @@ def _spans(src: Source, lines: list[str], terms: TaskTerms, budget: int,
     its header, its members on their own), then the target's line spans, in line order,
     nested ones dropped. Past the first, a span goes in only while the file's share
     (``allowance``) holds it."""
-    share = min(budget // LEAD_FRACTION, LEAD_MAX) if src.lead else allowance(budget)
+    share = lead_share(budget) if src.lead else allowance(budget)
     key = (id(terms), share)
     if key not in src.ranked:  # the lean and full slices of a file share one ranking
         src.ranked[key] = rank_definitions(src.ws, src.path, src.node.symbols,
@@ -214,6 +213,11 @@ def extra_definitions(budget: int) -> int:
     ``EXTRA_FROM``, so a larger budget lets more of the likeliest files in before it
     reaches marginal ones."""
     return max(0, (budget - EXTRA_FROM) // EXTRA_PER)
+
+
+def lead_share(budget: int) -> int:
+    """Tokens a lead file may take: whole up to this size, and its slices as much."""
+    return min(budget // LEAD_FRACTION, LEAD_MAX)
 
 
 def allowance(budget: int) -> int:
