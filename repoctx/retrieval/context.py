@@ -105,8 +105,7 @@ def by_class(ws: Workspace, task: str, sources: list[Source]) -> list[Source]:
     ask them over, and vendored, generated, minified, data and locale files last
     (``file_class``, read from each file's content)."""
     holders = _own_holders(ws)
-    classes = [(s.path, classify(s.path, s.node.language, s.text(), holders))
-               for s in sources]
+    classes = [classify(s.path, s.node.language, s.text(), holders) for s in sources]
     return [sources[i] for i in ordered(classes, task_asks(task))]
 
 
