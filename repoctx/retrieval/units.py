@@ -82,9 +82,10 @@ class Source:
     _text: str | None = field(default=None, repr=False)
     _read: bool = field(default=False, repr=False)
     _lines: list[str] | None = field(default=None, repr=False)
-    ranked: dict[tuple[int, int], tuple[list[Span], list[Span]]] = field(
+    ranked: dict[int, tuple[TaskTerms, tuple[list[Span], list[Span]]]] = field(
         default_factory=dict, repr=False)
-    """The file's definitions ranked for a task and share (``rank_definitions``)."""
+    """Per share, the task's terms and the file's definitions ranked for them
+    (``rank_definitions``)."""
     rank_all: bool = False
     """One of the plan's first ``RANK_ALL_FILES``: every definition of it competes for
     its slices, not only the ones search hit (``rank_definitions``)."""
@@ -187,12 +188,12 @@ def _spans(src: Source, lines: list[str], terms: TaskTerms, budget: int,
     nested ones dropped. Past the first, a span goes in only while the file's share
     (``allowance``) holds it."""
     share = lead_share(budget) if src.lead else allowance(budget)
-    key = (id(terms), share)
-    if key not in src.ranked:  # the lean and full slices of a file share one ranking
-        src.ranked[key] = rank_definitions(src.ws, src.path, src.node.symbols,
-                                           src.target.symbols, lines, terms,
-                                           every=src.rank_all, fit=share * CHARS_PER_TOKEN)
-    core, extras = src.ranked[key]
+    cached = src.ranked.get(share)
+    if cached is None or cached[0] is not terms:  # lean and full slices share one ranking
+        cached = src.ranked[share] = (terms, rank_definitions(
+            src.ws, src.path, src.node.symbols, src.target.symbols, lines, terms,
+            every=src.rank_all, fit=share * CHARS_PER_TOKEN))
+    core, extras = cached[1]
     ranked = core + extras[:extra_definitions(budget) + src.lead if src.rank_all else 0]
     block = import_block(lines) if src.rank_all and ranked else None
     if block is not None:  # a first file's imports: right after its best definition
