@@ -12,6 +12,8 @@ found by packing the same plan (so a retry with it works).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from repoctx.crdt import wall_ms
@@ -104,28 +106,24 @@ def by_class(ws: Workspace, task: str, sources: list[Source]) -> list[Source]:
     """``sources`` with tests, prose and release notes behind the source the task did not
     ask them over, and vendored, generated, minified, data and locale files last
     (``file_class``, read from each file's content)."""
-    holders = _own_holders(ws)
+    holders = _own_holders(ws.root)
     classes = [classify(s.path, s.node.language, s.text(), holders) for s in sources]
     return [sources[i] for i in ordered(classes, task_asks(task))]
 
 
 _LICENCES = ("LICENSE", "LICENSE.txt", "LICENSE.md", "LICENCE", "COPYING")
-_HOLDERS: dict[str, frozenset[str]] = {}
 
 
-def _own_holders(ws: Workspace) -> frozenset[str]:
+@lru_cache(maxsize=64)
+def _own_holders(root: Path) -> frozenset[str]:
     """Words of the repository's own copyright holder, from its licence file (cached)."""
-    key = str(ws.root)
-    if key not in _HOLDERS:
-        text = None
-        for name in _LICENCES:
-            try:
-                text = (ws.root / name).read_text(encoding="utf-8", errors="replace")[:4096]
-                break
-            except OSError:
-                continue  # no licence under this name: try the next one
-        _HOLDERS[key] = holder_words(text)
-    return _HOLDERS[key]
+    for name in _LICENCES:
+        try:
+            text = (root / name).read_text(encoding="utf-8", errors="replace")[:4096]
+        except OSError:
+            continue  # no licence under this name: try the next one
+        return holder_words(text)
+    return holder_words(None)
 
 
 def retrieval_path(base: Iterable[Candidate], expanded: bool) -> str:
