@@ -33,7 +33,7 @@ from .file_class import classify, holder_words, ordered, task_asks
 from .packing import DETAILS, Packed, Plan, pack, smallest_budget
 from .search_state import search_state
 from .task_text import NO_STATS, check_text, index_stats
-from .units import LEAD_FILES, RANK_ALL_FILES, Source, load
+from .units import Source, load
 from .workspace import Workspace
 
 MIN_BUDGET, MAX_BUDGET, DEFAULT_BUDGET = 1, 200_000, 8192
@@ -87,10 +87,8 @@ def _plan(ws: Workspace, task: str, top: int, detail: str, known: frozenset[str]
     candidates = expand(ws, task, base, top)
     sources = [s for t in gather(candidates, top) if (s := load(ws, t)) is not None]
     sources = by_class(ws, task, sources)
-    for src in sources[:LEAD_FILES]:
-        src.lead = True
-    for src in sources[:RANK_ALL_FILES]:
-        src.rank_all = True
+    for place, src in enumerate(sources):
+        src.place = place
     return Plan(sources, detail, known, possessed,
                 {"retrievalPath": retrieval_path(base, len(candidates) > len(base))},
                 terms_of(ws, task))

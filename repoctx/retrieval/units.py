@@ -86,13 +86,21 @@ class Source:
         default_factory=dict, repr=False)
     """Per share, the task's terms and the file's definitions ranked for them
     (``rank_definitions``)."""
-    rank_all: bool = False
-    """One of the plan's first ``RANK_ALL_FILES``: every definition of it competes for
-    its slices, not only the ones search hit (``rank_definitions``)."""
-    lead: bool = False
-    """One of the plan's first files (``LEAD_FILES``): it may go whole at a larger size,
-    and its slices may take a larger share, so the likeliest file to edit arrives with
-    more of its definitions."""
+    place: int | None = None
+    """The file's place in the plan, 0 first (None: in no plan)."""
+
+    @property
+    def rank_all(self) -> bool:
+        """One of the plan's first ``RANK_ALL_FILES``: every definition of it competes for
+        its slices, not only the ones search hit (``rank_definitions``)."""
+        return self.place is not None and self.place < RANK_ALL_FILES
+
+    @property
+    def lead(self) -> bool:
+        """One of the plan's first files (``LEAD_FILES``): it may go whole at a larger
+        size, and its slices may take a larger share, so the likeliest file to edit
+        arrives with more of its definitions."""
+        return self.place is not None and self.place < LEAD_FILES
 
     @property
     def path(self) -> str:

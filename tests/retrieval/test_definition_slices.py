@@ -80,7 +80,7 @@ def _keys(units):
 def test_a_method_the_task_names_deep_in_a_big_class_arrives_whole(ws, sliced):
     # search hit only ``helper``; the task names a method far down a 130-line class
     src = load(ws, Target("pkg/engine.py", ("pkg.engine.helper",), (), ("t",)))
-    src.rank_all = True
+    src.place = units_module.RANK_ALL_FILES - 1  # every definition competes, not a lead
     units = slice_units(src, budget=13_000,
                         words=task_terms("Engine.throttle_rate returns twice the limit"))
     assert "pkg.engine.Engine.throttle_rate" in _keys(units)
@@ -100,11 +100,11 @@ def test_a_marginal_file_carries_its_hits_only(ws, sliced):
 def test_more_budget_lets_a_first_file_add_its_best_scoring_definitions(ws, sliced):
     task = "the pending backlog is never emptied"
     src = load(ws, Target("pkg/engine.py", ("pkg.engine.helper",), (), ("t",)))
-    src.rank_all = True
+    src.place = units_module.RANK_ALL_FILES - 1  # every definition competes, not a lead
     assert _keys(slice_units(src, budget=13_000, words=task_terms(task))) == [
         "pkg.engine.helper"]
     src = load(ws, Target("pkg/engine.py", ("pkg.engine.helper",), (), ("t",)))
-    src.rank_all = True
+    src.place = units_module.RANK_ALL_FILES - 1  # every definition competes, not a lead
     assert "pkg.engine.drain_queue" in _keys(slice_units(src, 50_000, task_terms(task)))
 
 
