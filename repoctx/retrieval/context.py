@@ -32,7 +32,7 @@ from .expansion import expand, gather
 from .file_class import classify, holder_words, ordered, task_asks
 from .packing import DETAILS, Packed, Plan, pack, smallest_budget
 from .search_state import search_state
-from .task_text import NO_STATS, check_text, index_stats
+from .task_text import check_text, index_stats
 from .units import Source, load
 from .workspace import Workspace
 
@@ -96,8 +96,7 @@ def _plan(ws: Workspace, task: str, top: int, detail: str, known: frozenset[str]
 
 def terms_of(ws: Workspace, task: str) -> TaskTerms:
     """The task's weighted terms, rarity from the search index when there is one."""
-    state = search_state(ws.export)
-    return task_terms(task, index_stats(state) if state.indexed else NO_STATS)
+    return task_terms(task, index_stats(search_state(ws.export)))
 
 
 def by_class(ws: Workspace, task: str, sources: list[Source]) -> list[Source]:
