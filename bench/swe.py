@@ -117,8 +117,7 @@ def load_instances(series: str | None, limit: int | None) -> list[Instance]:
 
 def index_key() -> str:
     """A hash of the repoctx sources that build an index (its version included)."""
-    digest = hashlib.sha256(repoctx.__version__.encode() if hasattr(repoctx, "__version__")
-                            else b"")
+    digest = hashlib.sha256(repoctx.__version__.encode())
     for path in sorted(_PACKAGE.rglob("*.py")):
         rel = path.relative_to(_PACKAGE)
         if rel.parts[0] in _QUERY_TIME or rel.parts[0].startswith("cli"):

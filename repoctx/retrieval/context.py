@@ -12,6 +12,8 @@ found by packing the same plan (so a retry with it works).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from repoctx.crdt import wall_ms
@@ -29,10 +31,9 @@ from .definition_slices import TaskTerms, task_terms
 from .expansion import expand, gather
 from .file_class import classify, holder_words, ordered, task_asks
 from .packing import DETAILS, Packed, Plan, pack, smallest_budget
-from .query import MAX_TEXT_CHARS
 from .search_state import search_state
-from .task_text import NO_STATS, check_text, index_stats
-from .units import LEAD_FILES, RANK_ALL_FILES, Source, load
+from .task_text import check_text, index_stats
+from .units import Source, load
 from .workspace import Workspace
 
 MIN_BUDGET, MAX_BUDGET, DEFAULT_BUDGET = 1, 200_000, 8192
@@ -41,8 +42,6 @@ TOKENS_PER_FILE = 400
 """Without ``top``, the plan holds a file per this many tokens of budget (a file's
 slices cost a few hundred): more budget considers more files, so it never loses one."""
 MAX_PLAN = 150
-MAX_TASK_CHARS = MAX_TEXT_CHARS
-"""A pasted issue with its traceback; search reduces it to a bounded query."""
 MAX_LIST = 10_000
 XREF = "xref"
 
@@ -88,10 +87,8 @@ def _plan(ws: Workspace, task: str, top: int, detail: str, known: frozenset[str]
     candidates = expand(ws, task, base, top)
     sources = [s for t in gather(candidates, top) if (s := load(ws, t)) is not None]
     sources = by_class(ws, task, sources)
-    for src in sources[:LEAD_FILES]:
-        src.lead = True
-    for src in sources[:RANK_ALL_FILES]:
-        src.rank_all = True
+    for place, src in enumerate(sources):
+        src.place = place
     return Plan(sources, detail, known, possessed,
                 {"retrievalPath": retrieval_path(base, len(candidates) > len(base))},
                 terms_of(ws, task))
@@ -99,37 +96,31 @@ def _plan(ws: Workspace, task: str, top: int, detail: str, known: frozenset[str]
 
 def terms_of(ws: Workspace, task: str) -> TaskTerms:
     """The task's weighted terms, rarity from the search index when there is one."""
-    state = search_state(ws.export)
-    return task_terms(task, index_stats(state) if state.indexed else NO_STATS)
+    return task_terms(task, index_stats(search_state(ws.export)))
 
 
 def by_class(ws: Workspace, task: str, sources: list[Source]) -> list[Source]:
     """``sources`` with tests, prose and release notes behind the source the task did not
     ask them over, and vendored, generated, minified, data and locale files last
     (``file_class``, read from each file's content)."""
-    holders = _own_holders(ws)
-    classes = [(s.path, classify(s.path, s.node.language, s.text(), holders))
-               for s in sources]
+    holders = _own_holders(ws.root)
+    classes = [classify(s.path, s.node.language, s.text(), holders) for s in sources]
     return [sources[i] for i in ordered(classes, task_asks(task))]
 
 
 _LICENCES = ("LICENSE", "LICENSE.txt", "LICENSE.md", "LICENCE", "COPYING")
-_HOLDERS: dict[str, frozenset[str]] = {}
 
 
-def _own_holders(ws: Workspace) -> frozenset[str]:
+@lru_cache(maxsize=64)
+def _own_holders(root: Path) -> frozenset[str]:
     """Words of the repository's own copyright holder, from its licence file (cached)."""
-    key = str(ws.root)
-    if key not in _HOLDERS:
-        text = None
-        for name in _LICENCES:
-            try:
-                text = (ws.root / name).read_text(encoding="utf-8", errors="replace")[:4096]
-                break
-            except OSError:
-                continue  # no licence under this name: try the next one
-        _HOLDERS[key] = holder_words(text)
-    return _HOLDERS[key]
+    for name in _LICENCES:
+        try:
+            text = (root / name).read_text(encoding="utf-8", errors="replace")[:4096]
+        except OSError:
+            continue  # no licence under this name: try the next one
+        return holder_words(text)
+    return holder_words(None)
 
 
 def retrieval_path(base: Iterable[Candidate], expanded: bool) -> str:

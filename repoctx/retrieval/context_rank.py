@@ -14,12 +14,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .query import MAX_TEXT_CHARS
 from .workspace import Workspace
 
 CONTEXTPULL, SEARCH = "contextpull", "search"
 _SEARCH_MODULE = "repoctx.retrieval.search"
 _READER_LIMIT = 100
-QUERY_CHARS = 100_000
+QUERY_CHARS = MAX_TEXT_CHARS
 """A task is searched whole: search reduces a long text to a bounded query (task_text)."""
 
 

@@ -28,10 +28,12 @@ from functools import cached_property
 from itertools import accumulate
 
 from repoctx.extract.symbol import CLASS
+from repoctx.reconcile import Declaration
 
 from .query import is_compound, split_identifier
 from .symbols import declared_in
-from .task_text import NO_STATS, IndexStats, code_terms, term_weights
+from .task_text import DOTTED, NO_STATS, IndexStats, code_terms, term_weights
+from .workspace import Workspace
 
 Span = tuple[int, int, str | None]
 
@@ -57,9 +59,7 @@ IMPORT_LINES = 40
 IMPORT_GAP = 8
 """Lines without an import that end the block."""
 _IMPORTS = ("import ", "from ", "#include", "use ")
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
-_DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){1,8}")
 
 
 @dataclass(frozen=True)
@@ -72,11 +72,6 @@ class TaskTerms:
     """Lowercase simple names the task writes as code (``get_order_by``)."""
     qualified: frozenset[str] = frozenset()
     """Lowercase ``owner.name`` pairs the task writes (``sqlcompiler.get_order_by``)."""
-
-    @property
-    def words(self) -> frozenset[str]:
-        """The weighted words alone."""
-        return frozenset(self.weights)
 
     @cached_property
     def pattern(self) -> re.Pattern[str] | None:
@@ -100,15 +95,10 @@ def task_terms(task: str, stats: IndexStats = NO_STATS) -> TaskTerms:
         weights[key] = max(weights.get(key, 0.0), score)
     names = frozenset(n.lower() for n in code_terms(task) if len(n) >= 3)
     qualified = set()
-    for dotted in _DOTTED.findall(task):
+    for dotted in DOTTED.findall(task):
         parts = dotted.lower().split(".")
         qualified.update(f"{a}.{b}" for a, b in zip(parts, parts[1:], strict=False))
     return TaskTerms(weights, names, frozenset(qualified))
-
-
-def task_words(task: str) -> TaskTerms:
-    """The terms of ``task`` without index statistics (every word equally rare)."""
-    return task_terms(task)
 
 
 def with_decorators(lines: list[str], first: int) -> int:
@@ -132,7 +122,7 @@ class _Candidate:
     named: int = 0
 
 
-def rank_definitions(ws: object, path: str, symbols: Iterable[str], hits: Iterable[str],
+def rank_definitions(ws: Workspace, path: str, symbols: Iterable[str], hits: Iterable[str],
                      lines: list[str], terms: TaskTerms, *, every: bool = True,
                      fit: int | None = None) -> tuple[list[Span], list[Span]]:
     """The file's definitions that bear on the task, best first, as spans (a split
@@ -150,7 +140,7 @@ def rank_definitions(ws: object, path: str, symbols: Iterable[str], hits: Iterab
         prefixes = tuple(h + "." for h in hits)
         pool = tuple(s for s in symbols if s in hits or s.startswith(prefixes)
                      or any(h.startswith(s + ".") for h in hits))
-    decls = dict(declared_in(ws, path, pool))  # type: ignore[arg-type]
+    decls = dict(declared_in(ws, path, pool))
 
     def size(fq: str) -> int:
         decl = decls[fq]
@@ -172,8 +162,7 @@ def rank_definitions(ws: object, path: str, symbols: Iterable[str], hits: Iterab
         start = with_decorators(lines, decl.start_line)
         head = decl.end_line
         if decl.kind == CLASS:
-            first = min((d.start_line for m, d in decls.items()
-                         if m.startswith(fq + ".") and m.count(".") == fq.count(".") + 1),
+            first = min((d.start_line for m, d in decls.items() if _member(m, fq)),
                         default=None)
             if first is not None:
                 head = max(start, with_decorators(lines, first) - 1)
@@ -203,8 +192,7 @@ def _order(found: list[_Candidate], hits: list[str],
         cand = by_fq[fq]
         core.append(cand)
         if cand.key and cand.key.endswith(HEADER):
-            members = [c for c in found if c.fq.startswith(fq + ".")
-                       and c.fq.count(".") == fq.count(".") + 1 and (c.score > 0 or c.named)]
+            members = [c for c in found if _member(c.fq, fq) and (c.score > 0 or c.named)]
             core.extend(c for c in best_first(members)[:MAX_MEMBERS] if c not in core)
     named = [c for c in best_first(found) if c.named and c not in core]
     core[1:1] = named
@@ -222,13 +210,18 @@ def _order(found: list[_Candidate], hits: list[str],
     return ([(c.start, c.end, c.key) for c in core], [(c.start, c.end, c.key) for c in extras])
 
 
-def _outermost(fq: str, decls: Mapping[str, object]) -> str:
+def _member(fq: str, owner: str) -> bool:
+    """True when ``fq`` is declared directly in ``owner`` (``A.b`` in ``A``, not ``A.b.c``)."""
+    return fq.startswith(owner + ".") and fq.count(".") == owner.count(".") + 1
+
+
+def _outermost(fq: str, decls: Mapping[str, Declaration]) -> str:
     """``fq``, or the outermost function of the file that encloses it."""
     out = fq
     parent = fq.rpartition(".")[0]
     while parent:
         decl = decls.get(parent)
-        if decl is not None and getattr(decl, "kind", CLASS) != CLASS:
+        if decl is not None and decl.kind != CLASS:
             out = parent
         parent = parent.rpartition(".")[0]
     return out

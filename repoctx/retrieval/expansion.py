@@ -20,12 +20,11 @@ from .context_rank import Candidate
 from .query import normalise_name
 from .search_state import search_state
 from .symbols import reverse_members, where
-from .task_text import index_stats
+from .task_text import MAX_NAMES, index_stats
 from .task_text import task_names as rare_task_names
 from .workspace import Workspace
 
 DEFINITION, DEPENDENT, TEST = "definition", "dependent", "test"
-MAX_NAMES = 8
 PER_NAME = 4
 """Most definitions per task name, and most dependents and tests per definition."""
 _NAME_HITS = 5

@@ -137,11 +137,11 @@ def task_asks(task: str) -> tuple[bool, bool, bool]:
     return bool(words & TEST_WORDS), bool(words & DOC_WORDS), bool(words & CHANGELOG_WORDS)
 
 
-def ordered(items: Iterable[tuple[str, str]], asks: tuple[bool, bool, bool]) -> list[int]:
-    """Indices of ``(path, class)`` items, best first: rank over the class's weight, the
+def ordered(classes: Iterable[str], asks: tuple[bool, bool, bool]) -> list[int]:
+    """Indices of ranked files' ``classes``, best first: rank over the class's weight, the
     foreign classes after all others (each group in its rank order)."""
     keyed = []
-    for rank, (_, cls) in enumerate(items):
+    for rank, cls in enumerate(classes):
         foreign = cls in FOREIGN
         keyed.append((foreign, (rank + 1) / weight(cls, *asks), rank))
     return [rank for *_, rank in sorted(keyed)]

@@ -41,7 +41,7 @@ MAX_REASONS = 3
 OUTLINE_FLOOR = 10
 """Fewest tokens one symbol adds to an outline (a lower bound, see ``_outline_cannot_fit``)."""
 _SLACK = 2
-CHARS_PER_TOKEN = 8
+MAX_CHARS_PER_TOKEN = 8
 """More characters per token than source text has (about 3.5 for code, 4.5 for prose):
 new bodies longer than this many characters per token of room are not counted exactly,
 they surely do not fit (a large plan spares tokenizing most of its tail)."""
@@ -198,7 +198,7 @@ def _outline_cannot_fit(plan: Plan, src: Source, room: int) -> bool:
 def _surely_over(units: list[Unit], room: int) -> bool:
     """True when the bodies' text alone is longer than ``room`` tokens could hold."""
     chars = sum(len(u.body.get("text", "")) for u in units)
-    return chars > room * CHARS_PER_TOKEN
+    return chars > room * MAX_CHARS_PER_TOKEN
 
 
 def _fits(pick: Pick, room: int) -> tuple[Pick | None, int]:

@@ -130,11 +130,16 @@ def sanitise_query(query: object, argument: str = "query") -> QueryTerms:
         raise ToolError(f"{argument}: must be a string (got {type(query).__name__})")
     if len(query) > MAX_QUERY_CHARS:
         raise ToolError(f"{argument}: at most {MAX_QUERY_CHARS} characters (got {len(query)})")
-    raw = tuple(t for t in (w.strip("_") for w in _WORD.findall(query)) if t)
+    raw = typed_words(query)
     if len(raw) > MAX_QUERY_TERMS:
         raise ToolError(f"{argument}: at most {MAX_QUERY_TERMS} words (got {len(raw)})")
     name = query.strip()
     return _terms(" ".join(raw), raw, name if _NAME.fullmatch(name) else None)
+
+
+def typed_words(query: str) -> tuple[str, ...]:
+    """The words of ``query`` as typed (case kept), the ones ``MAX_QUERY_TERMS`` bounds."""
+    return tuple(t for t in (w.strip("_") for w in _WORD.findall(query)) if t)
 
 
 def _terms(text: str, raw: tuple[str, ...], name: str | None = None) -> QueryTerms:

@@ -217,11 +217,11 @@ def _with_semantic(ws: Workspace, hits: list[dict[str, Any]], query: str, k: int
         if h["key"] in keyword:
             found = keyword[h["key"]]
             found["reasons"] = [*found["reasons"], "semantic"][:MAX_REASONS]
-    by_key = {h["key"]: keyword.get(h["key"]) or {
+    by_key = {h["key"]: {
         "score": h["score"], "key": h["key"], "kind": h["kind"], "path": h.get("path"),
         "symbol": h.get("symbol"), "snippet": "", "reasons": ["semantic"],
-        "fresh": ws.is_fresh(h["path"]) if h.get("path") else True} for h in near}
-    by_key.update(keyword)
+        "fresh": ws.is_fresh(h["path"]) if h.get("path") else True}
+        for h in near if h["key"] not in keyword} | keyword
     weight = SEMANTIC_WEIGHT if len(query.split()) <= LONG_QUERY_WORDS else 0.0
     order = guarded(list(keyword), [h["key"] for h in near], pinned=_strong_prefix(hits),
                     weight=weight)

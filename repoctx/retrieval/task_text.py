@@ -37,9 +37,11 @@ from .query import (
     MAX_TEXT_CHARS,
     STOPWORDS,
     QueryTerms,
+    is_compound,
     normalise_name,
     sanitise_query,
     split_identifier,
+    typed_words,
 )
 from .search_state import SearchState, sqlite_errors
 
@@ -71,10 +73,8 @@ _ERROR_LINE = re.compile(r"\b([A-Z]\w{0,80}(?:Error|Exception|Warning|Exit|Inter
                          r"(?::[ \t]*([^\n]{0,300}))?")
 _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
 _DECL = re.compile(r"\b(?:def|class)[ \t]+([A-Za-z_]\w{0,100})")
-_DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){1,8}")
+DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){1,8}")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,100}")
-_TYPED = re.compile(r"[A-Za-z0-9_]+")  # what ``sanitise_query`` counts as a word
-_COMPOUND = re.compile(r"[A-Za-z0-9]_+[A-Za-z0-9]|[a-z][A-Z]|[A-Z][A-Z][a-z]")
 _DUNDER = re.compile(r"^__\w+__$")
 
 
@@ -110,7 +110,7 @@ def check_text(text: object, argument: str) -> str:
 
 def fits_as_typed(text: str) -> bool:
     """True when ``text`` is short enough to be searched as typed (no reduction)."""
-    return len(text) <= MAX_QUERY_CHARS and len(_TYPED.findall(text)) <= MAX_QUERY_TERMS
+    return len(text) <= MAX_QUERY_CHARS and len(typed_words(text)) <= MAX_QUERY_TERMS
 
 
 def query_terms(text: str, argument: str, stats: Callable[[], IndexStats]) -> QueryTerms:
@@ -166,8 +166,8 @@ def _code_blocks(text: str) -> str:
 def _code_terms(text: str) -> set[str]:
     """Words written as code: compound identifiers, backticked, in code blocks, declared,
     parts of dotted names, traceback functions."""
-    words = {w for w in _WORD.findall(text) if _COMPOUND.search(w)}
-    for code in (_code_blocks(text), *_BACKTICK.findall(text), *_DOTTED.findall(text)):
+    words = {w for w in _WORD.findall(text) if is_compound(w)}
+    for code in (_code_blocks(text), *_BACKTICK.findall(text), *DOTTED.findall(text)):
         words.update(_WORD.findall(code))
     words.update(_DECL.findall(text))
     words.update(function for _, function in _FRAME.findall(text))
@@ -185,7 +185,7 @@ def signals(text: str) -> dict[str, float]:
             found[term] = weight
 
     for word in _WORD.findall(text):
-        add(word, NAME if _COMPOUND.search(word) else PROSE)
+        add(word, NAME if is_compound(word) else PROSE)
     title = next((line for line in text.splitlines() if line.strip()), "")
     for word in _WORD.findall(title):
         add(word, TITLE)
@@ -194,7 +194,7 @@ def signals(text: str) -> dict[str, float]:
             add(word, max(CODE, found.get(word, 0.0)))
     for name in _DECL.findall(text):
         add(name, NAME)
-    for dotted in _DOTTED.findall(text):
+    for dotted in DOTTED.findall(text):
         for word in dotted.split("."):
             add(word, NAME)
     for path in _PATH_TEXT.findall(text):
@@ -217,7 +217,7 @@ def _score(term: str, weight: float, count: int, stats: IndexStats) -> float:
     A prose word's rarity counts only up to that of a word in ``PROSE_RARITY`` sections:
     a word the code barely holds (a name in a credits file) tells less than a rare name.
     """
-    parts = split_identifier(term) if _COMPOUND.search(term) else [term.lower()]
+    parts = split_identifier(term) if is_compound(term) else [term.lower()]
     idfs = [stats.idf(p) * (COMMON_WEIGHT if stats.common(p) else 1.0)
             for p in parts if p not in STOPWORDS]
     idf = max(idfs, default=0.0)
@@ -296,7 +296,7 @@ def task_names(text: str, stats: IndexStats) -> list[str]:
     weights = signals(text)
     code = _code_terms(text)
     names: dict[str, float] = {}
-    for dotted in _DOTTED.findall(text):
+    for dotted in DOTTED.findall(text):
         head, _, last = dotted.rpartition(".")
         qualifier = head.rsplit(".", 1)[-1]
         if qualifier[:1].isupper() and stats.definitions(last):
@@ -307,7 +307,7 @@ def task_names(text: str, stats: IndexStats) -> list[str]:
         n = stats.definitions(term)
         if not n or n > RARE_DEFINITIONS:
             continue
-        if not _COMPOUND.search(term) and stats.common(term.lower()):
+        if not is_compound(term) and stats.common(term.lower()):
             continue
         names.setdefault(term, weight)
     ordered = sorted(names, key=lambda name: -names[name])  # stable: text order on ties

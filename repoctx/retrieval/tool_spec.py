@@ -60,7 +60,10 @@ def strings(description: str, max_items: int = 100, max_length: int = 1024) -> d
             "maxItems": max_items, "description": description}
 
 
-def integer(description: str, low: int, high: int, default: int) -> dict[str, Any]:
-    """An integer with a range (clamped) and a default."""
-    return {"type": "integer", "minimum": low, "maximum": high, "default": default,
-            "description": description}
+def integer(description: str, low: int, high: int, default: int | None = None) -> dict[str, Any]:
+    """An integer with a range (clamped) and a default (none: the handler decides)."""
+    out = {"type": "integer", "minimum": low, "maximum": high, "default": default,
+           "description": description}
+    if default is None:
+        del out["default"]
+    return out

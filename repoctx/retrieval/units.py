@@ -82,16 +82,25 @@ class Source:
     _text: str | None = field(default=None, repr=False)
     _read: bool = field(default=False, repr=False)
     _lines: list[str] | None = field(default=None, repr=False)
-    ranked: dict[tuple[int, int], tuple[list[Span], list[Span]]] = field(
+    ranked: dict[int, tuple[TaskTerms, tuple[list[Span], list[Span]]]] = field(
         default_factory=dict, repr=False)
-    """The file's definitions ranked for a task and share (``rank_definitions``)."""
-    rank_all: bool = False
-    """One of the plan's first ``RANK_ALL_FILES``: every definition of it competes for
-    its slices, not only the ones search hit (``rank_definitions``)."""
-    lead: bool = False
-    """One of the plan's first files (``LEAD_FILES``): it may go whole at a larger size,
-    and its slices may take a larger share, so the likeliest file to edit arrives with
-    more of its definitions."""
+    """Per share, the task's terms and the file's definitions ranked for them
+    (``rank_definitions``)."""
+    place: int | None = None
+    """The file's place in the plan, 0 first (None: in no plan)."""
+
+    @property
+    def rank_all(self) -> bool:
+        """One of the plan's first ``RANK_ALL_FILES``: every definition of it competes for
+        its slices, not only the ones search hit (``rank_definitions``)."""
+        return self.place is not None and self.place < RANK_ALL_FILES
+
+    @property
+    def lead(self) -> bool:
+        """One of the plan's first files (``LEAD_FILES``): it may go whole at a larger
+        size, and its slices may take a larger share, so the likeliest file to edit
+        arrives with more of its definitions."""
+        return self.place is not None and self.place < LEAD_FILES
 
     @property
     def path(self) -> str:
@@ -158,8 +167,7 @@ def slice_units(src: Source, budget: int,
     lines = src.lines()
     if lines is None:
         return None
-    limit = (min(budget // LEAD_FRACTION, LEAD_MAX) if src.lead
-             else min(budget // CHEAP_FRACTION, CHEAP_MAX))
+    limit = lead_share(budget) if src.lead else min(budget // CHEAP_FRACTION, CHEAP_MAX)
     cheap = src.node.tokens is not None and src.node.tokens <= limit
     spans = [] if cheap and not lean else _spans(src, lines, words, budget, lean)
     if sum(end - start + 1 for start, end, _ in spans) * 4 >= len(lines) * 3:
@@ -187,13 +195,13 @@ def _spans(src: Source, lines: list[str], terms: TaskTerms, budget: int,
     its header, its members on their own), then the target's line spans, in line order,
     nested ones dropped. Past the first, a span goes in only while the file's share
     (``allowance``) holds it."""
-    share = min(budget // LEAD_FRACTION, LEAD_MAX) if src.lead else allowance(budget)
-    key = (id(terms), share)
-    if key not in src.ranked:  # the lean and full slices of a file share one ranking
-        src.ranked[key] = rank_definitions(src.ws, src.path, src.node.symbols,
-                                           src.target.symbols, lines, terms,
-                                           every=src.rank_all, fit=share * CHARS_PER_TOKEN)
-    core, extras = src.ranked[key]
+    share = lead_share(budget) if src.lead else allowance(budget)
+    cached = src.ranked.get(share)
+    if cached is None or cached[0] is not terms:  # lean and full slices share one ranking
+        cached = src.ranked[share] = (terms, rank_definitions(
+            src.ws, src.path, src.node.symbols, src.target.symbols, lines, terms,
+            every=src.rank_all, fit=share * CHARS_PER_TOKEN))
+    core, extras = cached[1]
     ranked = core + extras[:extra_definitions(budget) + src.lead if src.rank_all else 0]
     block = import_block(lines) if src.rank_all and ranked else None
     if block is not None:  # a first file's imports: right after its best definition
@@ -214,6 +222,11 @@ def extra_definitions(budget: int) -> int:
     ``EXTRA_FROM``, so a larger budget lets more of the likeliest files in before it
     reaches marginal ones."""
     return max(0, (budget - EXTRA_FROM) // EXTRA_PER)
+
+
+def lead_share(budget: int) -> int:
+    """Tokens a lead file may take: whole up to this size, and its slices as much."""
+    return min(budget // LEAD_FRACTION, LEAD_MAX)
 
 
 def allowance(budget: int) -> int:

@@ -14,7 +14,7 @@ from repoctx.retrieval.definition_slices import (
     TaskTerms,
     import_block,
     rank_definitions,
-    task_words,
+    task_terms,
 )
 from repoctx.retrieval.expansion import Target
 from repoctx.retrieval.receipts import SLICE
@@ -48,7 +48,7 @@ def ws(tmp_path_factory):
 
 def test_a_large_class_is_its_header_and_the_member_the_task_names(ws):
     src = load(ws, Target("pkg/engine.py", ("pkg.engine.Engine",), (), ("t",)))
-    units = slice_units(src, budget=2_000, words=task_words("throttle_rate is doubled"))
+    units = slice_units(src, budget=2_000, words=task_terms("throttle_rate is doubled"))
     assert [u.kind for u in units] == [SLICE, SLICE]
     header, member = (u.body for u in units)
     assert header["symbol"] == "pkg.engine.Engine"
@@ -62,7 +62,7 @@ def test_a_large_class_is_its_header_and_the_member_the_task_names(ws):
 
 def test_without_matching_members_the_header_alone_stands_for_the_class(ws):
     src = load(ws, Target("pkg/engine.py", ("pkg.engine.Engine",), (), ("t",)))
-    units = slice_units(src, budget=2_000, words=task_words("nothing relevant here"))
+    units = slice_units(src, budget=2_000, words=task_terms("nothing relevant here"))
     assert len(units) == 1 and units[0].body["lines"][0] == 1
     assert units[0].body["lines"][1] < 10
 
@@ -80,9 +80,9 @@ def _keys(units):
 def test_a_method_the_task_names_deep_in_a_big_class_arrives_whole(ws, sliced):
     # search hit only ``helper``; the task names a method far down a 130-line class
     src = load(ws, Target("pkg/engine.py", ("pkg.engine.helper",), (), ("t",)))
-    src.rank_all = True
+    src.place = units_module.RANK_ALL_FILES - 1  # every definition competes, not a lead
     units = slice_units(src, budget=13_000,
-                        words=task_words("Engine.throttle_rate returns twice the limit"))
+                        words=task_terms("Engine.throttle_rate returns twice the limit"))
     assert "pkg.engine.Engine.throttle_rate" in _keys(units)
     member = next(u for u in units if u.body["symbol"] == "pkg.engine.Engine.throttle_rate")
     assert member.body["text"].lstrip().startswith("@property")
@@ -93,19 +93,19 @@ def test_a_method_the_task_names_deep_in_a_big_class_arrives_whole(ws, sliced):
 def test_a_marginal_file_carries_its_hits_only(ws, sliced):
     src = load(ws, Target("pkg/engine.py", ("pkg.engine.helper",), (), ("t",)))
     units = slice_units(src, budget=13_000,
-                        words=task_words("Engine.throttle_rate returns twice the limit"))
+                        words=task_terms("Engine.throttle_rate returns twice the limit"))
     assert _keys(units) == ["pkg.engine.helper"]
 
 
 def test_more_budget_lets_a_first_file_add_its_best_scoring_definitions(ws, sliced):
     task = "the pending backlog is never emptied"
     src = load(ws, Target("pkg/engine.py", ("pkg.engine.helper",), (), ("t",)))
-    src.rank_all = True
-    assert _keys(slice_units(src, budget=13_000, words=task_words(task))) == [
+    src.place = units_module.RANK_ALL_FILES - 1  # every definition competes, not a lead
+    assert _keys(slice_units(src, budget=13_000, words=task_terms(task))) == [
         "pkg.engine.helper"]
     src = load(ws, Target("pkg/engine.py", ("pkg.engine.helper",), (), ("t",)))
-    src.rank_all = True
-    assert "pkg.engine.drain_queue" in _keys(slice_units(src, 50_000, task_words(task)))
+    src.place = units_module.RANK_ALL_FILES - 1  # every definition competes, not a lead
+    assert "pkg.engine.drain_queue" in _keys(slice_units(src, 50_000, task_terms(task)))
 
 
 def test_without_task_terms_the_hits_keep_their_order(ws):

@@ -73,8 +73,8 @@ def test_the_title_says_whether_a_task_is_about_tests_or_docs():
 
 
 def test_order_keeps_source_first_and_foreign_files_last():
-    items = [("a.min.js", MINIFIED), ("tests/t.py", TEST), ("src/a.py", SOURCE),
-             ("src/b.py", SOURCE), ("docs/x.txt", PROSE)]
+    # a.min.js, tests/t.py, src/a.py, src/b.py, docs/x.txt
+    items = [MINIFIED, TEST, SOURCE, SOURCE, PROSE]
     order = ordered(items, (False, False, False))
     assert order[-1] == 0  # minified: after everything
     assert order.index(2) < order.index(1)  # source before a test ranked above it
