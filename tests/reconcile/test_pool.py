@@ -2,7 +2,6 @@
 
 from repoctx.reconcile import pool
 from repoctx.reconcile.analyse import Job, analyse
-from repoctx.reconcile.workers import default_workers
 
 
 def test_in_process_and_pool_give_the_same_results_in_order(tmp_path):
@@ -29,4 +28,3 @@ def test_few_jobs_never_start_a_pool(tmp_path, monkeypatch):
     with pool.worker_pool(8) as workers:
         got = list(pool.analyse_all(str(tmp_path), jobs, workers))
     assert got == [analyse(str(tmp_path), jobs[0])] * len(jobs)
-    assert default_workers() >= 1
