@@ -98,7 +98,8 @@ class Language:
     """Everything repoctx knows about one programming language, in one record.
 
     - `name`: the language as `language_of` names it (`"go"`, `"typescript"`);
-    - `suffixes`: file suffixes it owns (documentation; `language_of` dispatches);
+    - `suffixes`: file suffixes it owns (`language_of` dispatches on its own table; a
+      test keeps the two equal);
     - `grammar`: the PyPI distribution of its tree-sitter grammar (named in the warning
       when it is not installed);
     - `available`: True when the grammar imports; when False the language's files are

@@ -12,6 +12,7 @@ from repoctx.extract import (
     extractor_for,
     imports_of,
     is_test_path,
+    language_of,
     missing_grammar,
     name_parts,
     register,
@@ -91,3 +92,16 @@ def test_simple_names_follow_each_convention() -> None:
     assert simple_name("crate::store::Store::get") == "get"
     assert simple_name("src/ui/button.test.describe") == "describe"
     assert name_parts("crate::a::B") == ["crate", "a", "B"]
+
+
+def test_every_language_owns_exactly_the_suffixes_language_of_gives_it() -> None:
+    # `Language.suffixes` documents what `languages.language_of` dispatches on; the two
+    # tables must not drift apart.
+    from repoctx.extract.languages import _BY_EXTENSION
+
+    for language in registry_module._BUILTIN:
+        assert language.suffixes, language.name
+        assert {s: language_of(f"x{s}") for s in language.suffixes} == dict.fromkeys(
+            language.suffixes, language.name)
+        owned = {s for s, name in _BY_EXTENSION.items() if name == language.name}
+        assert owned == set(language.suffixes), language.name
