@@ -7,6 +7,7 @@ import argparse
 import os
 import platform
 import re
+import statistics
 import tempfile
 import time
 from collections.abc import Callable
@@ -27,6 +28,13 @@ def write_section(path: Path, name: str, title: str, body: str) -> None:
     text = pattern.sub(lambda _: section, text) if pattern.search(text) else text + "\n" + section
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
+
+
+def percentile(samples: list[float], p: int) -> float:
+    """The ``p``-th percentile (inclusive method); the sample itself when there is one."""
+    if len(samples) < 2:
+        return samples[0] if samples else 0.0
+    return statistics.quantiles(samples, n=100, method="inclusive")[p - 1]
 
 
 def load_average() -> str:

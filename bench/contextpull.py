@@ -23,7 +23,6 @@ import os
 import resource
 import shutil
 import sqlite3
-import statistics
 import sys
 import tempfile
 import time
@@ -33,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _corpus, _report beside us
 
 from _corpus import django_source  # noqa: E402
-from _report import load_average, write_section  # noqa: E402
+from _report import load_average, percentile, write_section  # noqa: E402
 
 from repoctx import open_store  # noqa: E402
 from repoctx.contextpull import ExportReport, Reader, export_directory, export_store  # noqa: E402
@@ -230,10 +229,6 @@ def latencies(action: Callable[[str], object], inputs: list[str], rounds: int) -
         for item in inputs:
             samples.append(timed(lambda item=item: action(item)) * 1000)
     return samples
-
-
-def percentile(samples: list[float], p: int) -> float:
-    return statistics.quantiles(samples, n=100, method="inclusive")[p - 1]
 
 
 def via_directory(copy: Path, out: Path, previous: Path) -> ExportReport:

@@ -24,7 +24,6 @@ import argparse
 import json
 import re
 import sqlite3
-import statistics
 import sys
 import tempfile
 import time
@@ -35,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _corpus, _report beside us
 
 from _corpus import django_source  # noqa: E402
-from _report import write_section  # noqa: E402
+from _report import percentile, write_section  # noqa: E402
 
 from repoctx.contextpull import Reader, export_directory  # noqa: E402
 
@@ -205,10 +204,6 @@ def latencies_ms(call: Callable[[str], object], questions: list[Question]) -> li
         call(q.question)
         samples.append((time.perf_counter() - start) * 1000)
     return samples
-
-
-def percentile(samples: list[float], p: int) -> float:
-    return statistics.quantiles(samples, n=100, method="inclusive")[p - 1]
 
 
 def timed_build(build: Callable[[], Ranker | None]) -> tuple[Ranker | None, float]:

@@ -56,7 +56,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _corpus, _report beside us
 
 from _corpus import CACHE, Sdist, source  # noqa: E402
-from _report import load_average, write_section  # noqa: E402
+from _report import load_average, percentile, write_section  # noqa: E402
 
 import repoctx  # noqa: E402
 from repoctx.errors import ToolError  # noqa: E402
@@ -397,13 +397,6 @@ def _log(message: str) -> None:
 def pct(values: list[float] | list[bool]) -> float:
     """Mean as a percentage (0 for no values)."""
     return 100 * sum(values) / len(values) if values else 0.0
-
-
-def percentile(samples: list[float], p: int) -> float:
-    """The ``p``-th percentile (inclusive method); the sample itself when there is one."""
-    if len(samples) < 2:
-        return samples[0] if samples else 0.0
-    return statistics.quantiles(samples, n=100, method="inclusive")[p - 1]
 
 
 def summary(s: Scores) -> dict[str, Any]:
