@@ -1,5 +1,5 @@
 """``python -m repoctx`` runs the command line."""
 
-from repoctx.cli import main
+from repoctx.cli import run
 
-main()
+run()

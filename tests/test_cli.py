@@ -148,3 +148,30 @@ def test_index_twice_exports_once(tmp_path):
         "path": "", "unchanged": False, "documents": 1, "sections": 1}
     second = CliRunner().invoke(main, args)
     assert second.exit_code == 0 and "export: unchanged ->" in second.stdout
+
+
+def _process(*args, cwd=None):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "repoctx", *args], capture_output=True,
+                          text=True, cwd=cwd, timeout=120)
+
+
+def test_the_process_writes_all_its_output_and_keeps_its_exit_codes(tmp_path):
+    """``run`` ends the process without tearing the interpreter down (issue 15): what
+    was printed still arrives whole through a pipe, and every exit status is kept."""
+    (tmp_path / "a.py").write_text("def f():\n    return 1\n")
+    indexed_run = _process("index", str(tmp_path), "--repo-id", "demo", "--json")
+    assert indexed_run.returncode == 0, indexed_run.stderr
+    assert json.loads(indexed_run.stdout)["added"] == 1
+    tools = _process("tools")
+    assert tools.returncode == 0 and tools.stdout.endswith("\n")
+    assert CliRunner().invoke(main, ["tools"]).output == tools.stdout
+    usage = _process("index", str(tmp_path / "missing"))
+    assert usage.returncode == 2 and "does not exist" in usage.stderr
+    named = _process("index", str(tmp_path), "--repo-id", "bad id!")
+    assert named.returncode == EXIT_ERROR and named.stderr.startswith("repoctx: repo id")
+    with writer_lock(tmp_path / ".repoctx"):
+        busy = _process("index", str(tmp_path), "--repo-id", "demo", "--no-wait")
+    assert busy.returncode == EXIT_BUSY, busy.stderr

@@ -15,14 +15,18 @@ export is another file, it is copied to the temporary file and flushed to disk
 and the copy is patched and renamed into place.
 
 Either way, inside the writer's one transaction, the patch deletes the documents that
-were removed or whose bytes changed (sections, FTS rows by rowid, side tables,
-embeddings), moves the ids of kept documents when paths were added or removed
-(``doc_id`` stays 1..n in byte-wise path order) and inserts the new and changed
-documents; the writer then rewrites ``meta``. Unchanged documents keep every row they
+were removed (sections, FTS rows by rowid, side tables, embeddings), moves the ids of
+kept documents when paths were added or removed (``doc_id`` stays 1..n in byte-wise path
+order) and inserts the new documents; a document whose bytes changed is *replaced*
+section by section (``contextpull/inserts.replace_sections``): a section whose id (its
+path and ordinal) it still has keeps its rowid, and its rows are rewritten only where
+their values changed, so the search tables keyed by rowid redo only what changed (issue
+15). The writer then rewrites ``meta``. Unchanged documents keep every row they
 had, embeddings and ``ingested_at`` included, exactly as the full rewrite's reuse would
-give them. An in-place patch first copies the rows it will delete into an attached
-in-memory schema (:func:`keep_replaced`), where the writer's ``finalize`` hook finds
-what the patch replaced, as it finds the attached previous file after a copy.
+give them. An in-place patch first copies the rows it will delete or rewrite (those of
+removed and replaced documents) into an attached in-memory schema (:func:`keep_replaced`),
+where the writer's ``finalize`` hook finds what the patch replaced, as it finds the
+attached previous file after a copy.
 """
 
 from __future__ import annotations
@@ -33,12 +37,17 @@ import shutil
 import sqlite3
 import threading
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from repoctx.contextpull import sql
 from repoctx.contextpull.encoded import EncodedDocument
-from repoctx.contextpull.inserts import delete_documents, insert_documents, renumber_documents
+from repoctx.contextpull.inserts import (
+    delete_documents,
+    drop_document_rows,
+    insert_documents,
+    renumber_documents,
+)
 from repoctx.contextpull.previous import FileToken, PreviousExport, StoredDocument, file_token
 
 # Past this share of previous documents to delete, a full rewrite costs less than a patch.
@@ -47,12 +56,19 @@ MAX_GONE_SHARE = 0.5
 
 @dataclass(frozen=True)
 class PatchPlan:
-    """What a patch changes: ids to delete, ids to move, and the documents kept as stored."""
+    """What a patch changes: ids of removed documents, ids to move, the documents kept as
+    stored, and the documents replaced (path -> old id; their moves are in ``moves``)."""
 
     source: Path
     gone: tuple[int, ...]
     moves: tuple[tuple[int, int], ...]
     kept: dict[str, StoredDocument]
+    replaced: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def rewritten(self) -> tuple[int, ...]:
+        """Old ids of every document whose rows the patch deletes or rewrites."""
+        return (*self.gone, *self.replaced.values())
 
 
 def plan_patch(
@@ -66,17 +82,23 @@ def plan_patch(
         return None
     old = {doc.path: doc for doc in previous.stored_documents()}
     kept: dict[str, StoredDocument] = {}
+    replaced: dict[str, int] = {}
     moves: list[tuple[int, int]] = []
     for doc_id, (path, sha) in enumerate(zip(paths, shas, strict=True), start=1):
         stored = old.get(path)
-        if stored is not None and stored.sha256 == sha:
+        if stored is None:
+            continue
+        if stored.sha256 == sha:
             kept[path] = stored
-            if stored.doc_id != doc_id:
-                moves.append((stored.doc_id, doc_id))
-    gone = tuple(doc.doc_id for doc in old.values() if doc.path not in kept)
-    if old and len(gone) > MAX_GONE_SHARE * len(old):
+        else:
+            replaced[path] = stored.doc_id
+        if stored.doc_id != doc_id:
+            moves.append((stored.doc_id, doc_id))
+    gone = tuple(doc.doc_id for doc in old.values()
+                 if doc.path not in kept and doc.path not in replaced)
+    if old and len(gone) + len(replaced) > MAX_GONE_SHARE * len(old):
         return None
-    return PatchPlan(previous.path, gone, tuple(moves), kept)
+    return PatchPlan(previous.path, gone, tuple(moves), kept, replaced)
 
 
 def apply_patch(
@@ -85,11 +107,16 @@ def apply_patch(
     fresh: Iterable[tuple[int, EncodedDocument]],
 ) -> None:
     """Patch the copy open on ``conn`` inside the caller's transaction (``meta`` is the
-    caller's too): delete, renumber, then insert ``fresh`` after the highest rowid."""
+    caller's too): delete, renumber, then insert ``fresh``, replacing the sections of
+    ``plan.replaced`` documents in place and numbering new sections after the highest
+    rowid."""
     delete_documents(conn, plan.gone)
+    # A replaced document's own rows go now (they are inserted afresh); its sections
+    # move with the renumbering, to be matched by id against the new ones.
+    drop_document_rows(conn, plan.replaced.values())
     renumber_documents(conn, plan.moves)
     (last,) = conn.execute(sql.MAX_SECTION_ROWID).fetchone()
-    insert_documents(conn, fresh, last + 1)
+    insert_documents(conn, fresh, last + 1, set(plan.replaced))
 
 
 def patches_in_place(previous: PreviousExport, out: Path) -> bool:

@@ -42,6 +42,31 @@ FTS_AUTOMERGE_DEFAULT = 4
 UPDATE_MTIME = "UPDATE repoctx_documents SET mtime_ns = ? WHERE doc_id = ?"
 MAX_SECTION_ROWID = "SELECT coalesce(max(rowid), 0) FROM sections"
 
+# -- patch: a changed document's sections replaced in place (``inserts.replace_sections``)
+SECTIONS_OF_DOCUMENT = (
+    "SELECT rowid, id, ordinal, heading_path, level, kind, text, char_len, hash, prev_id,"
+    " next_id FROM sections WHERE doc_id = ?"
+)
+SIDE_SECTIONS_IN = (
+    "SELECT id, start_line, end_line, tokens, symbol FROM repoctx_sections WHERE id IN"
+)
+UPDATE_SECTION = (
+    "UPDATE sections SET ordinal = ?, heading_path = ?, level = ?, kind = ?, text = ?,"
+    " char_len = ?, hash = ?, prev_id = ?, next_id = ? WHERE rowid = ?"
+)
+UPSERT_REPOCTX_SECTION = (
+    "INSERT OR REPLACE INTO repoctx_sections(id, start_line, end_line, tokens, symbol)"
+    " VALUES (?, ?, ?, ?, ?)"
+)
+DELETE_FTS_ROW = "DELETE FROM sections_fts WHERE rowid = ?"
+DELETE_SECTION_ROW = "DELETE FROM sections WHERE rowid = ?"
+DELETE_REPOCTX_SECTION = "DELETE FROM repoctx_sections WHERE id = ?"
+DELETE_SECTION_EMBEDDINGS = (
+    "DELETE FROM embeddings WHERE section_id IN (SELECT id FROM sections WHERE doc_id = ?)"
+)
+DELETE_REPOCTX_DOCUMENT = "DELETE FROM repoctx_documents WHERE doc_id = ?"
+DELETE_DOCUMENT = "DELETE FROM documents WHERE doc_id = ?"
+
 # -- patch (re-export by copy-and-patch) -------------------------------------------------
 CREATE_GONE = "CREATE TEMP TABLE gone(doc_id INTEGER PRIMARY KEY)"
 INSERT_GONE = "INSERT INTO gone(doc_id) VALUES (?)"

@@ -400,7 +400,7 @@ def _patch_in_place(
                 return None
             try:
                 if finalize is not None:
-                    keep_replaced(conn, PREVIOUS_SCHEMA, plan.gone)
+                    keep_replaced(conn, PREVIOUS_SCHEMA, plan.rewritten)
                 meta = _fill(conn, work, plan, settings)
                 if finalize is not None:
                     finalize(conn, set())

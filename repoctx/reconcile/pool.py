@@ -8,15 +8,17 @@ computes cross-reference deltas (``xref_journal``), so no core sits idle at the 
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
 from functools import partial
+from typing import TYPE_CHECKING
 
 from .analyse import Analysis, Job, analyse
 from .workers import die_with_parent
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 POOL_THRESHOLD = 64
 """Fewer jobs than this are analysed in process."""
@@ -28,6 +30,11 @@ def worker_pool(workers: int) -> Iterator[Executor | None]:
     if workers <= 1:
         yield None
         return
+    # Imported here: a one-file pass never starts a pool (multiprocessing and the process
+    # executor were ~10 ms of a one-file ``repoctx index``; issue 15).
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     # fork: workers inherit the loaded modules; they never touch the parent's LMDB handle.
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context,

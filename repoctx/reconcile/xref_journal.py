@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Collection, Iterable, Iterator
-from concurrent.futures import Executor
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgpack
 
@@ -30,6 +29,9 @@ from repoctx.store import Store
 from repoctx.trees import Batch
 
 from . import xref_record
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 EdgeOp = tuple[str, str, str, int]  # (relation, referenced name, symbol, +1 add / -1 remove)
 Changes = dict[str, dict[str, dict[str, int]]]

@@ -113,10 +113,27 @@ DOCUMENT_CHUNK = 64
 """Documents per worker task (~9 sections each on Django: ~500 sections a task)."""
 MIN_DOCUMENTS = 200
 """Below this many documents a full build computes its values in this process."""
-_STALE_ROWS = (
-    "SELECT m.rowid, m.digest FROM repoctx_search_rows m LEFT JOIN sections s"
-    " ON s.rowid = m.rowid"
-    " WHERE s.id IS NULL OR s.id != m.section_id OR s.doc_id IN (SELECT doc_id FROM {ids})"
+# These read ``sections`` through its indexes only: (id, rowid) pairs from the one on
+# ``id``, rowids by ``doc_id`` from the one on ``(doc_id, ordinal)``. Joined to the table
+# itself, the check read every page of every section's text (51 MB on Django: ~0.1 s
+# of CPU, mostly page faults, in a one-file re-export; issue 15).
+_CHANGED = "SELECT doc_id FROM repoctx_search_changed"
+_GONE_ROWS = (  # rows whose section is gone, or holds another id
+    "SELECT m.rowid, m.digest FROM repoctx_search_rows m"
+    " WHERE (m.section_id, m.rowid) NOT IN (SELECT id, rowid FROM sections)"
+)
+_ROWS_OF_CHANGED = (
+    "SELECT m.rowid, m.section_id, m.digest FROM repoctx_search_rows m WHERE m.rowid IN"
+    f" (SELECT rowid FROM sections WHERE doc_id IN ({_CHANGED}))"
+)
+_SYMBOLS_OF_CHANGED = (
+    "SELECT section_rowid, id, fq, name, norm, kind, start_line, end_line"
+    " FROM repoctx_search_symbols WHERE section_rowid IN"
+    f" (SELECT rowid FROM sections WHERE doc_id IN ({_CHANGED}))"
+)
+_MISSING_ROWS = (  # sections without a row, of documents not changed
+    " WHERE s.rowid IN (SELECT rowid FROM sections WHERE rowid NOT IN"
+    f" (SELECT rowid FROM repoctx_search_rows) AND doc_id NOT IN ({_CHANGED}))"
 )
 _DRIFTED_DOCS = (
     "SELECT d.doc_id FROM documents d LEFT JOIN repoctx_search_docs x ON x.path = d.path"
@@ -198,7 +215,13 @@ def _rebuild(conn: sqlite3.Connection, declared: Declared | None) -> None:
 def _update(conn: sqlite3.Connection, changed: set[int], declared: Declared | None,
             ) -> bool:
     """Delete and insert again what changed; False (having done part of it) when a row
-    to delete cannot be deleted, so the caller rebuilds."""
+    to delete cannot be deleted, so the caller rebuilds.
+
+    Every section of a changed document is computed again, and its row is kept when the
+    section still has it (same rowid and id) with the same digest and the same symbol
+    names (their lines are updated where they moved): a patch keeps the rowids of the
+    sections it did not change (``contextpull/patch``), so a one-file edit rewrites the
+    rows of the sections it touched, not the whole file's (issue 15)."""
     conn.execute("CREATE TEMP TABLE IF NOT EXISTS repoctx_search_changed"
                  "(doc_id INTEGER PRIMARY KEY)")
     try:
@@ -206,18 +229,83 @@ def _update(conn: sqlite3.Connection, changed: set[int], declared: Declared | No
         conn.executemany("INSERT OR IGNORE INTO repoctx_search_changed VALUES (?)",
                          ((int(i),) for i in changed))
         conn.execute(f"INSERT OR IGNORE INTO repoctx_search_changed {_DRIFTED_DOCS}")
-        stale = dict(conn.execute(_STALE_ROWS.format(ids="repoctx_search_changed")).fetchall())
+        stale = dict(conn.execute(_GONE_ROWS).fetchall())
+        computed = list(_compute(_read_sections(conn, f"{_SECTIONS} WHERE s.doc_id IN"
+                                                      f" ({_CHANGED}){_IN_ORDER}"), declared))
+        fresh = _unkept(conn, computed, stale)
         if not _delete_rows(conn, stale):
             return False
-        missing = (f"{_SECTIONS} WHERE s.doc_id IN (SELECT doc_id FROM repoctx_search_changed)"
-                   " OR s.rowid NOT IN (SELECT rowid FROM repoctx_search_rows)")
-        _insert(conn, _read_sections(conn, missing + _IN_ORDER), declared)
+        _write(conn, fresh, [item[0][0].path for item, _ in computed])
+        _insert(conn, _read_sections(conn, _SECTIONS + _MISSING_ROWS + _IN_ORDER), declared)
         conn.execute("DELETE FROM repoctx_search_docs")
         conn.execute("INSERT INTO repoctx_search_docs(path, sha256)"
                      " SELECT path, sha256 FROM documents")
     finally:
         conn.execute("DROP TABLE repoctx_search_changed")
     return True
+
+
+_Computed = list[tuple[tuple, set[str], tuple[tuple, ...]]]
+"""What ``_computed`` gives for one document: per section its values, words, symbols."""
+
+
+def _unkept(conn: sqlite3.Connection, computed: list[tuple[tuple, _Computed]],
+            stale: dict[int, int]) -> list[tuple[tuple, _Computed]]:
+    """The sections of ``computed`` (``((document, decls), per section)`` pairs) whose
+    rows cannot be kept, with what they compute to; each one's existing row is added to
+    ``stale`` (rowid -> digest). The symbols of a kept row get the lines they have now."""
+    rows = {rowid: (sid, digest) for rowid, sid, digest in conn.execute(_ROWS_OF_CHANGED)}
+    symbols: dict[int, list[tuple]] = {}
+    for rowid, *symbol in conn.execute(_SYMBOLS_OF_CHANGED):
+        symbols.setdefault(rowid, []).append(tuple(symbol))
+    moved: list[tuple[int, int, int]] = []
+    out = []
+    for item, values in computed:
+        document, placed = item[0], _first_placed(values)
+        unkept = []
+        for section, value, names in zip(document, values, placed, strict=True):
+            row = rows.get(section.rowid)
+            if row is not None and row == (section.section_id, value[0][3]):
+                lines = _same_names(symbols.get(section.rowid, []), names)
+                if lines is not None:
+                    moved += lines
+                    continue
+            if row is not None:
+                stale[section.rowid] = row[1]
+            unkept.append((section, value))
+        if unkept:
+            out.append(((tuple(s for s, _ in unkept), item[1]), [v for _, v in unkept]))
+    conn.executemany("UPDATE repoctx_search_symbols SET start_line = ?, end_line = ?"
+                     " WHERE id = ?", moved)
+    return out
+
+
+def _first_placed(values: _Computed) -> list[dict[str, tuple]]:
+    """Per section, the symbols an insert in document order gives it (a name declared
+    in two sections goes to the first): fq -> ``_symbol_values``."""
+    seen: set[str] = set()
+    placed = []
+    for _, _, found in values:
+        mine = {symbol[0]: symbol for symbol in found if symbol[0] not in seen}
+        seen.update(mine)
+        placed.append(mine)
+    return placed
+
+
+def _same_names(rows: list[tuple], names: dict[str, tuple]) -> list[tuple[int, int, int]] | None:
+    """``(start_line, end_line, id)`` of the symbol ``rows`` (``id, fq, name, norm, kind,
+    start_line, end_line``) whose lines differ from ``names``'; None when the names,
+    norms or kinds differ."""
+    if len(rows) != len(names):
+        return None
+    moved = []
+    for symbol_id, fq, name, norm, kind, start_line, end_line in rows:
+        new = names.get(fq)
+        if new is None or new[1:4] != (name, norm, kind):
+            return None
+        if new[4:6] != (start_line, end_line):
+            moved.append((new[4], new[5], symbol_id))
+    return moved
 
 
 def _schemas(conn: sqlite3.Connection) -> list[str]:
@@ -383,23 +471,39 @@ class _Batch:
         self.__post_init__()
 
 
-def _insert(conn: sqlite3.Connection, sections: Iterable[SectionRow],
-            declared: Declared | None) -> None:
-    (next_id,) = conn.execute(
-        "SELECT coalesce(max(id), 0) + 1 FROM repoctx_search_symbols").fetchone()
-    query, params = "SELECT fq, path FROM repoctx_search_symbols", ()
-    if isinstance(sections, list):  # an update: only its paths' symbols can be seen again
-        query += " WHERE path IN (SELECT value FROM json_each(?))"  # (every symbol as a set
-        params = (json.dumps(sorted({s.path for s in sections})),)  # was ~60 ms; issue 15)
-    seen = set(conn.execute(query, params).fetchall())
-    vocab: Counter[str] = Counter()
-    batch = _Batch()
+def _compute(sections: Iterable[SectionRow], declared: Declared | None,
+             ) -> Iterator[tuple[tuple, _Computed]]:
+    """``((document, declarations), computed)`` per document of ``sections`` (in order),
+    over worker processes when there are many."""
     documents = ((document, _declarations(document, declared))
                  for _, rows in groupby(sections, key=lambda section: section.path)
                  for document in (list(rows),))
-    for (document, _), computed in ordered_map(_computed, documents, chunk=DOCUMENT_CHUNK,
-                                               min_items=MIN_DOCUMENTS):
-        for section, (values, words, symbols) in zip(document, computed, strict=True):
+    return ordered_map(_computed, documents, chunk=DOCUMENT_CHUNK, min_items=MIN_DOCUMENTS)
+
+
+def _insert(conn: sqlite3.Connection, sections: Iterable[SectionRow],
+            declared: Declared | None) -> None:
+    paths = sorted({s.path for s in sections}) if isinstance(sections, list) else None
+    if paths != []:
+        _write(conn, _compute(sections, declared), paths)
+
+
+def _write(conn: sqlite3.Connection, computed: Iterable[tuple[tuple, _Computed]],
+           paths: list[str] | None) -> None:
+    """Insert the rows of ``computed`` sections; ``paths``: the only paths whose symbols
+    may be in the table already (an update), None for any."""
+    (next_id,) = conn.execute(
+        "SELECT coalesce(max(id), 0) + 1 FROM repoctx_search_symbols").fetchone()
+    query, params = "SELECT fq, path FROM repoctx_search_symbols", ()
+    if paths is not None:  # an update: only its paths' symbols can be seen again, found
+        query += (" WHERE section_rowid IN (SELECT s.rowid FROM sections s JOIN documents d"
+                  " ON d.doc_id = s.doc_id WHERE d.path IN (SELECT value FROM json_each(?)))")
+        params = (json.dumps(paths),)  # by index: every symbol as a set was ~60 ms (issue 15)
+    seen = set(conn.execute(query, params).fetchall())
+    vocab: Counter[str] = Counter()
+    batch = _Batch()
+    for (document, _), values_of in computed:
+        for section, (values, words, symbols) in zip(document, values_of, strict=True):
             for fq, simple, norm, kind, start_line, end_line, parts in symbols:
                 if (fq, section.path) in seen:
                     continue
@@ -455,7 +559,7 @@ def _symbol_values(symbol: FoundSymbol) -> tuple:
 
 
 def _computed(item: tuple[list[SectionRow], Mapping[str, Declaration] | None],
-              ) -> list[tuple[tuple, set[str], tuple[tuple, ...]]]:
+              ) -> _Computed:
     """Each section of one document (in a worker for a full build): its indexed values
     ``(text, names, secondary, digest)``, its vocabulary words, and its symbols'
     ``_symbol_values``. Plain tuples, not ``Indexed``: they are sent back pickled, and

@@ -279,3 +279,54 @@ def test_a_reader_that_never_lets_go_gets_a_copy_patched_instead(
     reader.close()
     export(tmp_path / "full.db", files)
     assert dump(out) == dump(tmp_path / "full.db")
+
+
+def _long(parts: list[str]) -> str:
+    return "".join(f"\n\n## Part {p}\n\n{p} " + "words of this part. " * 120 for p in parts)
+
+
+LONG_EDITS = {
+    "middle": ["alpha", "beta", "gamma changed", "delta", "epsilon"],
+    "append": ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"],
+    "truncate": ["alpha", "beta"],
+    "insert": ["alpha", "beta", "inserted", "gamma", "delta", "epsilon"],
+    "middle, ids up": ["alpha", "beta", "gamma changed", "delta", "epsilon"],
+    "middle, ids down": ["alpha", "beta", "gamma changed", "delta", "epsilon"],
+}
+
+
+@pytest.mark.parametrize("in_place", [True, False], ids=["in-place", "copy"])
+@pytest.mark.parametrize("edit", sorted(LONG_EDITS))
+def test_a_changed_document_keeps_the_rowids_of_its_unchanged_sections(
+    tmp_path: Path, edit: str, in_place: bool
+) -> None:
+    """Issue 15: a section the changed document still has (same id) keeps its rowid, and
+    the rows are those of a full export (an updated row with a stale value, a left-over
+    section or FTS row fails the dump or the search)."""
+    files = {**BASE, "b-gone.md": "Removed in one case.",
+             "c-long.md": _long(["alpha", "beta", "gamma", "delta", "epsilon"])}
+    first = tmp_path / "s.db"
+    export(first, files)
+    rowids = "SELECT id, rowid FROM sections WHERE id LIKE 'c-long.md#%'"
+    before = dict(dump(first, {"r": rowids})["r"])
+    assert len(before) >= 5
+    files["c-long.md"] = _long(LONG_EDITS[edit])
+    if edit.endswith("ids up"):  # the changed document's doc_id moves too
+        files["a-first.md"] = "Added before every other path."
+    elif edit.endswith("ids down"):
+        del files["b-gone.md"]
+    out = first if in_place else tmp_path / "patched.db"
+    assert export(out, files, previous=first).patched
+    export(tmp_path / "full.db", files)
+    got = dump(out)
+    assert got == dump(tmp_path / "full.db")
+    assert got["aligned"] == [(len(got["sections"]),)]
+    after = dict(dump(out, {"r": rowids})["r"])
+    kept = [sid for sid in after if sid in before]
+    assert kept and all(after[sid] == before[sid] for sid in kept)  # same id, same rowid
+    assert all(after[sid] > max(before.values()) for sid in after if sid not in before)
+    with Reader(out) as reader:
+        hits = {hit["doc"] for hit in reader.search("epsilon", limit=50)["hits"]}
+        assert hits == ({"c-long.md"} if "epsilon" in LONG_EDITS[edit] else set())
+        changed = reader.search("changed", limit=50)["hits"]
+        assert bool(changed) == edit.startswith("middle")

@@ -1,5 +1,9 @@
 """reconcile/pool: in process below the threshold, a process pool above; same answers."""
 
+import subprocess
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
 from repoctx.reconcile import pool
 from repoctx.reconcile.analyse import Job, analyse
 
@@ -23,8 +27,19 @@ def test_few_jobs_never_start_a_pool(tmp_path, monkeypatch):
     def no_pool(*args, **kwargs):
         raise AssertionError("a pool was started")
 
-    monkeypatch.setattr(pool.ProcessPoolExecutor, "submit", no_pool)
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", no_pool)
     jobs = [Job("a.py", content=True, symbols=True)] * (pool.POOL_THRESHOLD - 1)
     with pool.worker_pool(8) as workers:
         got = list(pool.analyse_all(str(tmp_path), jobs, workers))
     assert got == [analyse(str(tmp_path), jobs[0])] * len(jobs)
+
+
+def test_importing_the_pool_loads_no_process_machinery():
+    """A one-file pass imports ``pool`` but starts none: multiprocessing and the process
+    executor are imported only by ``worker_pool`` (issue 15: ~10 ms of a one-file index)."""
+    code = ("import sys; import repoctx.reconcile.pool, repoctx.reconcile.xref_journal; "
+            "print(sorted(m for m in ('multiprocessing', 'concurrent.futures.process')"
+            " if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"

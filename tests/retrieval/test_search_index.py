@@ -346,3 +346,69 @@ def test_a_full_build_over_workers_equals_one_in_process(export, monkeypatch):
     (line,) = conn.execute("SELECT start_line FROM repoctx_search_symbols"
                            " WHERE fq = 'shop.cart.only_in_store'").fetchone()
     assert line == 5
+
+
+def _function(i: int, extra: str = "") -> str:
+    body = "\n".join(f"    value_{i}_{k} = helper_{k}(value)  # step {k} of function {i}"
+                     for k in range(12))
+    return f"def function_{i}(value):\n    \"\"\"Function number {i}.\"\"\"\n{extra}{body}\n" \
+           f"    return value\n\n\n"
+
+
+def _rows(conn):
+    """Section id -> its row (rowid and digest) and the ids of the symbols placed in it
+    (a row deleted and inserted again gets its symbols new ids)."""
+    symbols: dict[int, list] = {}
+    for rowid, symbol_id in conn.execute("SELECT section_rowid, id FROM"
+                                         " repoctx_search_symbols ORDER BY id"):
+        symbols.setdefault(rowid, []).append(symbol_id)
+    return {sid: (rowid, digest, symbols.get(rowid, [])) for sid, rowid, digest in conn.execute(
+        "SELECT s.id, m.rowid, m.digest FROM repoctx_search_rows m"
+        " JOIN sections s ON s.rowid = m.rowid")}
+
+
+@pytest.mark.parametrize("edit", ["middle", "shift", "append", "truncate"])
+def test_an_edit_rewrites_the_rows_of_the_sections_it_touched_only(tmp_path, edit):
+    """A patch keeps the rowids of a changed file's unchanged sections (issue 15): their
+    search rows stay as they are, the touched ones are replaced, and the tables equal a
+    rebuild (a stale row left behind, or a symbol left at its old lines, fails this)."""
+    root = tmp_path / "repo"
+    (root / "pkg").mkdir(parents=True)
+    source = root / "pkg" / "long_module.py"
+    functions = [_function(i) for i in range(14)]
+    source.write_text("".join(functions))
+    for i in range(3):  # so that one changed file is not most of the export (a rewrite)
+        (root / "pkg" / f"other_{i}.py").write_text(f"def other_{i}():\n    return {i}\n")
+    out = tmp_path / "export.sqlite"
+    export_directory(root, out, finalize=build_search_index)
+    line_of = "SELECT id, start_line FROM repoctx_search_symbols WHERE name = 'function_12'"
+    with sqlite3.connect(out) as conn:
+        before = _rows(conn)
+        (last_id, last_line), = conn.execute(line_of).fetchall()
+    assert len(before) >= 6  # several sections, or there is nothing to keep
+    if edit == "middle":  # one function's words change
+        functions[7] = functions[7].replace("helper_3(value)", "zebrafinch_3(value)")
+    elif edit == "shift":  # one line more, as many characters: later sections keep their
+        functions[1] = functions[1].replace(")  # step 0", ")\n # step 0")  # text, lines move
+    elif edit == "append":
+        functions.append(_function(99).replace("helper_", "zebrafinch_"))
+    else:
+        del functions[10:]
+    source.write_text("".join(functions))
+    report = export_directory(root, out, previous=out, finalize=build_search_index)
+    assert report.patched
+    conn = sqlite3.connect(out)
+    after = _rows(conn)
+    edited = {sid for sid in after if sid.startswith("pkg/long_module.py#")}
+    kept = {sid for sid in edited if before.get(sid) == after[sid]}
+    assert any(after[sid][2] for sid in kept)  # rows kept, with their symbols
+    assert len(kept) < len(edited) or edit == "truncate"
+    assert set(after) == {r[0] for r in conn.execute("SELECT id FROM sections")}
+    if edit == "shift":  # kept where it was, at the line it has now
+        assert conn.execute(line_of).fetchall() == [(last_id, last_line + 1)]
+    found = _matches(conn, "repoctx_search_text", "zebrafinch")
+    assert bool(found) == (edit in ("middle", "append"))
+    assert not _matches(conn, "repoctx_search_text", "function_12") or edit != "truncate"
+    incremental = _index_state(conn)
+    build_search_index(conn)
+    assert incremental == _index_state(conn)
