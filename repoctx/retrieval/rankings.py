@@ -210,6 +210,7 @@ class PathIndex:
     def __init__(self, paths: Sequence[str]) -> None:
         self.paths = list(paths)
         self._suffixes: dict[str, list[str]] | None = None
+        self._stems: dict[str, list[str]] | None = None
         self._by_word: dict[str, list[str]] = defaultdict(list)
         for path in self.paths:
             for word in path_word_set(path):
@@ -233,6 +234,20 @@ class PathIndex:
                 if len(found) <= most:
                     out.update(dict.fromkeys(found))
                 break
+        return list(out)
+
+    def by_stem(self, words: Sequence[str], most: int = 2) -> list[str]:
+        """The documents whose file stem is one of ``words`` (case aside), word by word;
+        a word more than ``most`` documents are named after names none."""
+        if self._stems is None:
+            self._stems = defaultdict(list)
+            for path in self.paths:
+                self._stems[PurePosixPath(path).stem.lower()].append(path)
+        out: dict[str, None] = {}
+        for word in words:
+            found = self._stems.get(word.lower(), [])
+            if len(found) <= most:
+                out.update(dict.fromkeys(found))
         return list(out)
 
     def ranking(self, terms: QueryTerms, filt: Sequence[str] | None, limit: int) -> list[str]:

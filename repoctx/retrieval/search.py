@@ -12,7 +12,7 @@ and says so in ``retrievalPath``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from repoctx import contextpull, vectors
 from repoctx.errors import ToolError
@@ -27,9 +27,11 @@ from repoctx.retrieval.search_candidates import (
     CONTENT,
     MENTIONED,
     NAMED,
+    NO_HINTS,
     PARTIAL,
     PATH,
     Candidate,
+    TaskHints,
     exact_first,
     gather,
     qualified_first,
@@ -46,6 +48,7 @@ from repoctx.retrieval.task_text import (
     query_terms,
     task_names,
     task_paths,
+    title_words,
 )
 from repoctx.retrieval.workspace import Workspace
 
@@ -58,6 +61,15 @@ PER_FILE_FIRST = 3  # hits per file before other files get a turn
 MODE, RETRIEVAL_PATH, FALLBACK_PATH = "keyword", "keyword.no_embedder", "keyword.contextpull"
 _REASON = {PATH: "path-name-match", CONTENT: "content-match", PARTIAL: "partial-name-match",
            NAMED: "task-names-definition", MENTIONED: "task-names-file"}
+
+
+class Asked(NamedTuple):
+    """One query as search takes it: its terms, and what a pasted task names besides."""
+
+    terms: QueryTerms
+    hints: TaskHints
+
+
 LONG_QUERY_WORDS = 24
 """Past this many words (a pasted issue, not a question: the Django questions have at
 most 20) the semantic neighbours only follow the keyword hits: a static vector of a long
@@ -106,20 +118,18 @@ def _check_queries(query: object, queries: object) -> tuple[list[tuple[str, str]
     return [(check_text(q, f"queries[{i}]"), f"queries[{i}]") for i, q in enumerate(listed)], True
 
 
-def _terms(ws: Workspace, checked: list[tuple[str, str]]
-           ) -> list[tuple[QueryTerms, tuple[str, ...], tuple[str, ...]]]:
+def _terms(ws: Workspace, checked: list[tuple[str, str]]) -> list[Asked]:
     """Each query's terms: as typed when short, else reduced with the index's statistics
-    (a pasted issue of up to ``task_text.MAX_TEXT_CHARS``); with the rare code names a
-    reduced text mentions (``task_text.task_names``), whose definitions are candidates."""
+    (a pasted issue of up to ``task_text.MAX_TEXT_CHARS``); a reduced text also brings
+    what it names beyond its reduced words (``TaskHints``)."""
     out = []
     for text, argument in checked:
         terms = query_terms(text, argument, lambda: index_stats(search_state(ws.export)))
-        names: tuple[str, ...] = ()
-        mentioned: tuple[str, ...] = ()
+        hints = NO_HINTS
         if not fits_as_typed(text) and search_state(ws.export).indexed:
-            names = tuple(task_names(text, index_stats(search_state(ws.export))))
-            mentioned = tuple(task_paths(text))
-        out.append((terms, names, mentioned))
+            hints = TaskHints(tuple(task_names(text, index_stats(search_state(ws.export)))),
+                              tuple(task_paths(text)), tuple(title_words(text)))
+        out.append(Asked(terms, hints))
     return out
 
 
@@ -142,17 +152,16 @@ def search(ws: Workspace, query: str | None = None, *, queries: list[str] | None
     if not isinstance(refresh, bool):
         raise ToolError("refresh: must be true or false")
     asked = _terms(ws, checked)
-    results = [_answer(ws, t, k, wanted, filters, brief, names, files)
-               for t, names, files in asked]
+    results = [_answer(ws, a.terms, k, wanted, filters, brief, a.hints) for a in asked]
     stale = sorted({h["path"] for r in results for h in r["hits"] if not h.get("fresh", True)})
     if refresh and stale:
         refresh_index(ws)
-        results = [{**_answer(ws, t, k, wanted, filters, brief, names, files),
-                    "refreshed": stale} for t, names, files in asked]
+        results = [{**_answer(ws, a.terms, k, wanted, filters, brief, a.hints),
+                    "refreshed": stale} for a in asked]
     if not many:
         return results[0]
-    return {"results": [{"query": t.text, **r}
-                        for (t, _, _), r in zip(asked, results, strict=True)],
+    return {"results": [{"query": a.terms.text, **r}
+                        for a, r in zip(asked, results, strict=True)],
             "mode": MODE, "retrievalPath": results[0]["retrievalPath"]}
 
 
@@ -165,8 +174,8 @@ def refresh_index(ws: Workspace) -> None:
 
 
 def _answer(ws: Workspace, terms: QueryTerms, k: int, kinds: tuple[str, ...],
-            paths: list[str] | None, brief: bool, names: tuple[str, ...] = (),
-            mentioned: tuple[str, ...] = ()) -> dict[str, Any]:
+            paths: list[str] | None, brief: bool, hints: TaskHints = NO_HINTS
+            ) -> dict[str, Any]:
     base: dict[str, Any] = {"hits": [], "mode": MODE, "retrievalPath": RETRIEVAL_PATH}
     if terms.empty:
         return {**base, "hint": "no searchable words in the query"}
@@ -176,15 +185,15 @@ def _answer(ws: Workspace, terms: QueryTerms, k: int, kinds: tuple[str, ...],
     corrections = _identifier_corrections(state, terms)
     if corrections:
         terms = replace_words(terms, corrections)
-    candidates = gather(state, terms, paths, names, mentioned)
+    candidates = gather(state, terms, paths, hints)
     if not candidates:
         words = state.vocabulary().corrections(t for t in terms.raw if t.isalpha())
         if words:
             corrections.update(words)
             terms = replace_words(terms, words)
-            candidates = gather(state, terms, paths, names, mentioned)
+            candidates = gather(state, terms, paths, hints)
     ranked = exact_first(rerank(state, candidates, terms), terms)
-    ranked = qualified_first(ranked, names)
+    ranked = qualified_first(ranked, hints.names)
     hits = (_hits(ws, state, ranked, terms, kinds, k, corrections, brief)
             if kinds != ("memory",) else [])
     if "memory" in kinds and not paths:

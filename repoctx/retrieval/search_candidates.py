@@ -37,6 +37,7 @@ from repoctx.retrieval.search_state import SearchState, sqlite_errors
 from repoctx.retrieval.snippets import match_positions, term_pattern
 
 POOL = 100  # candidates asked of each ranked list
+STEM_MOST = 2  # a title word names a file by its stem when at most this many share it
 COMMON_SHARE = 0.1
 AUX_SHARE = 0.02  # secondary documents are matched on rarer words only
 PATH_POOL = 30
@@ -58,6 +59,19 @@ _ROWS = ("SELECT s.rowid, s.id, d.path, s.heading_path, s.kind, r.start_line, r.
 _TEXTS = "SELECT rowid, text FROM sections WHERE rowid IN ({marks})"
 _FIRST_SECTIONS = ("SELECT d.path, s.rowid FROM documents d JOIN sections s"
                    " ON s.doc_id = d.doc_id AND s.ordinal = 0 WHERE d.path IN ({marks})")
+
+
+class TaskHints(NamedTuple):
+    """What a pasted task names beyond its reduced words (``task_text``): rare code names
+    to look up as definitions (``task_names``), file mentions (``task_paths``), and
+    title words that may be file stems (``title_words``)."""
+
+    names: tuple[str, ...] = ()
+    mentioned: tuple[str, ...] = ()
+    stems: tuple[str, ...] = ()
+
+
+NO_HINTS = TaskHints()
 
 
 class SectionInfo(NamedTuple):
@@ -150,11 +164,10 @@ def _texts(state: SearchState, rowids: list[int]) -> dict[int, str]:
 
 
 def gather(state: SearchState, terms: QueryTerms, paths: Sequence[str] | None,
-           names: Sequence[str] = (), mentioned: Sequence[str] = ()) -> list[Candidate]:
-    """Every candidate of ``terms`` under the ``paths`` filter, fused, best first;
-    ``names`` are the definitions the whole task names (a pasted issue's rare code
-    names, ``task_text.task_names``), best first, and ``mentioned`` the files it names
-    (``task_text.task_paths``)."""
+           hints: TaskHints | None = None) -> list[Candidate]:
+    """Every candidate of ``terms`` under the ``paths`` filter, fused, best first; with
+    the definitions and files a pasted task names (``hints``) as lists of their own."""
+    hints = hints or NO_HINTS
     filt = path_filter(paths)
     vocabulary = state.vocabulary()
     words = match_words(terms, vocabulary, state.sections())
@@ -164,7 +177,7 @@ def gather(state: SearchState, terms: QueryTerms, paths: Sequence[str] | None,
                            filt, POOL // 2, AUX_TABLE)
         partial = trigram_ranking(state.conn, partial_words(terms, vocabulary), filt, POOL // 2)
         symbols = symbol_ranking(state.conn, terms, filt, POOL)
-        named = definition_ranking(state.conn, names, filt, PER_NAME)
+        named = definition_ranking(state.conn, hints.names, filt, PER_NAME)
     by_section: dict[int, SymbolMatch] = {}
     for match in named + symbols:
         by_section.setdefault(match.section_rowid, match)
@@ -177,13 +190,22 @@ def gather(state: SearchState, terms: QueryTerms, paths: Sequence[str] | None,
     with sqlite_errors("reading sections"):
         infos = _section_infos(state, [int(k) for k in fused])  # type: ignore[call-overload]
     named_files = {p: r for r, p in enumerate(dict.fromkeys(m.path for m in named), start=1)}
-    files = state.path_index().resolve(mentioned) if mentioned else []
-    if paths:
-        files = [p for p in files if matches_filter(p, paths)]
+    files = named_files_of(state, hints, paths)
     file_ranks = {PATH: path_ranks, FILE: files_by_sections([text, aux], infos),
                   NAMED_FILE: named_files,
                   MENTIONED: {p: r for r, p in enumerate(files, start=1)}}
     return _with_files(state, fused, infos, by_section, file_ranks, frozenset(terms.words))
+
+
+def named_files_of(state: SearchState, hints: TaskHints, paths: Sequence[str] | None
+                   ) -> list[str]:
+    """The files a task names (``hints.mentioned``, resolved by ``PathIndex.resolve``),
+    then those a title word names by stem (``PathIndex.by_stem``), under ``paths``."""
+    index = state.path_index()
+    files = index.resolve(hints.mentioned) if hints.mentioned else []
+    if hints.stems:
+        files = list(dict.fromkeys([*files, *index.by_stem(hints.stems, STEM_MOST)]))
+    return [p for p in files if matches_filter(p, paths)] if paths else files
 
 
 def files_by_sections(rankings: list[list[int]], infos: dict[int, SectionInfo]

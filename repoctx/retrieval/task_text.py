@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 import re
-import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -38,14 +37,12 @@ from .query import (
     MAX_TEXT_CHARS,
     STOPWORDS,
     QueryTerms,
-    fts_quote,
     is_compound,
     normalise_name,
     sanitise_query,
     split_identifier,
     typed_words,
 )
-from .search_index import AUX_TABLE, TEXT_TABLE
 from .search_state import SearchState, sqlite_errors
 
 COMMON_SHARE = 0.05
@@ -79,7 +76,6 @@ _DECL = re.compile(r"\b(?:def|class)[ \t]+([A-Za-z_]\w{0,100})")
 DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){1,8}")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,100}")
 _DUNDER = re.compile(r"^__\w+__$")
-_DIGIT = re.compile(r"\d")
 
 
 @dataclass(frozen=True)
@@ -91,9 +87,6 @@ class IndexStats:
     """Sections holding a (lowercase) word or identifier part; 0 when unknown."""
     definitions: Callable[[str], int] = lambda name: 0
     """Definitions of a simple name (normalised lookup), 0 when none."""
-    token_sections: Callable[[str], int | None] = lambda token: None
-    """Sections holding ``token`` as the index tokenises it (a whole identifier:
-    ``skip_checks``, ``FilePathField``, ``E028``), None when the index cannot say."""
 
     def common(self, word: str) -> bool:
         """True when ``word`` is in too many sections to tell files apart."""
@@ -148,35 +141,10 @@ def index_stats(state: SearchState) -> IndexStats:
                 (cache[norm],) = conn.execute(_DEFINITIONS, (norm,)).fetchone()
         return cache[norm]
 
-    tokens: dict[str, int | None] = {}
-
-    def token_sections(token: str) -> int | None:
-        key = token.lower()
-        if key not in tokens:
-            if len(tokens) >= MAX_TOKEN_LOOKUPS:
-                return None
-            tokens[key] = _token_count(conn, key)
-        return tokens[key]
-
-    return IndexStats(state.sections(), lambda word: counts.get(word, 0), definitions,
-                      token_sections)
+    return IndexStats(state.sections(), lambda word: counts.get(word, 0), definitions)
 
 
 _DEFINITIONS = "SELECT count(*) FROM repoctx_search_symbols WHERE norm = ?"
-MAX_TOKEN_LOOKUPS = 64
-"""Most whole identifiers of one task counted in the index (each a posting-list read,
-well under a millisecond); past them a name's parts stand for it."""
-
-
-def _token_count(conn: sqlite3.Connection, token: str) -> int:
-    """Sections of the text tables (main and secondary) matching ``token`` as one term."""
-    total = 0
-    with sqlite_errors("counting a term"):
-        for table in (TEXT_TABLE, AUX_TABLE):
-            (n,) = conn.execute(f"SELECT count(*) FROM {table} WHERE {table} MATCH ?",
-                                (fts_quote(token),)).fetchone()
-            total += n
-    return total
 
 
 def strip_boilerplate(text: str) -> str:
@@ -243,38 +211,16 @@ def signals(text: str) -> dict[str, float]:
     return found
 
 
-def _whole_idf(term: str, stats: IndexStats) -> float | None:
-    """The rarity of an identifier as one token of the index (``FilePathField`` is rare
-    even where file, path and field are everywhere), None when the index cannot say.
-    A name the repository never holds (the reporter's own) is worth nothing."""
-    n = stats.token_sections(term)
-    if n is None:
-        return None
-    if not n:
-        return 0.0
-    common = n > COMMON_SHARE * max(1, stats.sections)
-    return math.log((stats.sections + 1) / n) * (COMMON_WEIGHT if common else 1.0)
-
-
 def _score(term: str, weight: float, count: int, stats: IndexStats) -> float:
     """How much ``term`` should drive the search: its place, repeats and rarity.
 
-    A plain word is as rare as the vocabulary says; a compound identifier, or a word
-    with digits (``E028``), halfway between its rarest part and itself as one token of
-    the index (``_whole_idf``): whole alone, a reporter's ``a_id`` that happens to be
-    rare outweighed the task's real names (SWE-bench Django split, recall@5 +2 points
-    for the mean, +1 for whole alone). A prose word's
-    rarity counts only up to that of a word in ``PROSE_RARITY`` sections: a word the
-    code barely holds (a name in a credits file) tells less than a rare name.
+    A prose word's rarity counts only up to that of a word in ``PROSE_RARITY`` sections:
+    a word the code barely holds (a name in a credits file) tells less than a rare name.
     """
     parts = split_identifier(term) if is_compound(term) else [term.lower()]
     idfs = [stats.idf(p) * (COMMON_WEIGHT if stats.common(p) else 1.0)
             for p in parts if p not in STOPWORDS]
     idf = max(idfs, default=0.0)
-    if is_compound(term) or _DIGIT.search(term):
-        whole = _whole_idf(term, stats)
-        if whole is not None:
-            idf = (whole + idf) / 2
     if weight <= PROSE:
         idf = min(idf, math.log((stats.sections + 1) / PROSE_RARITY))
     return weight * (1.0 + math.log(count)) * idf
@@ -359,6 +305,15 @@ def task_paths(text: str) -> list[str]:
         last[path] = max(at, last.get(path, at))
     ordered = sorted(counts, key=lambda p: (-counts[p], -last[p]))
     return ordered[:MAX_PATHS]
+
+
+def title_words(text: str) -> list[str]:
+    """The words of a task's title (its first non-blank line, boilerplate stripped) that
+    may name a file by its stem (``inspectdb``, ``autoreload``): 4 characters or more,
+    no stopwords, in title order."""
+    title = next((line for line in strip_boilerplate(text).splitlines() if line.strip()), "")
+    words = (w.strip("_") for w in _WORD.findall(title))
+    return list(dict.fromkeys(w for w in words if len(w) >= 4 and w.lower() not in STOPWORDS))
 
 
 def task_names(text: str, stats: IndexStats) -> list[str]:

@@ -136,16 +136,11 @@ def test_term_weights_score_rare_code_over_common_prose_without_boilerplate():
     assert "Thanks" not in weights and "package" not in weights  # boilerplate is out
 
 
-def test_a_compound_name_is_as_rare_as_the_index_holds_it_whole():
-    parts = {"file": 400, "path": 300, "field": 300, "callable": 100, "id": 40}
-    whole = {"filepathfield": 4, "a_id": 0}
-    stats = IndexStats(1000, lambda w: parts.get(w, 0),
-                       token_sections=lambda t: whole.get(t.lower()))
-    blind = IndexStats(1000, lambda w: parts.get(w, 0))  # no token counts: parts decide
-    text = "Allow FilePathField to take a callable\nmy a_id fails"
-    weights, by_parts = term_weights(text, stats), term_weights(text, blind)
-    assert weights["FilePathField"] > weights["callable"] > by_parts["FilePathField"]
-    assert weights["a_id"] < by_parts["a_id"]  # the reporter's own name: not in the index
+def test_title_words_may_name_files_by_their_stems():
+    from repoctx.retrieval.task_text import title_words
+
+    text = "<!-- template -->\ninspectdb should generate related_name on the same links\nbody"
+    assert title_words(text) == ["inspectdb", "generate", "related_name", "links"]
 
 
 def test_task_paths_put_the_most_mentioned_then_the_deepest_frame_first():
