@@ -6,7 +6,10 @@ rare words only), the trigram name ranking and the symbol matches (a symbol stan
 the section holding its definition); fused by reciprocal rank. File-level lists: path-
 name matches, and files ranked by how many of their sections the text ranking found;
 a file's contribution is added to each of its candidate sections, and a path-matched
-file with no candidate section becomes a candidate of its own. Document priors
+file with no candidate section becomes a candidate of its own. A pasted task adds what
+it names beyond its reduced words (``TaskHints``): the definitions of its rare code names
+(candidates, ranked by their files' order) and the files it mentions (paths, traceback
+frames, modules, title words that are a file's stem), each a file-level list. Document priors
 (``priors``) then scale every candidate, and the best are read in full and reranked by
 proximity and heading hits (``rerank``).
 """
@@ -49,7 +52,8 @@ NAMED, NAMED_FILE, MENTIONED = "named", "named-file", "mentioned"
 # A file several of whose sections match (FILE) is the strongest file-level evidence;
 # the definitions a pasted task names count by their files' order (NAMED_FILE) only:
 # a section-level vote on top cost recall@1. Tuned on the SWE-bench Django split
-# (recall@1/5 50.9/77.7 -> 53.9/81.9%) and checked on bench/retrieval.py's questions.
+# (recall@1/5 50.9/77.7 -> 53.0/80.8% with the task hints) and checked on
+# bench/retrieval.py's typed questions (R@5 70.2 -> 74.2%).
 WEIGHTS = {CONTENT: 1.0, PARTIAL: 0.5, SYMBOL: 0.6, PATH: 0.25, FILE: 2.0,
            NAMED: 0.0, NAMED_FILE: 1.0, MENTIONED: 1.0}
 PER_NAME = 3  # definitions per task name
