@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import sqlite3
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -171,6 +171,33 @@ def symbol_ranking(conn: sqlite3.Connection, terms: QueryTerms,
     return sorted(found.values(), key=_symbol_order)[:limit]
 
 
+def definitions_sql(filter_sql: str) -> str:
+    """Symbols whose normalised name is ``?``, under the path filter, ``LIMIT ?``."""
+    return (f"SELECT {SYMBOL_COLUMNS} FROM repoctx_search_symbols y WHERE norm = ?"
+            f" AND {filter_sql.replace('d.path', 'y.path')} LIMIT ?")
+
+
+def definition_ranking(conn: sqlite3.Connection, names: Sequence[str],
+                       filt: tuple[str, list[str]], per_name: int) -> list[SymbolMatch]:
+    """The definitions of ``names`` (simple, or qualified: ``Outer.Inner``), name by name
+    in the order given, at most ``per_name`` each: a simple name met by a symbol's own
+    name (case and underscores aside), a qualified one by the end of its fq name."""
+    out: list[SymbolMatch] = []
+    for name in names:
+        simple = name.rsplit(".", 1)[-1]
+        norm = normalise_name(simple)
+        rows = conn.execute(definitions_sql(filt[0]), (norm, *filt[1], 4 * per_name))
+        found = []
+        for _sid, fq, sname, _norm, kind, path, start, end, rowid in rows:
+            if "." in name and not (fq == name or fq.endswith("." + name)):
+                continue
+            found.append(SymbolMatch(fq, sname, kind, path, start, end, rowid, TIER_EXACT,
+                                     len(split_identifier(sname))))
+        found.sort(key=lambda m: (_KIND_ORDER.get(m.kind, 4), m.path.count("/"), m.fq))
+        out.extend(found[:per_name])
+    return out
+
+
 def _symbol_order(m: SymbolMatch) -> tuple:
     """Tier, then query words covered, then the fewest parts the query did not ask for."""
     extra = len(split_identifier(m.name)) - m.covered
@@ -182,10 +209,46 @@ class PathIndex:
 
     def __init__(self, paths: Sequence[str]) -> None:
         self.paths = list(paths)
+        self._suffixes: dict[str, list[str]] | None = None
+        self._stems: dict[str, list[str]] | None = None
         self._by_word: dict[str, list[str]] = defaultdict(list)
         for path in self.paths:
             for word in path_word_set(path):
                 self._by_word[word].append(path)
+
+    def resolve(self, mentioned: Sequence[str], most: int = 3) -> list[str]:
+        """The documents each mention names, in mention order: a path by its longest
+        suffix that ends some documents' paths (``/site-packages/pkg/a.py`` → ``pkg/a.py``),
+        a slash-separated module (``pkg/sql/compiler``) as a ``.py`` file or a package's
+        ``__init__.py``, trying shorter prefixes (``pkg/a/func`` → ``pkg/a.py``); a
+        mention more than ``most`` documents end with names none."""
+        if self._suffixes is None:
+            self._suffixes = defaultdict(list)
+            for path in self.paths:
+                parts = path.split("/")
+                for start in range(len(parts)):
+                    self._suffixes["/".join(parts[start:])].append(path)
+        out: dict[str, None] = {}
+        for mention in mentioned:
+            for found in _mention_matches(mention, self._suffixes):
+                if len(found) <= most:
+                    out.update(dict.fromkeys(found))
+                break
+        return list(out)
+
+    def by_stem(self, words: Sequence[str], most: int = 2) -> list[str]:
+        """The documents whose file stem is one of ``words`` (case aside), word by word;
+        a word more than ``most`` documents are named after names none."""
+        if self._stems is None:
+            self._stems = defaultdict(list)
+            for path in self.paths:
+                self._stems[PurePosixPath(path).stem.lower()].append(path)
+        out: dict[str, None] = {}
+        for word in words:
+            found = self._stems.get(word.lower(), [])
+            if len(found) <= most:
+                out.update(dict.fromkeys(found))
+        return list(out)
 
     def ranking(self, terms: QueryTerms, filt: Sequence[str] | None, limit: int) -> list[str]:
         """Paths in order of the summed rarity of the query words their names hold."""
@@ -201,6 +264,27 @@ class PathIndex:
         if filt:
             ranked = [p for p in ranked if matches_filter(p, filt)]
         return ranked[:limit]
+
+
+def _mention_matches(mention: str, suffixes: dict[str, list[str]]) -> Iterator[list[str]]:
+    """The documents a mention may name, most specific reading first (``resolve``)."""
+    parts = [p for p in mention.split("/") if p and p != "."]
+    if not parts:
+        return
+    if "." in parts[-1]:
+        for start in range(len(parts)):
+            found = suffixes.get("/".join(parts[start:]))
+            if found:
+                yield found
+                return
+        return
+    for end in range(len(parts), 1, -1):
+        for start in range(end - 1):
+            head = "/".join(parts[start:end])
+            found = suffixes.get(head + ".py") or suffixes.get(head + "/__init__.py")
+            if found:
+                yield found
+                return
 
 
 def path_word_set(path: str) -> set[str]:

@@ -12,7 +12,7 @@ and says so in ``retrievalPath``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from repoctx import contextpull, vectors
 from repoctx.errors import ToolError
@@ -25,18 +25,31 @@ from repoctx.retrieval.query import QueryTerms, is_compound, replace_words
 from repoctx.retrieval.rankings import matches_filter
 from repoctx.retrieval.search_candidates import (
     CONTENT,
+    MENTIONED,
+    NAMED,
+    NO_HINTS,
     PARTIAL,
     PATH,
     Candidate,
+    TaskHints,
     exact_first,
     gather,
+    qualified_first,
     rerank,
     rerank_words,
 )
 from repoctx.retrieval.search_state import SearchState, forget_state, search_state, sqlite_errors
 from repoctx.retrieval.section_symbols import fq_name
 from repoctx.retrieval.snippets import snippet
-from repoctx.retrieval.task_text import check_text, index_stats, query_terms
+from repoctx.retrieval.task_text import (
+    check_text,
+    fits_as_typed,
+    index_stats,
+    query_terms,
+    task_names,
+    task_paths,
+    title_words,
+)
 from repoctx.retrieval.workspace import Workspace
 
 KINDS = ("file", "symbol", "section", "memory")
@@ -46,7 +59,17 @@ MAX_PATH_FILTERS, MAX_PATH_CHARS = 50, 500
 MAX_REASONS = 6
 PER_FILE_FIRST = 3  # hits per file before other files get a turn
 MODE, RETRIEVAL_PATH, FALLBACK_PATH = "keyword", "keyword.no_embedder", "keyword.contextpull"
-_REASON = {PATH: "path-name-match", CONTENT: "content-match", PARTIAL: "partial-name-match"}
+_REASON = {PATH: "path-name-match", CONTENT: "content-match", PARTIAL: "partial-name-match",
+           NAMED: "task-names-definition", MENTIONED: "task-names-file"}
+
+
+class Asked(NamedTuple):
+    """One query as search takes it: its terms, and what a pasted task names besides."""
+
+    terms: QueryTerms
+    hints: TaskHints
+
+
 LONG_QUERY_WORDS = 24
 """Past this many words (a pasted issue, not a question: the Django questions have at
 most 20) the semantic neighbours only follow the keyword hits: a static vector of a long
@@ -95,11 +118,19 @@ def _check_queries(query: object, queries: object) -> tuple[list[tuple[str, str]
     return [(check_text(q, f"queries[{i}]"), f"queries[{i}]") for i, q in enumerate(listed)], True
 
 
-def _terms(ws: Workspace, checked: list[tuple[str, str]]) -> list[QueryTerms]:
+def _terms(ws: Workspace, checked: list[tuple[str, str]]) -> list[Asked]:
     """Each query's terms: as typed when short, else reduced with the index's statistics
-    (a pasted issue of up to ``task_text.MAX_TEXT_CHARS``)."""
-    return [query_terms(text, argument, lambda: index_stats(search_state(ws.export)))
-            for text, argument in checked]
+    (a pasted issue of up to ``task_text.MAX_TEXT_CHARS``); a reduced text also brings
+    what it names beyond its reduced words (``TaskHints``)."""
+    out = []
+    for text, argument in checked:
+        terms = query_terms(text, argument, lambda: index_stats(search_state(ws.export)))
+        hints = NO_HINTS
+        if not fits_as_typed(text) and search_state(ws.export).indexed:
+            hints = TaskHints(tuple(task_names(text, index_stats(search_state(ws.export)))),
+                              tuple(task_paths(text)), tuple(title_words(text)))
+        out.append(Asked(terms, hints))
+    return out
 
 
 def search(ws: Workspace, query: str | None = None, *, queries: list[str] | None = None,
@@ -120,16 +151,17 @@ def search(ws: Workspace, query: str | None = None, *, queries: list[str] | None
         raise ToolError(f"paths: each filter at most {MAX_PATH_CHARS} characters")
     if not isinstance(refresh, bool):
         raise ToolError("refresh: must be true or false")
-    terms = _terms(ws, checked)
-    results = [_answer(ws, t, k, wanted, filters, brief) for t in terms]
+    asked = _terms(ws, checked)
+    results = [_answer(ws, a.terms, k, wanted, filters, brief, a.hints) for a in asked]
     stale = sorted({h["path"] for r in results for h in r["hits"] if not h.get("fresh", True)})
     if refresh and stale:
         refresh_index(ws)
-        results = [{**_answer(ws, t, k, wanted, filters, brief), "refreshed": stale}
-                   for t in terms]
+        results = [{**_answer(ws, a.terms, k, wanted, filters, brief, a.hints),
+                    "refreshed": stale} for a in asked]
     if not many:
         return results[0]
-    return {"results": [{"query": t.text, **r} for t, r in zip(terms, results, strict=True)],
+    return {"results": [{"query": a.terms.text, **r}
+                        for a, r in zip(asked, results, strict=True)],
             "mode": MODE, "retrievalPath": results[0]["retrievalPath"]}
 
 
@@ -142,7 +174,8 @@ def refresh_index(ws: Workspace) -> None:
 
 
 def _answer(ws: Workspace, terms: QueryTerms, k: int, kinds: tuple[str, ...],
-            paths: list[str] | None, brief: bool) -> dict[str, Any]:
+            paths: list[str] | None, brief: bool, hints: TaskHints = NO_HINTS
+            ) -> dict[str, Any]:
     base: dict[str, Any] = {"hits": [], "mode": MODE, "retrievalPath": RETRIEVAL_PATH}
     if terms.empty:
         return {**base, "hint": "no searchable words in the query"}
@@ -152,14 +185,15 @@ def _answer(ws: Workspace, terms: QueryTerms, k: int, kinds: tuple[str, ...],
     corrections = _identifier_corrections(state, terms)
     if corrections:
         terms = replace_words(terms, corrections)
-    candidates = gather(state, terms, paths)
+    candidates = gather(state, terms, paths, hints)
     if not candidates:
         words = state.vocabulary().corrections(t for t in terms.raw if t.isalpha())
         if words:
             corrections.update(words)
             terms = replace_words(terms, words)
-            candidates = gather(state, terms, paths)
+            candidates = gather(state, terms, paths, hints)
     ranked = exact_first(rerank(state, candidates, terms), terms)
+    ranked = qualified_first(ranked, hints.names)
     hits = (_hits(ws, state, ranked, terms, kinds, k, corrections, brief)
             if kinds != ("memory",) else [])
     if "memory" in kinds and not paths:
@@ -240,7 +274,7 @@ def _strong_prefix(hits: list[dict[str, Any]]) -> int:
 
 
 def _natural_kind(cand: Candidate) -> str:
-    if cand.section is None or (cand.sources.keys() == {PATH}):
+    if cand.section is None or cand.sources.keys() <= {PATH, MENTIONED}:
         return "file"
     if cand.symbol is not None or cand.section.symbol:
         return "symbol"
@@ -260,7 +294,8 @@ def _reasons(cand: Candidate, corrections: dict[str, str]) -> list[str]:
     reasons = [f"fuzzy:{a}->{b}" for a, b in corrections.items()]
     if cand.symbol is not None:
         reasons.append(f"symbol:{cand.symbol.fq}")
-    reasons += [_REASON[s] for s in (PATH, CONTENT, PARTIAL) if s in cand.sources]
+    reasons += [_REASON[s] for s in (NAMED, MENTIONED, PATH, CONTENT, PARTIAL)
+                if s in cand.sources]
     if cand.rerank is not None and cand.rerank.heading > 0:
         reasons.append("heading-match")
     if cand.rerank is not None and cand.rerank.pairs:

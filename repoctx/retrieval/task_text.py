@@ -284,6 +284,38 @@ def reduce_query(text: str, stats: IndexStats, most: int | None = None) -> str:
     return " ".join(kept)
 
 
+_ANY_PATH = re.compile(r"(?:[\w.-]{1,100}[/\\]){1,30}[\w-]{1,100}\.[A-Za-z]{1,5}\b")
+_MODULE = re.compile(r"(?<![\w.])[a-z_][a-z0-9_]{0,60}(?:\.[a-z_][a-z0-9_]{0,60}){2,12}")
+MAX_PATHS = 40
+"""Most file mentions a task contributes (a traceback repeats its frames)."""
+
+
+def task_paths(text: str) -> list[str]:
+    """The files a task names, as written, most mentioned first (ties: the later mention
+    first, so a traceback's deepest frame leads): paths (``pkg/sql/compiler.py``,
+    traceback frames) and dotted module names (``pkg.sql.compiler``, as ``pkg/sql/
+    compiler``: the caller resolves them against the repository's files)."""
+    text = strip_boilerplate(text)
+    found = [(m.start(), m.group().replace("\\", "/")) for m in _ANY_PATH.finditer(text)]
+    found += [(m.start(), m.group().replace(".", "/")) for m in _MODULE.finditer(text)]
+    counts: dict[str, int] = {}
+    last: dict[str, int] = {}
+    for at, path in found:
+        counts[path] = counts.get(path, 0) + 1
+        last[path] = max(at, last.get(path, at))
+    ordered = sorted(counts, key=lambda p: (-counts[p], -last[p]))
+    return ordered[:MAX_PATHS]
+
+
+def title_words(text: str) -> list[str]:
+    """The words of a task's title (its first non-blank line, boilerplate stripped) that
+    may name a file by its stem (``inspectdb``, ``autoreload``): 4 characters or more,
+    no stopwords, in title order."""
+    title = next((line for line in strip_boilerplate(text).splitlines() if line.strip()), "")
+    words = (w.strip("_") for w in _WORD.findall(title))
+    return list(dict.fromkeys(w for w in words if len(w) >= 4 and w.lower() not in STOPWORDS))
+
+
 def task_names(text: str, stats: IndexStats) -> list[str]:
     """Names in ``text`` worth looking up as definitions, best first.
 

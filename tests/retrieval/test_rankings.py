@@ -101,3 +101,25 @@ def test_a_private_twin_ranks_below_the_name_asked_for(tmp_path):
                                                ("m._trigsimp", TIER_NORM)]
     asked = symbol_ranking(conn, sanitise_query("_trigsimp"), ("1", []), 10)
     assert {m.fq: m.tier for m in asked}["m._trigsimp"] == TIER_EXACT
+
+
+def test_definition_ranking_follows_the_names_and_their_qualifiers(conn):
+    from repoctx.retrieval.rankings import definition_ranking
+
+    found = definition_ranking(conn, ["ShoppingCart.total_price", "HTTPResponse"], ("1", []), 3)
+    assert [m.fq for m in found] == ["shop.cart.ShoppingCart.total_price",
+                                     "shop.http.HTTPResponse"]
+    assert definition_ranking(conn, ["Other.total_price"], ("1", []), 3) == []
+    kept = definition_ranking(conn, ["HTTPResponse"], path_filter(["tests"]), 3)
+    assert kept == []
+
+
+def test_mentioned_paths_resolve_by_suffix_and_modules_by_their_files():
+    index = PathIndex(["pkg/sql/compiler.py", "pkg/db/__init__.py", "pkg/a/utils.py",
+                       "pkg/b/utils.py", "pkg/c/utils.py", "pkg/d/utils.py"])
+    frames = ["/venv/lib/site-packages/pkg/sql/compiler.py", "pkg/db/helpers/render",
+              "pkg/sql/compiler/SQLCompiler/as_sql", "utils.py", "nowhere/else.py"]
+    assert index.resolve(frames) == ["pkg/sql/compiler.py", "pkg/db/__init__.py"]
+    assert index.resolve(["a/utils.py"]) == ["pkg/a/utils.py"]  # the longest suffix decides
+    assert index.resolve(["utils.py"], most=4) == ["pkg/a/utils.py", "pkg/b/utils.py",
+                                                   "pkg/c/utils.py", "pkg/d/utils.py"]

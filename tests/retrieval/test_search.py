@@ -277,3 +277,19 @@ def test_a_long_query_keeps_the_keyword_order_and_adds_neighbours_after(ws, monk
                         lambda w, q, k: real(w, q, k, embedder=embedder))
     hybrid = [h["key"] for h in search(ws, query, k=50)["hits"]]
     assert hybrid[:len(keyword)] == keyword and len(hybrid) >= len(keyword)
+
+
+QUALIFIED_ISSUE = ("Totals are wrong\n" + "The weather was mild and the report is long. " * 30
+                   + "\nCalling `ShoppingCart.total_price` after a refund gives the old sum.\n"
+                   + 'Traceback (most recent call last):\n  File "/srv/app/shop/savepoints.py",'
+                     " line 5, in create_savepoint\nRuntimeError: nested\n")
+
+
+def test_a_pasted_issue_leads_with_the_definition_it_qualifies_and_the_files_it_names(ws):
+    hits = search(ws, QUALIFIED_ISSUE, k=10)["hits"]
+    assert hits[0]["symbol"] == "shop.cart.ShoppingCart.total_price"
+    assert "task-names-definition" in hits[0]["reasons"]
+    named = [h for h in hits if h["path"] == "shop/savepoints.py"]
+    assert named and "task-names-file" in named[0]["reasons"]
+    typed = search(ws, "total price", k=10)["hits"]  # a short query as typed: no task names
+    assert not any("task-names-definition" in h["reasons"] for h in typed)

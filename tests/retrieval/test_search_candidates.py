@@ -88,3 +88,27 @@ def test_files_with_several_matching_sections_rank_first():
 
     infos = {1: info(1, "a.py"), 2: info(2, "b.py"), 3: info(3, "b.py"), 4: info(4, "c.py")}
     assert files_by_sections([[1, 2, 3], [4, 99]], infos) == {"b.py": 1, "a.py": 2, "c.py": 3}
+
+
+def test_a_task_names_definitions_and_files_beyond_its_reduced_words(state):
+    from repoctx.retrieval.search_candidates import (
+        MENTIONED,
+        NAMED,
+        TaskHints,
+        qualified_first,
+    )
+
+    terms = sanitise_query("refund window")
+    plain = [c.path for c in gather(state, terms, None)]
+    hints = TaskHints(("ShoppingCart.total_price",), ("/venv/shop/savepoints.py",))
+    named = gather(state, terms, None, hints)
+    defined = [c for c in named if NAMED in c.sources]
+    assert [c.symbol.fq for c in defined] == ["shop.cart.ShoppingCart.total_price"]
+    assert any(c.path == "shop/savepoints.py" and MENTIONED in c.sources for c in named)
+    assert "shop/savepoints.py" not in plain and "shop/cart.py" not in plain[:1]
+    first = qualified_first(named, ["ShoppingCart.total_price"])[0]
+    assert first is defined[0]
+    assert qualified_first(named, ["total_price"]) == named  # simple names keep their rank
+    assert gather(state, terms, ["docs"], hints)[0].path == "docs/guide.md"
+    by_stem = gather(state, terms, None, TaskHints(stems=("http", "weather")))
+    assert any(c.path == "shop/http.py" and MENTIONED in c.sources for c in by_stem)

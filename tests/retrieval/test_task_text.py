@@ -134,3 +134,22 @@ def test_term_weights_score_rare_code_over_common_prose_without_boilerplate():
                            STATS)
     assert weights["get_order_by"] > weights["descending"] > weights.get("model", 0.0)
     assert "Thanks" not in weights and "package" not in weights  # boilerplate is out
+
+
+def test_title_words_may_name_files_by_their_stems():
+    from repoctx.retrieval.task_text import title_words
+
+    text = "<!-- template -->\ninspectdb should generate related_name on the same links\nbody"
+    assert title_words(text) == ["inspectdb", "generate", "related_name", "links"]
+
+
+def test_task_paths_put_the_most_mentioned_then_the_deepest_frame_first():
+    from repoctx.retrieval.task_text import task_paths
+
+    text = ('Traceback:\n  File "/venv/pkg/views.py", line 3, in get\n'
+            '  File "/venv/pkg/sql/compiler.py", line 9, in as_sql\n'
+            "See pkg.sql.query.Query.build too, and pkg/views.py again.\n"
+            "<!-- ignore hidden/thing.py -->")
+    found = task_paths(text)
+    assert found == ["pkg/views.py", "pkg/sql/query", "venv/pkg/sql/compiler.py",
+                     "venv/pkg/views.py"]  # a dotted name is read up to its class
