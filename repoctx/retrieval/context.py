@@ -29,7 +29,7 @@ from repoctx.session import (
 from .context_rank import Candidate, Ranker, default_rank
 from .definition_slices import TaskTerms, task_terms
 from .expansion import expand, gather
-from .file_class import classify, holder_words, ordered, task_asks
+from .file_class import classify, holder_words, ordered, secondary, task_asks
 from .packing import DETAILS, Packed, Plan, pack, smallest_budget
 from .search_state import search_state
 from .task_text import check_text, index_stats
@@ -102,10 +102,14 @@ def terms_of(ws: Workspace, task: str) -> TaskTerms:
 def by_class(ws: Workspace, task: str, sources: list[Source]) -> list[Source]:
     """``sources`` with tests, prose and release notes behind the source the task did not
     ask them over, and vendored, generated, minified, data and locale files last
-    (``file_class``, read from each file's content)."""
+    (``file_class``, read from each file's content); those the task did not ask about
+    go lean (their best unit alone, ``file_class.secondary``)."""
     holders = _own_holders(ws.root)
     classes = [classify(s.path, s.node.language, s.text(), holders) for s in sources]
-    return [sources[i] for i in ordered(classes, task_asks(task))]
+    asks = task_asks(task)
+    for src, cls in zip(sources, classes, strict=True):
+        src.lean = secondary(cls, asks)
+    return [sources[i] for i in ordered(classes, asks)]
 
 
 _LICENCES = ("LICENSE", "LICENSE.txt", "LICENSE.md", "LICENCE", "COPYING")

@@ -14,7 +14,8 @@ extra: scored against the task's weighted terms (``TaskTerms``: each word's plac
 rarity, ``task_text.term_weights``) in its body (a class in its header: its members
 compete alone), more for the parts of its own name, damped for length; the
 definitions the first one calls get a share of its score (a fix often lands one call
-down). ``units`` decides how many extras a budget lets in.
+down), and so do the methods beside a method search hit (a fix often touches several
+methods of one class). ``units`` decides how many extras a budget lets in.
 """
 
 from __future__ import annotations
@@ -49,6 +50,10 @@ MAX_MEMBERS = 3
 """Most members of a split class hit by search that come right after its header."""
 CALLEE_SHARE = 0.5
 """A definition the best one calls gets this share of the best one's score."""
+SIBLING_SHARE, SIBLING_OF = 0.3, 3
+"""A member of the class of one of the first ``SIBLING_OF`` core definitions (a method
+search hit) gets this share of that method's score: a fix often touches the methods
+beside the one the task is about."""
 CLOSE_SHARE = 0.5
 """A definition search did not hit comes in at this share of the best score or more."""
 SIZE_LINES = 40
@@ -181,7 +186,7 @@ def _order(found: list[_Candidate], hits: list[str],
     """(the core: each hit in its order, a split class's best members right after its
     header, the definitions the task names after the first hit; the extras: the rest
     scoring at least ``CLOSE_SHARE`` of the best, best first, the callees of the first
-    core definition lifted)."""
+    core definition and the siblings of the first core methods lifted)."""
     by_fq = {c.fq: c for c in found}
 
     def best_first(cands: Iterable[_Candidate]) -> list[_Candidate]:
@@ -205,6 +210,13 @@ def _order(found: list[_Candidate], hits: list[str],
         for cand in rest:
             if cand.fq.rsplit(".", 1)[-1] in called:
                 cand.score += top.score * CALLEE_SHARE
+        owners: dict[str, float] = {}
+        for cand in core[:SIBLING_OF]:
+            owner = cand.fq.rpartition(".")[0]
+            if owner in by_fq and cand.key == cand.fq:
+                owners[owner] = max(owners.get(owner, 0.0), cand.score)
+        for cand in rest:
+            cand.score += SIBLING_SHARE * owners.get(cand.fq.rpartition(".")[0], 0.0)
     floor = CLOSE_SHARE * max((c.score for c in found), default=0.0)
     extras = [c for c in best_first(rest) if c.score >= floor > 0]
     return ([(c.start, c.end, c.key) for c in core], [(c.start, c.end, c.key) for c in extras])

@@ -129,6 +129,18 @@ def weight(cls: str, asks_tests: bool, asks_docs: bool, asks_releases: bool) -> 
     return 1.0
 
 
+def secondary(cls: str, asks: tuple[bool, bool, bool]) -> bool:
+    """True for a file the task did not ask about: a test, prose or release notes the
+    task is not about, a vendored or foreign file. Its bundle entry is its best unit
+    alone (``units.Source.lean``): it may still say where to look, and the budget goes
+    to the source an agent edits."""
+    asks_tests, asks_docs, asks_releases = asks
+    if cls in FOREIGN or cls == VENDORED:
+        return True
+    return ((cls == TEST and not asks_tests) or (cls == PROSE and not asks_docs)
+            or (cls == CHANGELOG and not asks_releases))
+
+
 def task_asks(task: str) -> tuple[bool, bool, bool]:
     """Whether the task is about tests, documentation, releases: its title (first line)
     or its opening words say so (a test mentioned in passing further down does not)."""

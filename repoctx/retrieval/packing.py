@@ -167,7 +167,9 @@ def _choose(plan: Plan, src: Source, budget: int, room: int) -> tuple[Pick | Non
     for level in ladder:
         if level == OUTLINE and _outline_cannot_fit(plan, src, room):
             continue
-        if level == LEAN and len(plan.units(src, SLICES, budget) or ()) <= 1:
+        if level == SLICES and src.lean:
+            continue  # a file the task did not ask about: its best unit alone
+        if level == LEAN and not src.lean and len(plan.units(src, SLICES, budget) or ()) <= 1:
             continue  # the slices were already one unit: nothing leaner
         units = plan.units(src, level, budget)
         if units is None:

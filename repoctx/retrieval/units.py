@@ -88,6 +88,9 @@ class Source:
     (``rank_definitions``)."""
     place: int | None = None
     """The file's place in the plan, 0 first (None: in no plan)."""
+    lean: bool = False
+    """A file the task did not ask about (a test, prose, vendored: ``file_class``): its
+    entry is its best unit alone (``packing``'s lean level)."""
 
     @property
     def rank_all(self) -> bool:

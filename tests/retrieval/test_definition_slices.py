@@ -7,7 +7,7 @@ import pytest
 from repoctx import open_store
 from repoctx.contextpull import export_store
 from repoctx.reconcile import PassOptions, reconcile_pass
-from repoctx.retrieval import Workspace
+from repoctx.retrieval import Workspace, definition_slices
 from repoctx.retrieval import units as units_module
 from repoctx.retrieval.definition_slices import (
     LARGE_CLASS_LINES,
@@ -123,3 +123,36 @@ def test_the_import_block_spans_first_to_last_import_and_is_bounded():
     assert import_block(text.splitlines(keepends=True)) == (3, 9)
     assert import_block(["x = 1\n"] * 50 + ["import late\n"]) is None
     assert import_block(["import m\n"] * 60) is None  # too long to ride along
+
+
+QUEUE = ("class Queue:\n    def drain(self, pending):\n        while pending:\n"
+         "            pending.pop()  # backlog\n\n"
+         "    def peek(self, pending):\n        return pending[0]\n\n\n"
+         "def drain_queue(pending):\n    while pending:\n        pending.pop()  # backlog\n")
+
+
+@pytest.fixture(scope="module")
+def queue_ws(tmp_path_factory):
+    root = tmp_path_factory.mktemp("queue") / "repo"
+    write(root, {"pkg/__init__.py": "", "pkg/queue.py": QUEUE})
+    store = open_store(root, repo_id="queue", replica_id="r1")
+    reconcile_pass(store, root, PassOptions(workers=1))
+    export_store(store, root, store.path / "contextpull.sqlite")
+    workspace = Workspace(store, root.resolve(), store.path / "contextpull.sqlite")
+    yield workspace
+    workspace.close()
+
+
+def test_a_method_beside_the_hit_method_competes_as_an_extra(queue_ws, monkeypatch):
+    # search hit ``Queue.drain``; ``peek`` holds one task word, too few on its own
+    lines = (queue_ws.root / "pkg/queue.py").read_text().splitlines(keepends=True)
+    symbols = queue_ws.node("pkg/queue.py").symbols
+    terms = task_terms("drain leaves the pending backlog")
+
+    def extras() -> list[str | None]:
+        return [key for *_, key in rank_definitions(
+            queue_ws, "pkg/queue.py", symbols, ["pkg.queue.Queue.drain"], lines, terms)[1]]
+
+    assert "pkg.queue.Queue.peek" in extras()
+    monkeypatch.setattr(definition_slices, "SIBLING_SHARE", 0.0)
+    assert "pkg.queue.Queue.peek" not in extras()

@@ -15,6 +15,7 @@ from repoctx.retrieval.file_class import (
     classify,
     holder_words,
     ordered,
+    secondary,
     task_asks,
 )
 
@@ -80,3 +81,12 @@ def test_order_keeps_source_first_and_foreign_files_last():
     assert order.index(2) < order.index(1)  # source before a test ranked above it
     asked = ordered(items, (True, False, False))
     assert asked.index(1) < asked.index(3)  # a test the task asks about keeps its place
+
+
+def test_files_the_task_did_not_ask_about_are_secondary():
+    nothing = (False, False, False)
+    assert not secondary(SOURCE, nothing)
+    assert all(secondary(cls, nothing) for cls in (TEST, PROSE, CHANGELOG, VENDORED, MINIFIED))
+    assert not secondary(TEST, (True, False, False))  # a task about tests
+    assert not secondary(PROSE, (False, True, False))  # a documentation question
+    assert secondary(MINIFIED, (True, True, True))  # foreign whatever the task asks

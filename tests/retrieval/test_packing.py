@@ -105,3 +105,21 @@ def test_a_file_whose_slices_do_not_fit_sends_its_best_definition_alone(ws, monk
             assert [u["symbol"] for u in entry["units"]] == ["shop.pricing.Rule0"]
             lean_seen = True
     assert lean_seen
+
+
+def test_a_lean_file_sends_its_best_unit_alone(ws, monkeypatch):
+    from repoctx.retrieval import units
+
+    monkeypatch.setattr(units, "CHEAP_MAX", 0)  # sliced, never whole
+    rules = tuple(f"shop.pricing.Rule{i}" for i in range(6))
+
+    def entry(lean: bool) -> dict:
+        src = load(ws, Target("shop/pricing.py", rules, (), ("t",)))
+        src.lean = lean
+        packed = pack(Plan([src], "auto", fields={"retrievalPath": "test"}), 20_000)
+        return packed.entries[0]
+
+    assert len(entry(lean=False)["units"]) > 1
+    lean = entry(lean=True)
+    assert lean["detail"] == "slices"
+    assert [u["symbol"] for u in lean["units"]] == ["shop.pricing.Rule0"]
