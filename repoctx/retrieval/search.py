@@ -121,12 +121,14 @@ def search(ws: Workspace, query: str | None = None, *, queries: list[str] | None
     if not isinstance(refresh, bool):
         raise ToolError("refresh: must be true or false")
     terms = _terms(ws, checked)
-    results = [_answer(ws, t, k, wanted, filters, brief) for t in terms]
+    longs = [_is_long(text) for text, _ in checked]
+    results = [_answer(ws, t, k, wanted, filters, brief, long)
+               for t, long in zip(terms, longs, strict=True)]
     stale = sorted({h["path"] for r in results for h in r["hits"] if not h.get("fresh", True)})
     if refresh and stale:
         refresh_index(ws)
-        results = [{**_answer(ws, t, k, wanted, filters, brief), "refreshed": stale}
-                   for t in terms]
+        results = [{**_answer(ws, t, k, wanted, filters, brief, long), "refreshed": stale}
+                   for t, long in zip(terms, longs, strict=True)]
     if not many:
         return results[0]
     return {"results": [{"query": t.text, **r} for t, r in zip(terms, results, strict=True)],
@@ -141,8 +143,14 @@ def refresh_index(ws: Workspace) -> None:
     forget_state(ws.export)
 
 
+def _is_long(text: str) -> bool:
+    """True for a pasted issue rather than a question: more than ``LONG_QUERY_WORDS``
+    words in the text as sent (a reduced query has fewer, so it cannot tell)."""
+    return len(text.split()) > LONG_QUERY_WORDS
+
+
 def _answer(ws: Workspace, terms: QueryTerms, k: int, kinds: tuple[str, ...],
-            paths: list[str] | None, brief: bool) -> dict[str, Any]:
+            paths: list[str] | None, brief: bool, long: bool) -> dict[str, Any]:
     base: dict[str, Any] = {"hits": [], "mode": MODE, "retrievalPath": RETRIEVAL_PATH}
     if terms.empty:
         return {**base, "hint": "no searchable words in the query"}
@@ -164,7 +172,7 @@ def _answer(ws: Workspace, terms: QueryTerms, k: int, kinds: tuple[str, ...],
             if kinds != ("memory",) else [])
     if "memory" in kinds and not paths:
         hits = _with_memory(hits, memory_hits(ws.store, terms.text, k), k)
-    hits, path = _with_semantic(ws, hits, terms.text, k, kinds, paths)
+    hits, path = _with_semantic(ws, hits, terms.text, k, kinds, paths, long)
     out = {**base, "hits": hits, "retrievalPath": path}
     if path.startswith("semantic"):
         out["mode"] = "hybrid"
@@ -203,10 +211,11 @@ def _with_memory(code: list[dict[str, Any]], notes: list[dict[str, Any]], k: int
 
 
 def _with_semantic(ws: Workspace, hits: list[dict[str, Any]], query: str, k: int,
-                   kinds: tuple[str, ...], paths: list[str] | None,
+                   kinds: tuple[str, ...], paths: list[str] | None, long: bool,
                    ) -> tuple[list[dict[str, Any]], str]:
     """Keyword hits fused by reciprocal rank with the embedder's nearest sources (when an
-    embedder is configured; otherwise the keyword hits as they are)."""
+    embedder is configured; otherwise the keyword hits as they are); after a ``long``
+    query the neighbours only follow the keyword hits."""
     near, path = vectors.semantic_hits(ws, query, k)
     near = [h for h in near if h["kind"] in kinds
             and (not paths or (h.get("path") and matches_filter(h["path"], paths)))]
@@ -222,7 +231,7 @@ def _with_semantic(ws: Workspace, hits: list[dict[str, Any]], query: str, k: int
         "symbol": h.get("symbol"), "snippet": "", "reasons": ["semantic"],
         "fresh": ws.is_fresh(h["path"]) if h.get("path") else True}
         for h in near if h["key"] not in keyword} | keyword
-    weight = SEMANTIC_WEIGHT if len(query.split()) <= LONG_QUERY_WORDS else 0.0
+    weight = 0.0 if long else SEMANTIC_WEIGHT
     order = guarded(list(keyword), [h["key"] for h in near], pinned=_strong_prefix(hits),
                     weight=weight)
     return [by_key[key] for key in order[:k]], path
