@@ -27,6 +27,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -153,12 +156,29 @@ def django_questions(names: list[str], built: dict[str, Any], workdir: Path) -> 
                        share=False)
 
 
-def swe_split(series: list[str], names: list[str], built: dict[str, Any]) -> dict[str, Any]:
+def private_workspace(series: str, workdir: Path) -> Any:
+    """``swe.workspace(series)`` copied into ``workdir``: this bench switches the store's
+    embedder, which must not leak into other runs sharing ``bench/.cache``."""
+    from repoctx import open_store
+    from repoctx.retrieval import Workspace
+
+    ws, root = swe.workspace(series, False, lambda m: print(m, file=sys.stderr))
+    ws.close()
+    ws.store.close()
+    folder = swe.STORES / f"{series}-{swe.index_key()}"
+    copy = workdir / f"swe-{series}"
+    shutil.copytree(folder, copy)
+    store = open_store(root, repo_id=f"django-{series}", store_dir=copy / "store")
+    return Workspace(store, root, copy / "export.sqlite")
+
+
+def swe_split(series: list[str], names: list[str], built: dict[str, Any],
+              workdir: Path) -> dict[str, Any]:
     """The SWE-bench split's search, per series then pooled (means weighted by tasks)."""
     per: dict[str, tuple[int, dict[str, Any]]] = {}
     for one in series:
         instances = swe.load_instances(one, None)
-        ws, _ = swe.workspace(one, False, lambda m: print(m, file=sys.stderr))
+        ws = private_workspace(one, workdir)
         try:
             per[one] = (len(instances), bench_store(
                 ws, [(i.task, set(i.gold)) for i in instances], names, built, share=True))
@@ -174,37 +194,63 @@ def swe_split(series: list[str], names: list[str], built: dict[str, Any]) -> dic
 
 
 def cold_index(embedder: str) -> dict[str, float]:
-    """``repoctx index --json`` of Django 5.2 into a fresh store: wall and phases."""
+    """``repoctx index --json`` of Django 5.2 into a fresh store: its phases' seconds,
+    with ``cpu`` (user + system seconds of the process tree) and ``load`` (the 1-minute
+    load average when it started)."""
     root = django_source()
+    load = os.getloadavg()[0]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryDirectory(prefix="embedder-cold-") as tmp:
         cmd = [sys.executable, "-m", "repoctx", "index", str(root), "--store",
                str(Path(tmp) / "s"), "--embedder", embedder, "--json"]
         out = subprocess.run(cmd, capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)["seconds"]
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {**json.loads(out.stdout)["seconds"], "cpu": cpu, "load": load}
 
 
-def report(q: dict[str, Any], s: dict[str, Any] | None, cold: dict[str, Any] | None,
-           names: list[str]) -> str:
+def cold_pairs(pairs: int, embedder: str = "static") -> list[dict[str, dict[str, float]]]:
+    """``pairs`` cold indexes with ``--embedder none`` and ``embedder``, alternating (which
+    goes first alternates too), so both see the same minutes of a shared machine."""
+    runs = []
+    for i in range(pairs):
+        order = ("none", embedder) if i % 2 == 0 else (embedder, "none")
+        pair = {e: cold_index(e) for e in order}
+        print(f"  cold pair {i + 1}: {pair}", file=sys.stderr, flush=True)
+        runs.append(pair)
+    return runs
+
+
+def report(q: dict[str, Any] | None, s: dict[str, Any] | None,
+           cold: list[dict[str, dict[str, float]]] | None, names: list[str]) -> str:
     """The candidate table and the cold-index line."""
     lines = ["| candidate | Django questions recall@5 / MRR | SWE search recall@5 / MRR "
              "| hybrid query p50 / p95 (Django) | embed the Django store |",
              "| --- | ---: | ---: | ---: | ---: |"]
-    for name in ["keyword", *names]:
-        a = q[name]
+    for name in ["keyword", *names] if q or s else []:
+        a = q[name] if q else None
         b = s["pooled"][name] if s else None
         swe_cell = f"{b['recall5']:.1f}% / {b['mrr']:.3f}" if b else "—"
-        embed = f"{a['embed_s']:.1f} s ({a['vectors']:,} vectors)" if "embed_s" in a else "—"
-        lines.append(f"| {name} | {a['recall5']:.1f}% / {a['mrr']:.3f} | {swe_cell} "
-                     f"| {a['p50']:.1f} / {a['p95']:.1f} ms | {embed} |")
+        q_cell = f"{a['recall5']:.1f}% / {a['mrr']:.3f}" if a else "—"
+        ms = f"{a['p50']:.1f} / {a['p95']:.1f} ms" if a else "—"
+        embed = (f"{a['embed_s']:.1f} s ({a['vectors']:,} vectors)"
+                 if a and "embed_s" in a else "—")
+        lines.append(f"| {name} | {q_cell} | {swe_cell} | {ms} | {embed} |")
     if s:
         lines += ["", f"SWE-bench: {s['tasks']} tasks of the series asked, the whole problem "
                   "statement as the query, recall@5 = share of gold files in the top 5 files."]
     if cold:
-        lines += ["", "Cold `repoctx index` of Django 5.2 (fresh store, one run each): "
-                  + "; ".join(f"`--embedder {k}` {v['wall']:.1f} s wall"
-                              + (f" (embed {v['embed']:.1f} s)" if "embed" in v else "")
-                              for k, v in cold.items())
-                  + f"; ratio {cold['static']['wall'] / cold['none']['wall']:.2f}x."]
+        lines += ["", "Cold `repoctx index` of Django 5.2, fresh stores, pairs alternating "
+                  "(wall / CPU of the process tree; load = 1-minute load average at start):",
+                  "", "| pair | load | keyword wall / CPU | embedder wall / CPU | ratio wall "
+                  "| ratio CPU |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
+        for i, pair in enumerate(cold, 1):
+            none, other = pair["none"], next(v for k, v in pair.items() if k != "none")
+            lines.append(f"| {i} | {none['load']:.1f} / {other['load']:.1f} "
+                         f"| {none['wall']:.1f} s / {none['cpu']:.1f} s "
+                         f"| {other['wall']:.1f} s / {other['cpu']:.1f} s "
+                         f"| {other['wall'] / none['wall']:.2f}x "
+                         f"| {other['cpu'] / none['cpu']:.2f}x |")
     lines += ["", f"Load average during the run: {load_average()} (2 cores, shared)."]
     return "\n".join(lines)
 
@@ -215,18 +261,25 @@ def main() -> None:
                         help="SWE-bench series, comma-separated ('' for none)")
     parser.add_argument("--candidates", default="static",
                         help=f"comma-separated, of: {', '.join(candidates())}")
-    parser.add_argument("--cold", action="store_true", help="also time cold repoctx index")
+    parser.add_argument("--cold", type=int, default=0, metavar="PAIRS",
+                        help="also time PAIRS cold repoctx index pairs (none vs static)")
+    parser.add_argument("--skip-questions", action="store_true",
+                        help="leave out the Django questions (with --cold or --series)")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "benchmarks.md")
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--json", type=Path, help="also write the raw figures here")
     args = parser.parse_args()
     names = [n for n in args.candidates.split(",") if n]
     built = {name: candidates()[name]() for name in names}
-    with tempfile.TemporaryDirectory(prefix="embedder-bench-") as tmp:
-        q = django_questions(names, built, Path(tmp))
     series = [v for v in args.series.split(",") if v]
-    s = swe_split(series, names, built) if series else None
-    cold = {e: cold_index(e) for e in ("none", "static")} if args.cold else None
+    with tempfile.TemporaryDirectory(prefix="embedder-bench-") as tmp:
+        q = None if args.skip_questions else django_questions(names, built, Path(tmp))
+        s = swe_split(series, names, built, Path(tmp)) if series else None
+    cold = cold_pairs(args.cold) if args.cold else None
     body = report(q, s, cold, names)
+    if args.json:
+        args.json.write_text(json.dumps({"questions": q, "swe": s, "cold": cold,
+                                         "load": load_average()}, indent=1))
     print(body)
     if not args.no_write:
         write_section(args.out, "embedders", "Embedders for hybrid search (issue 18)", body)
