@@ -82,7 +82,21 @@ def candidates() -> dict[str, Callable[[], Any]]:
         "static-384-raw": static(384, None, False, "384-raw"),
         "minilm-numpy": lambda: settings.embedder_named("minilm"),
         "tokenlearn-64-int8": PackagedStatic,
+        "static-code-windows": lambda: StaticEmbedder(
+            table=settings.embedder_named("static")._load()[0],  # noqa: SLF001
+            model="bench-static/code-windows"),
     }
+
+
+def backfill_for(store: Any, name: str, embedder: Any) -> Any:
+    """The candidate's back-fill (``*-code-windows``: code files keep their windows)."""
+    from repoctx.vectors import sources
+
+    sources.CODE_FILE_WINDOWS = name.endswith("-code-windows")
+    try:
+        return vectors.backfill(store, embedder)
+    finally:
+        sources.CODE_FILE_WINDOWS = False
 
 
 class PackagedStatic:
@@ -160,7 +174,7 @@ def bench_store(ws: Any, queries: list[tuple[str, set[str]]], names: list[str],
         embedder = built[name]
         use(ws.store, embedder)
         start = time.perf_counter()
-        filled = vectors.backfill(ws.store, embedder)
+        filled = backfill_for(ws.store, name, embedder)
         seconds = time.perf_counter() - start
         score(ws, queries[:5], share)
         out[name] = {**score(ws, queries, share).summary(), "embed_s": seconds,
