@@ -64,10 +64,12 @@ _REASON = {PATH: "path-name-match", CONTENT: "content-match", PARTIAL: "partial-
 
 
 class Asked(NamedTuple):
-    """One query as search takes it: its terms, and what a pasted task names besides."""
+    """One query as search takes it: its terms, what a pasted task names besides, and
+    whether it is long (``_is_long``: decided on the text as sent)."""
 
     terms: QueryTerms
     hints: TaskHints
+    long: bool
 
 
 LONG_QUERY_WORDS = 24
@@ -129,7 +131,7 @@ def _terms(ws: Workspace, checked: list[tuple[str, str]]) -> list[Asked]:
         if not fits_as_typed(text) and search_state(ws.export).indexed:
             hints = TaskHints(tuple(task_names(text, index_stats(search_state(ws.export)))),
                               tuple(task_paths(text)), tuple(title_words(text)))
-        out.append(Asked(terms, hints))
+        out.append(Asked(terms, hints, _is_long(text)))
     return out
 
 
@@ -152,11 +154,11 @@ def search(ws: Workspace, query: str | None = None, *, queries: list[str] | None
     if not isinstance(refresh, bool):
         raise ToolError("refresh: must be true or false")
     asked = _terms(ws, checked)
-    results = [_answer(ws, a.terms, k, wanted, filters, brief, a.hints) for a in asked]
+    results = [_answer(ws, a.terms, k, wanted, filters, brief, a.hints, a.long) for a in asked]
     stale = sorted({h["path"] for r in results for h in r["hits"] if not h.get("fresh", True)})
     if refresh and stale:
         refresh_index(ws)
-        results = [{**_answer(ws, a.terms, k, wanted, filters, brief, a.hints),
+        results = [{**_answer(ws, a.terms, k, wanted, filters, brief, a.hints, a.long),
                     "refreshed": stale} for a in asked]
     if not many:
         return results[0]
@@ -173,8 +175,14 @@ def refresh_index(ws: Workspace) -> None:
     forget_state(ws.export)
 
 
+def _is_long(text: str) -> bool:
+    """True for a pasted issue rather than a question: more than ``LONG_QUERY_WORDS``
+    words in the text as sent (a reduced query has fewer, so it cannot tell)."""
+    return len(text.split()) > LONG_QUERY_WORDS
+
+
 def _answer(ws: Workspace, terms: QueryTerms, k: int, kinds: tuple[str, ...],
-            paths: list[str] | None, brief: bool, hints: TaskHints = NO_HINTS
+            paths: list[str] | None, brief: bool, hints: TaskHints, long: bool
             ) -> dict[str, Any]:
     base: dict[str, Any] = {"hits": [], "mode": MODE, "retrievalPath": RETRIEVAL_PATH}
     if terms.empty:
@@ -198,7 +206,7 @@ def _answer(ws: Workspace, terms: QueryTerms, k: int, kinds: tuple[str, ...],
             if kinds != ("memory",) else [])
     if "memory" in kinds and not paths:
         hits = _with_memory(hits, memory_hits(ws.store, terms.text, k), k)
-    hits, path = _with_semantic(ws, hits, terms.text, k, kinds, paths)
+    hits, path = _with_semantic(ws, hits, terms.text, k, kinds, paths, long)
     out = {**base, "hits": hits, "retrievalPath": path}
     if path.startswith("semantic"):
         out["mode"] = "hybrid"
@@ -237,10 +245,11 @@ def _with_memory(code: list[dict[str, Any]], notes: list[dict[str, Any]], k: int
 
 
 def _with_semantic(ws: Workspace, hits: list[dict[str, Any]], query: str, k: int,
-                   kinds: tuple[str, ...], paths: list[str] | None,
+                   kinds: tuple[str, ...], paths: list[str] | None, long: bool,
                    ) -> tuple[list[dict[str, Any]], str]:
     """Keyword hits fused by reciprocal rank with the embedder's nearest sources (when an
-    embedder is configured; otherwise the keyword hits as they are)."""
+    embedder is configured; otherwise the keyword hits as they are); after a ``long``
+    query the neighbours only follow the keyword hits."""
     near, path = vectors.semantic_hits(ws, query, k)
     near = [h for h in near if h["kind"] in kinds
             and (not paths or (h.get("path") and matches_filter(h["path"], paths)))]
@@ -256,7 +265,7 @@ def _with_semantic(ws: Workspace, hits: list[dict[str, Any]], query: str, k: int
         "symbol": h.get("symbol"), "snippet": "", "reasons": ["semantic"],
         "fresh": ws.is_fresh(h["path"]) if h.get("path") else True}
         for h in near if h["key"] not in keyword} | keyword
-    weight = SEMANTIC_WEIGHT if len(query.split()) <= LONG_QUERY_WORDS else 0.0
+    weight = 0.0 if long else SEMANTIC_WEIGHT
     order = guarded(list(keyword), [h["key"] for h in near], pinned=_strong_prefix(hits),
                     weight=weight)
     return [by_key[key] for key in order[:k]], path

@@ -54,6 +54,11 @@ def read_safetensors(path: Path) -> dict[str, np.ndarray]:
     return out
 
 
+def words(text: str) -> list[str]:
+    """The words of ``text`` as BERT's pre-tokenizer splits them, case kept."""
+    return _SPLIT.findall(text)
+
+
 class WordPiece:
     """BERT's uncased WordPiece tokenizer over a ``vocab.txt`` (one piece per line)."""
 

@@ -75,6 +75,10 @@ def meta_of(vid: str, rec: Record | None) -> VectorMeta | None:
 
 def _delta(current: Record | None, values: dict[str, Any], tick: int, replica: str,
            ) -> Record | None:
+    if current is None:  # a first write (a cold back-fill): every value that is set
+        changed = {name: lww_register.set_value(lww_register.EMPTY, value, tick, replica)
+                   for name, value in values.items() if value is not None}
+        return record.write(changed, tick) if changed else None
     changed = {}
     for name, value in values.items():
         if _plain(record.field_state(current, name, lww_register).value) != _plain(value):

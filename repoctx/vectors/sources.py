@@ -6,7 +6,8 @@ file's digest; for a symbol, the digest of its primary declaring file (the ``.py
 before the ``.pyi``, then path order); for a memory entry a hash of its text. The live
 set is read from the file nodes and the memory tree only (one scan each): a symbol's
 record is read when it is embedded, never to find out whether it needs to be.
-A file whose content was not projected (no ``content`` marker) is not a source yet.
+A file whose content was not projected (no ``content`` marker) is not a source yet, and
+a file that declares symbols is embedded as its symbols only (``CODE_FILE_WINDOWS``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,12 @@ from .chunks import memory_text
 
 FILE, SYMBOL, MEMORY = "file", "symbol", "mem"
 KINDS = (FILE, SYMBOL, MEMORY)
+CODE_FILE_WINDOWS = False
+"""Whether a file that declares symbols is a source of its own (windows over its body)
+besides its symbols. Off (issue 18): on Django such windows are 36% of the vectors and
+most of the embedded text, yet fused search found the same files without them (Django
+questions and the SWE split, ``bench/embedders.py``); files without symbols (documents,
+configuration, templates) keep their windows."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +92,8 @@ def _file_nodes(store: Store, snap: Snapshot) -> list[file_node.FileNode]:
 def _files(store: Store, nodes: list[file_node.FileNode]) -> dict[str, Source]:
     return {source_id(FILE, n.path): Source(source_id(FILE, n.path), FILE,
                                             store.key("file", n.path), n.digest, n.path)
-            for n in nodes if n.has(file_node.CONTENT)}
+            for n in nodes if n.has(file_node.CONTENT)
+            and (CODE_FILE_WINDOWS or not n.symbols)}
 
 
 def _symbols(store: Store, nodes: list[file_node.FileNode]) -> dict[str, Source]:

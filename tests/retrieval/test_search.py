@@ -293,3 +293,28 @@ def test_a_pasted_issue_leads_with_the_definition_it_qualifies_and_the_files_it_
     assert named and "task-names-file" in named[0]["reasons"]
     typed = search(ws, "total price", k=10)["hits"]  # a short query as typed: no task names
     assert not any("task-names-definition" in h["reasons"] for h in typed)
+
+
+def test_a_pasted_issue_reduced_to_a_short_query_still_keeps_the_keyword_order(
+        ws, monkeypatch):
+    # Over MAX_QUERY_TERMS words, so search reduces it to a query of at most 16 terms:
+    # "long" is decided on the text as sent, not on the reduced query.
+    from repoctx import vectors
+    from repoctx.retrieval.query import MAX_QUERY_TERMS
+    from tests.vectors.hashed_embedder import HashedBagTestEmbedder
+
+    issue = ("The discount guide says coupons apply before taxes, but when I add an item "
+             "to the shopping cart and render the template response, the total price "
+             "ignores the discount and the refund window, and nested atomic blocks create "
+             "a savepoint twice. Steps: add item, total price, check out, render response.")
+    assert len(issue.split()) > MAX_QUERY_TERMS
+    keyword = [h["key"] for h in search(ws, issue, k=50)["hits"]]
+    embedder = HashedBagTestEmbedder()
+    vectors.backfill(ws.store, embedder)
+    real = vectors.semantic_hits
+    monkeypatch.setattr(vectors, "semantic_hits",
+                        lambda w, q, k: real(w, q, k, embedder=embedder))
+    hybrid = search(ws, issue, k=50)
+    assert hybrid["mode"] == "hybrid"
+    got = [h["key"] for h in hybrid["hits"]]
+    assert got[:len(keyword)] == keyword and len(got) >= len(keyword)

@@ -28,7 +28,7 @@ def test_approximate_above_1024_vectors(tmp_path):
     from tests.reconcile.helpers import generated_repo
 
     root = tmp_path / "repo"
-    generated_repo(root, 300)
+    generated_repo(root, 600)  # code files are embedded as their symbols (~2 each)
     with open_store(root, repo_id="demo", store_dir=tmp_path / "s") as store:
         reconcile_pass(store, root, PassOptions(workers=1))
         embedder = HashedBagTestEmbedder()
@@ -38,7 +38,8 @@ def test_approximate_above_1024_vectors(tmp_path):
         assert path == "semantic.approximate" and hits
         exact, path = semantic_hits(ws(store), "class Widget7 Base2", 3, embedder=embedder,
                                     nprobe=10_000)
-        assert path == "semantic.exact" and exact[0]["sourceId"] == "symbol:pkg7.mod7.Widget7"
+        assert path == "semantic.exact"  # (the 64-bucket test hash has collisions)
+        assert "symbol:pkg7.mod7.Widget7" in [h["sourceId"] for h in exact]
 
 
 def test_query_embedder_for_the_contextpull_reader():

@@ -12,7 +12,9 @@ def test_live_sources_are_files_symbols_and_memory(indexed):
     readme = live["file:README.md"]
     assert readme.key == "repo/demo/file/README.md" and len(readme.version) == 64
     widget = live["symbol:pkg0.mod0.Widget0"]
-    assert widget.path == "pkg0/mod0.py" and widget.version == live["file:pkg0/mod0.py"].version
+    assert widget.path == "pkg0/mod0.py" and len(widget.version) == 64
+    # a code file is embedded as its symbols; its windows only with CODE_FILE_WINDOWS
+    assert "file:pkg0/mod0.py" not in live and "file:pkg0/__init__.py" in live
     memo = live["mem:design/refunds"]
     assert memo.key == "repo/demo/mem/design/refunds" and memo.text == "Refunds\nThirty days."
     with store.snapshot() as snap:
@@ -24,3 +26,12 @@ def test_source_ids_and_pages():
     assert sid == "file:a/b.py" and split_source_id(sid) == ("file", "a/b.py")
     assert 0 <= page_of(sid) < 256
     assert len({page_of(f"file:{i}") for i in range(5000)}) == 256
+
+
+def test_code_file_windows_come_back_with_the_switch(indexed, monkeypatch):
+    from repoctx.vectors import sources
+
+    monkeypatch.setattr(sources, "CODE_FILE_WINDOWS", True)
+    with indexed.store.snapshot() as snap:
+        live = live_sources(indexed.store, snap)
+    assert live["symbol:pkg0.mod0.Widget0"].version == live["file:pkg0/mod0.py"].version

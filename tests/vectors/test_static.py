@@ -57,6 +57,17 @@ def test_embedding_is_normalised_and_follows_the_words(model):
     assert len(space_of(emb)) == 16 and emb.model.endswith(f"/{HIDDEN}")
 
 
+def test_a_text_is_the_normalised_sum_of_its_pieces_repeats_included(model):
+    emb = StaticEmbedder(model)
+    text = "user session user cache_user session, Session!"
+    table, tok = emb._load()
+    ids = tok.ids(text, limit=1 << 30)
+    assert len(ids) > len(set(ids))  # repeated words: each occurrence counts
+    want = table[ids].sum(axis=0)
+    got = emb.embed([text])[0]
+    assert np.allclose(got, want / np.linalg.norm(want), atol=1e-6)
+
+
 def test_the_table_is_distilled_once_then_read_from_the_cache(model):
     first = cached_table(model, HIDDEN)
     files = list(cache_dir().glob("static-*.npy"))
