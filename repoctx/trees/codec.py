@@ -62,7 +62,12 @@ def pack(spec: TreeSpec, plain_bytes: bytes) -> bytes:
     """The bytes stored for a record encoding in ``spec``'s tree (compressed where it pays)."""
     if not spec.compress or len(plain_bytes) < COMPRESS_MIN:
         return plain_bytes
-    packed = zlib.compress(plain_bytes, COMPRESS_LEVEL)
+    # A window no larger than the input (zlib's stream header says which, so any reader
+    # inflates it) and a smaller hash: most records are under 1 KB, and setting up zlib's
+    # default 64 KB window and tables cost five times the compression (structural tree).
+    deflate = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED,
+                               min(15, max(9, len(plain_bytes).bit_length())), 6)
+    packed = deflate.compress(plain_bytes) + deflate.flush()
     if len(packed) + 1 >= len(plain_bytes):
         return plain_bytes
     return _COMPRESSED + packed

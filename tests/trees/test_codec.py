@@ -103,3 +103,11 @@ def test_a_damaged_compressed_record_is_corrupt_naming_tree_and_key():
     stored[len(stored) // 2] ^= 0xFF  # zlib's checksum catches what msgpack would not
     with pytest.raises(CorruptRecordError, match="'repo/x/file/a.py'.*structural"):
         decode(spec, "repo/x/file/a.py", bytes(stored))
+
+
+@pytest.mark.parametrize("size", [64, 300, 5_000, 70_000])
+def test_every_size_round_trips_through_its_own_window(size):
+    spec = BY_NAME["repo-context-xref"]
+    text = ("def f(x):\n    return x + %d\n" * (size // 20 + 1))[:size].encode()
+    stored = trees_codec.pack(spec, text)
+    assert stored[0] == trees_codec.COMPRESSED and trees_codec.plain(stored) == text
