@@ -16,7 +16,9 @@ files' nodes alone (``reconcile.file_node.LiveNodes``).
 Stored bytes may be compressed (store format 2, issue 15): a tree whose ``TreeSpec``
 says ``compress`` stores a record's encoding of ``COMPRESS_MIN`` bytes or more as
 ``COMPRESSED`` (0xC1, the one byte msgpack never uses, so no plain record starts with it)
-followed by its zlib stream, when that is shorter. ``plain`` turns stored bytes back into
+followed by its zlib stream, when that is shorter; the stream starts from a preset
+dictionary (``zdict``) whose Adler-32 its header names, so a reader finds the dictionary
+in the stream. ``plain`` turns stored bytes back into
 the record's encoding, which is what everything outside this layer sees as a record's
 bytes: the replication digests hash it and sync ships it, so replicas that stored the
 same record differently (compressed or not, at another level) still agree. A plain
@@ -34,6 +36,7 @@ from repoctx.crdt import record, schema
 from repoctx.crdt.record import Record
 from repoctx.errors import CorruptRecordError, CrdtError
 
+from . import zdict
 from .spec import LOCAL_TREE, TreeSpec
 from .visibility import visible
 
@@ -58,15 +61,29 @@ COMPRESS_LEVEL = 6
 (the cost is per call, not per byte, at these sizes)."""
 
 
+_FDICT = 0x20
+"""The bit of a zlib stream's second header byte saying a preset dictionary follows."""
+_primed: dict[int, Any] = {}
+"""Window bits -> a compressor already primed with ``zdict.CURRENT``, copied per record
+(priming one costs as much as compressing a record)."""
+
+
+def _deflater(wbits: int) -> Any:
+    primed = _primed.get(wbits)
+    if primed is None:
+        primed = _primed[wbits] = zlib.compressobj(
+            COMPRESS_LEVEL, zlib.DEFLATED, wbits, 6, zlib.Z_DEFAULT_STRATEGY, zdict.CURRENT)
+    return primed.copy()
+
+
 def pack(spec: TreeSpec, plain_bytes: bytes) -> bytes:
     """The bytes stored for a record encoding in ``spec``'s tree (compressed where it pays)."""
     if not spec.compress or len(plain_bytes) < COMPRESS_MIN:
         return plain_bytes
-    # A window no larger than the input (zlib's stream header says which, so any reader
-    # inflates it) and a smaller hash: most records are under 1 KB, and setting up zlib's
-    # default 64 KB window and tables cost five times the compression (structural tree).
-    deflate = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED,
-                               min(15, max(9, len(plain_bytes).bit_length())), 6)
+    # A window just large enough for the dictionary and the record (zlib's header says
+    # which, so any reader inflates it) and a smaller hash: setting up zlib's default
+    # window and tables per record cost five times the compression (structural tree).
+    deflate = _deflater(min(15, max(14, (len(plain_bytes) + len(zdict.CURRENT)).bit_length())))
     packed = deflate.compress(plain_bytes) + deflate.flush()
     if len(packed) + 1 >= len(plain_bytes):
         return plain_bytes
@@ -75,10 +92,21 @@ def pack(spec: TreeSpec, plain_bytes: bytes) -> bytes:
 
 def plain(raw: bytes) -> bytes:
     """A record's encoding from its stored bytes (``pack`` undone); raises ``zlib.error``
-    on a damaged compressed stream (its checksum fails)."""
-    if raw[:1] == _COMPRESSED:
-        return zlib.decompress(memoryview(raw)[1:])
-    return raw
+    on a damaged compressed stream (its checksum fails, it is cut short, or it names a
+    dictionary this build does not have)."""
+    if raw[:1] != _COMPRESSED:
+        return raw
+    stream = memoryview(raw)[1:]
+    if len(raw) < 7 or not raw[2] & _FDICT:
+        return zlib.decompress(stream)
+    dictionary = zdict.DICTIONARIES.get(int.from_bytes(raw[3:7], "big"))
+    if dictionary is None:
+        raise zlib.error(f"compressed with an unknown dictionary {bytes(raw[3:7]).hex()}")
+    inflate = zlib.decompressobj(zdict=dictionary)
+    out = inflate.decompress(stream)
+    if not inflate.eof or inflate.unused_data:
+        raise zlib.error("the compressed stream is cut short or followed by other bytes")
+    return out
 
 
 CHECKED_MAX = 1 << 18
