@@ -78,6 +78,11 @@ def measure(label: str, corpus: Path, tmp: Path, res: Results) -> None:
     tables = ", ".join(f"`{t['table']}` {t['bytes'] / MB:.1f}"
                        for t in stats["export"]["tables"] if t["bytes"] >= MB)
     res.notes.append(f"{label} LMDB trees (MB, pages in use): {trees}.")
+    lmdb_file = stats["lmdb"]
+    res.notes.append(
+        f"{label} LMDB file {lmdb_file['bytes'] / MB:.1f} MB, of which the trees' pages "
+        f"{lmdb_file['inTrees'] / MB:.1f} MB (the rest free pages or LMDB's own); the "
+        "figure above is the folder's allocated blocks, so it counts the free pages too.")
     res.notes.append(f"{label} export tables of 1 MB or more (MB): {tables}.")
     print(f"{label}: {total / src:.2f}x", file=sys.stderr)
 

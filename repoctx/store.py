@@ -37,7 +37,10 @@ from repoctx.trees import (
     make_key,
 )
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""1: plain msgpack records. 2: records of some trees may be stored compressed
+(``trees.codec.pack``); format 1 records are still read, and the first write opening of
+a format 1 store marks it 2, so an older repoctx refuses it instead of misreading it."""
 STORE_DIRNAME = ".repoctx"
 LMDB_DIRNAME = "lmdb"
 
@@ -198,7 +201,7 @@ def _cannot_write(directory: Path, reason: str) -> str:
 
 def _check_format(trees: Trees, directory: Path, readonly: bool) -> None:
     found = trees.get_local("format")
-    if found is None and not readonly:
+    if (found is None or found < FORMAT_VERSION) and not readonly:
         with trees.batch() as b:
             b.put_local("format", FORMAT_VERSION)
     elif found is not None and found > FORMAT_VERSION:

@@ -3,6 +3,7 @@ import pytest
 from repoctx import FORMAT_VERSION, default_repo_id, open_store
 from repoctx.crdt import record
 from repoctx.errors import InvalidKeyError, StoreFormatError, StoreMissingError
+from repoctx.trees import codec, tree_of
 from tests.conftest import lww_record
 
 
@@ -106,3 +107,27 @@ def test_gc_and_stats(store):
     assert by_name["repo-context-structural"].records == 1
     assert by_name["repo-context-structural"].bytes > 0
     assert set(store.gc()) >= {"repo-context-structural", "repo-context-memory"}
+
+
+def test_a_format_1_store_keeps_reading_and_is_marked_2_by_its_first_writer(tmp_path):
+    big = {f"f{i}": "src/pkg/module.py" for i in range(12)}
+    with open_store(tmp_path, repo_id="demo") as s:
+        key = s.key("file", "a.py")
+        s.trees.merge(key, lww_record(s, **big))
+        expected = s.get(key)
+        plain = codec.encode_plain(tree_of(key), expected)
+        with s.trees.env.begin(write=True) as txn:  # as format 1 stored it: plain msgpack
+            txn.put(key.encode(), plain, db=s.trees.dbs[tree_of(key).name])
+        with s.batch() as b:
+            b.put_local("format", 1)
+    with open_store(tmp_path, repo_id="demo", readonly=True) as s:
+        assert s.get(key) == expected
+        assert s.trees.get_local("format") == 1  # a reader changes nothing
+    with open_store(tmp_path, repo_id="demo") as s:
+        assert s.trees.get_local("format") == FORMAT_VERSION == 2  # older repoctx now refuses it
+        assert s.get(key) == expected
+        s.trees.merge(key, lww_record(s, f0="src/pkg/other.py"))
+        with s.trees.env.begin() as txn:
+            stored = txn.get(key.encode(), db=s.trees.dbs[tree_of(key).name])
+        assert stored[0] == codec.COMPRESSED
+        assert record.value(s.get(key))["f0"] == "src/pkg/other.py"

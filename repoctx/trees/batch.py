@@ -173,10 +173,10 @@ class Batch:
         merged = delta if current is None else record.merge(current, delta)
         if merged is current:  # record.merge returns its first argument when nothing changed
             return current
-        new = codec.encode(spec, merged)
-        cursor.put(lkey, new)
+        encoded = codec.encode_plain(spec, merged)
+        cursor.put(lkey, codec.pack(spec, encoded))
         if self._logging and spec.replicated:
-            self.changes.note(spec.name, lkey, raw, new)
+            self.changes.note(spec.name, lkey, raw, encoded)
         written = self.written
         written[spec.name] = written.get(spec.name, 0) + 1
         if spec.compaction_trigger is not None and (

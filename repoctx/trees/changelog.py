@@ -13,11 +13,14 @@ transaction (issue 8, "Change log and digests"):
   segment hashes and the tree root are computed from the blobs when read (``sync``).
 
 Converged replicas hold byte-identical values (canonical encodings), so equal
-digests mean equal trees. Replication is configuration (seed 003): ``digests`` in the
-local tree marks the digests valid and switches their upkeep on; a store that never
-syncs pays nothing for them, and its first sync (``rebuild_digests``) builds them.
-The log is bounded (``LOG_CAP`` keys); a reader that fell behind the
-trimmed floor re-reads the whole store instead. Only replicated trees are logged.
+digests mean equal trees. What is hashed is a record's canonical encoding, not the
+bytes LMDB holds: a stored record may be compressed (``codec.pack``, store format 2),
+and two replicas holding one record compressed and plain must agree (``canonical``).
+Replication is configuration (seed 003): ``digests`` in the local tree marks the
+digests valid and switches their upkeep on; a store that never syncs pays nothing for
+them, and its first sync (``rebuild_digests``) builds them. The log is bounded
+(``LOG_CAP`` keys); a reader that fell behind the trimmed floor re-reads the whole store
+instead. Only replicated trees are logged.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import msgpack
 
 from repoctx.errors import StoreIOError
 
+from .codec import plain
 from .lmdb_env import adopt_size, grow, lmdb_errors
 from .spec import LOCAL_TREE, TREES
 
@@ -62,13 +66,22 @@ def bucket_of(lkey: bytes) -> int:
     return zlib.crc32(lkey) & (BUCKETS - 1)
 
 
+def canonical(raw: bytes) -> bytes:
+    """The canonical encoding of a stored record (decompressed); bytes whose compressed
+    stream is damaged are their own (a damaged record differs from any good one anyway)."""
+    try:
+        return plain(raw)
+    except zlib.error:
+        return bytes(raw)
+
+
 def pair_hash(lkey: bytes, raw: bytes) -> int:
-    """The 128-bit hash of one stored record (its LMDB key and its exact bytes).
+    """The 128-bit hash of one stored record (its LMDB key and its canonical encoding).
 
     The low 128 bits of SHA-256: the fastest cryptographic hash here (hardware SHA),
     and a non-linear one, so unrelated edits cannot cancel out in a bucket's XOR.
     """
-    return int.from_bytes(_sha256(lkey + b"\0" + raw).digest(), "big") & _MASK
+    return int.from_bytes(_sha256(lkey + b"\0" + canonical(raw)).digest(), "big") & _MASK
 
 
 def segment_name(tree: str, segment: int) -> str:
@@ -94,7 +107,8 @@ class Changes:
         self.pending: dict[str, dict[bytes, list[bytes | None]]] = {}
 
     def note(self, tree: str, lkey: bytes, old: bytes | None, new: bytes | None) -> None:
-        """Record that ``lkey`` of ``tree`` went from ``old`` to ``new`` bytes (None: absent)."""
+        """Record that ``lkey`` of ``tree`` went from ``old`` to ``new`` bytes (None: absent),
+        each stored or canonical bytes (``canonical`` is applied when folding)."""
         keys = self.pending.get(tree)
         if keys is None:
             keys = self.pending[tree] = {}
@@ -116,6 +130,10 @@ class Changes:
         hash_, from_bytes, crc32 = _sha256, int.from_bytes, zlib.crc32  # hot loop: bind once
         for tree, keys in self.pending.items():
             for lkey, (old, new) in keys.items():
+                if old is not None:
+                    old = canonical(old)
+                if new is not None:
+                    new = canonical(new)
                 if old == new:
                     continue
                 head = lkey + b"\0"  # as pair_hash, untruncated: folding masks the XOR
@@ -246,8 +264,10 @@ def raw_records(snap: Snapshot, tree: str) -> Iterator[tuple[bytes, bytes]]:
 
 
 def raw_get(snap: Snapshot, tree: str, lkey: bytes) -> bytes | None:
-    """The stored bytes at ``lkey`` in ``tree``, or None."""
-    return snap._txn.get(lkey, db=snap._trees.dbs[tree])
+    """The record at ``lkey`` in ``tree`` as its canonical encoding (what sync ships and
+    digests hash: never compressed, so any replica of format 1 or 2 reads it), or None."""
+    raw = snap._txn.get(lkey, db=snap._trees.dbs[tree])
+    return None if raw is None else canonical(raw)
 
 
 def repos_in(snap: Snapshot, tree: str) -> Iterator[str]:

@@ -7,6 +7,7 @@ replicated tree update its digests and the change log in the same transaction.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -72,10 +73,10 @@ def _live(spec: TreeSpec, raw: bytes) -> bool:
     field not empty. Most records are, and this spares them the full decode (whose
     field checks matter only to what is reaped); anything else is decoded in full."""
     try:
-        body = unpack(raw)
+        body = unpack(codec.plain(raw))
         return (type(body) is dict and EXPIRES not in body
                 and body.get(SCHEMA) == spec.envelope and not is_tombstone(Record(body)))
-    except (CrdtError, TypeError, ValueError, IndexError):
+    except (CrdtError, TypeError, ValueError, IndexError, zlib.error):
         return False
 
 

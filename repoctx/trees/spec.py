@@ -30,17 +30,21 @@ class TreeSpec:
     envelope: tuple[int, int] | None = None
     """``(schema family, version)`` when values carry a ``$schema`` envelope."""
     replicated: bool = True
+    compress: bool = False
+    """Whether records are stored zlib-compressed where it pays (``codec.pack``). Off for
+    trees whose values are already compressed (content bodies) or are numbers (vectors)."""
 
 
 ROOT_FAMILY = ""  # the repo root node, key ``repo/{repoId}``
 
 TREES: tuple[TreeSpec, ...] = (
-    TreeSpec("repo-context-structural", (ROOT_FAMILY, "pkg", "file")),
-    TreeSpec("repo-context-symbol", ("symbol",), envelope=(1, 1)),
+    TreeSpec("repo-context-structural", (ROOT_FAMILY, "pkg", "file"), compress=True),
+    TreeSpec("repo-context-symbol", ("symbol",), envelope=(1, 1), compress=True),
     TreeSpec("repo-context-content", ("content",)),
-    TreeSpec("repo-context-xref", ("xref",)),
-    TreeSpec("repo-context-memory", ("mem",), grace_ms=7 * DAY_MS),
-    TreeSpec("repo-context-session", ("session",), grace_ms=HOUR_MS, compaction_trigger=5_000),
+    TreeSpec("repo-context-xref", ("xref",), compress=True),
+    TreeSpec("repo-context-memory", ("mem",), grace_ms=7 * DAY_MS, compress=True),
+    TreeSpec("repo-context-session", ("session",), grace_ms=HOUR_MS, compaction_trigger=5_000,
+             compress=True),
     TreeSpec("repo-context-vector-membership", ("vmem",)),
     TreeSpec("repo-context-vector-payload", ("vpay",), grace_ms=None, compaction_trigger=None),
     TreeSpec("repo-context-vector-metadata", ("vec",)),

@@ -51,11 +51,11 @@ def test_load_all_returns_live_nodes_by_path(store):
 def _damage_tokens(store, path: str) -> str:
     """Overwrite the stored ``tokens`` field of ``path``'s node with bytes that do not
     decode (the record's map and its other fields stay sound); returns the node's key."""
-    from repoctx.trees import tree_of
+    from repoctx.trees import codec, tree_of
 
     key = store.key("file", path)
     with store.trees.env.begin(write=True, db=store.trees.dbs[tree_of(key).name]) as txn:
-        rec = record.decode(txn.get(key.encode()))
+        rec = record.decode(codec.plain(txn.get(key.encode())))  # stored maybe compressed
         fields = dict(rec.fields)
         fields["tokens"] = fields["tokens"][:2] + b"\xc1" * 12  # header, then no msgpack
         assert txn.put(key.encode(), record.encode(record.Record(fields)))

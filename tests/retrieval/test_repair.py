@@ -40,7 +40,7 @@ def _wreck_memory(lmdb_dir):
     try:
         with env.begin(write=True, db=env.open_db(MEMORY.encode())) as txn:
             for key, raw in list(txn.cursor()):
-                txn.put(key, b"\xc1" + bytes(raw)[1:])
+                txn.put(key, b"\xc1\xc1" + bytes(raw)[2:])  # neither msgpack nor zlib
     finally:
         env.close()
 

@@ -87,6 +87,27 @@ def test_trigram_table_holds_names_paths_and_headings_only(export):
     assert not _matches(conn, "repoctx_search_names", "thirty days")  # body text is not there
 
 
+def test_trigram_table_holds_a_path_in_its_documents_first_section_only(tmp_path):
+    root = tmp_path / "repo"
+    write_repo(root)
+    body = "".join(f"def step_{i}(x):\n" + "".join(f"    x = x + {j}  # step {i}, line {j}\n"
+                                                  for j in range(60)) + "    return x\n\n\n"
+                   for i in range(12))
+    (root / "shop" / "pipeline.py").write_text(body, encoding="utf-8")
+    out = tmp_path / "export.sqlite"
+    export_directory(root, out)
+    conn = sqlite3.connect(out)
+    build_search_index(conn)
+    sections = [r[0] for r in conn.execute(
+        "SELECT s.id FROM sections s JOIN documents d ON d.doc_id = s.doc_id"
+        " WHERE d.path = 'shop/pipeline.py' ORDER BY s.ordinal")]
+    assert len(sections) > 1
+    hits = conn.execute(
+        "SELECT s.id FROM repoctx_search_names n JOIN sections s ON s.rowid = n.rowid"
+        " WHERE repoctx_search_names MATCH ?", ('path : "shop/pipeline"',)).fetchall()
+    assert [h[0] for h in hits] == [sections[0]]
+
+
 def test_symbols_are_found_with_kinds_and_lines(export):
     _, out = export
     conn = sqlite3.connect(out)

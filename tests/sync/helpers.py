@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zlib
 from pathlib import Path
 
 from repoctx import open_store
@@ -9,7 +10,7 @@ from repoctx.crdt import add_wins_set, lww_register, max_register, record, ttl_s
 from repoctx.crdt.record import Record
 from repoctx.store import Store
 from repoctx.sync import LocalTransport, Responder, ensure_digests, sync
-from repoctx.trees import TREES
+from repoctx.trees import TREES, changelog
 
 REPLICATED = [t.name for t in TREES if t.replicated]
 
@@ -26,6 +27,27 @@ def raw_trees(store: Store) -> dict[str, list[tuple[bytes, bytes]]]:
     with store.trees.env.begin() as txn:
         return {name: [(bytes(k), bytes(v)) for k, v in txn.cursor(db=store.trees.dbs[name])]
                 for name in REPLICATED}
+
+
+def canonical_trees(store: Store) -> dict[str, list[tuple[bytes, bytes]]]:
+    """``raw_trees`` with every value as its canonical (decompressed) encoding: replicas may
+    store one record compressed or plain, and must agree on this."""
+    return {name: [(k, changelog.canonical(v)) for k, v in rows]
+            for name, rows in raw_trees(store).items()}
+
+
+def recode(store: Store, mode: int) -> None:
+    """Rewrite every stored record of ``store`` in another encoding, as a store written by
+    another version would hold it (0: plain, as format 1; 1 and 2: compressed at zlib
+    levels 1 and 9), straight into LMDB and leaving the digests as they are: they describe
+    canonical encodings, which this does not change."""
+    with store.trees.env.begin(write=True) as txn:
+        for name in REPLICATED:
+            db = store.trees.dbs[name]
+            rows = [(bytes(k), changelog.canonical(v)) for k, v in txn.cursor(db=db)]
+            for k, plain in rows:
+                packed = b"\xc1" + zlib.compress(plain, 1 if mode == 1 else 9)
+                txn.put(k, plain if mode == 0 else packed, db=db)
 
 
 def remember(store: Store, key: str, body: str, tags: set[str]) -> dict:

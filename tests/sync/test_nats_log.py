@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from repoctx import FORMAT_VERSION
 from repoctx.crdt import record, wall_ms
 from repoctx.sync import nats_log
 from repoctx.sync.nats_log import NatsLog, replicate, subject, subject_token
@@ -110,7 +111,7 @@ def test_a_consumer_killed_midway_loses_nothing_and_doubles_nothing(tmp_path, na
 def test_a_message_of_a_newer_format_or_another_repo_is_refused(tmp_path, nats_url):
     a = new_store(tmp_path / "a", "ra")
     log = NatsLog(a, nats_url)
-    with pytest.raises(Exception, match="format 99, newer than format 1"):
+    with pytest.raises(Exception, match=f"format 99, newer than format {FORMAT_VERSION}"):
         log._merge({"format": 99, "replicaId": "rx", "repoId": "demo", "records": []})
     with pytest.raises(Exception, match="repository other"):
         log._merge({"format": 1, "replicaId": "rx", "repoId": "other", "records": []})

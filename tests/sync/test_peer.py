@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from repoctx import FORMAT_VERSION
 from repoctx.errors import PeerUnavailableError, SyncRefusedError
 from repoctx.sync import HttpTransport, LocalTransport, open_peer, store_directory, sync
 from tests.conftest import lww_record
@@ -36,9 +37,10 @@ def test_sync_with_a_directory_peer(tmp_path):
 def test_a_peer_directory_of_a_newer_format_is_refused_before_it_is_opened(tmp_path):
     a, b = new_store(tmp_path / "a", "ra"), new_store(tmp_path / "b", "rb")
     with b.batch() as batch:
-        batch.put_local("format", 3)
+        batch.put_local("format", FORMAT_VERSION + 1)
     b.close()
-    with pytest.raises(SyncRefusedError, match="format 3, newer than format 1"):
+    with pytest.raises(SyncRefusedError, match=f"format {FORMAT_VERSION + 1}, newer than "
+                                               f"format {FORMAT_VERSION}"):
         open_peer(str(tmp_path / "b"), a)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from repoctx import open_store
+from repoctx import FORMAT_VERSION, open_store
 from repoctx.errors import SyncError, SyncRefusedError
 from repoctx.sync import PROTOCOL, Responder, check_peer, identity
 from repoctx.sync.protocol import known_repos
@@ -14,13 +14,15 @@ from .helpers import exchange, new_store
 
 
 def ident(**over):
-    return {"protocol": PROTOCOL, "format": 1, "repoId": "demo", "repoIds": ["demo"],
+    return {"protocol": PROTOCOL, "format": FORMAT_VERSION, "repoId": "demo", "repoIds": ["demo"],
             "replicaId": "ra"} | over
 
 
 def test_a_newer_store_format_is_refused_naming_both_versions():
-    with pytest.raises(SyncRefusedError, match="store format 2, newer than format 1"):
-        check_peer(ident(), ident(format=2, replicaId="rb"), "peer-b")
+    newer = FORMAT_VERSION + 1
+    with pytest.raises(SyncRefusedError,
+                       match=f"store format {newer}, newer than format {FORMAT_VERSION}"):
+        check_peer(ident(), ident(format=newer, replicaId="rb"), "peer-b")
 
 
 def test_another_repository_is_refused():

@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from repoctx import FORMAT_VERSION
 from repoctx.errors import PeerUnavailableError, SyncError, SyncRefusedError
 from repoctx.sync import HttpTransport, SyncServer, Timeouts, check_bind, parse_bind, sync
 from tests.conftest import lww_record
@@ -58,8 +59,9 @@ def test_a_token_is_required_when_configured(tmp_path, serving):
 def test_refusals_come_back_as_messages(tmp_path, serving):
     a, b = new_store(tmp_path / "a", "ra"), new_store(tmp_path / "b", "rb")
     with b.batch() as batch:
-        batch.put_local("format", 2)
-    with pytest.raises(SyncRefusedError, match="store format 2, newer than format 1"):
+        batch.put_local("format", FORMAT_VERSION + 1)
+    with pytest.raises(SyncRefusedError, match=f"store format {FORMAT_VERSION + 1}, newer than "
+                                               f"format {FORMAT_VERSION}"):
         sync(a, HttpTransport(serving(b)))
 
 

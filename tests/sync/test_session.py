@@ -15,15 +15,18 @@ from repoctx.errors import PeerUnavailableError
 from repoctx.reconcile import PassOptions, reconcile_pass, symbol_record, xref_record
 from repoctx.reconcile.xref import edges
 from repoctx.sync import LocalTransport, Responder, sync
+from repoctx.sync.digests import roots
 from repoctx.trees import changelog, tree_of
 from repoctx.trees import codec as tree_codec
 from tests.conftest import lww_record
 
 from .helpers import (
+    canonical_trees,
     exchange,
     forget,
     new_store,
     raw_trees,
+    recode,
     remember,
     session_write,
     settle,
@@ -83,6 +86,7 @@ OPS = st.one_of(
               st.sampled_from(["a.py", "b.py"]), st.booleans()),
     st.tuples(st.just("sync"), st.integers(0, 4), st.integers(0, 4),
               st.none() | st.integers(0, 6)),
+    st.tuples(st.just("recode"), st.integers(0, 4), st.integers(0, 2)),
 )
 
 
@@ -111,6 +115,8 @@ def apply(op: tuple, stores: list, roots: list[Path], model: Model) -> None:
         session_write(store, key, op[3], expires)
         model.expiry.setdefault(key, {})[op[3]] = max(
             expires, model.expiry.get(key, {}).get(op[3], 0))
+    elif kind == "recode":  # as another version (or format 1) would have stored them
+        recode(store, op[2])
     else:
         other = op[2] % len(stores)
         if other != s:
@@ -154,6 +160,11 @@ def check_model(store, model: Model) -> None:
                 assert xref is not None and fq in xref_record.members(xref, relation), (fq, name)
 
 
+def snapshot_roots(store) -> dict[str, bytes]:
+    with store.snapshot() as snap:
+        return roots(snap)
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(n=st.integers(3, 5), ops=st.lists(OPS, min_size=4, max_size=22))
 def test_replicas_converge_byte_for_byte_under_random_interleavings(n, ops):
@@ -165,11 +176,15 @@ def test_replicas_converge_byte_for_byte_under_random_interleavings(n, ops):
             for op in ops:
                 apply(op, stores, roots, model)
             settle(stores)
-            first = raw_trees(stores[0])
+            first = canonical_trees(stores[0])
             for other in stores[1:]:
-                assert raw_trees(other) == first
+                assert canonical_trees(other) == first
+            for store in stores:  # the digests kept by every write describe the records
+                kept = snapshot_roots(store)
+                changelog.rebuild_digests(store.trees)
+                assert snapshot_roots(store) == kept
             single = merged_everything(stores, Path(tmp) / "single")
-            assert raw_trees(single) == first
+            assert canonical_trees(single) == first
             single.close()
             check_model(stores[0], model)
         finally:
