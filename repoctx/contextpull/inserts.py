@@ -18,6 +18,7 @@ from operator import add
 
 from repoctx.contextpull import sql
 from repoctx.contextpull.encoded import EncodedDocument
+from repoctx.contextpull.extra_rows import ExtraSink
 
 _BATCH_SECTIONS = 4096
 
@@ -62,13 +63,16 @@ class _Batch:
 
 
 def insert_documents(
-    conn: sqlite3.Connection, documents: Iterable[tuple[int, EncodedDocument]], first_rowid: int
+    conn: sqlite3.Connection, documents: Iterable[tuple[int, EncodedDocument]], first_rowid: int,
+    extra: ExtraSink | None = None,
 ) -> int:
     """Insert ``(doc_id, document)`` pairs, section rowids from ``first_rowid``; returns the
-    next rowid."""
+    next rowid. ``extra`` gets each document's ``EncodedDocument.extra`` with its rowids."""
     batch = _Batch()
     rowid = first_rowid
     for doc_id, doc in documents:
+        if extra is not None:
+            extra.add(doc.path, rowid, [section[0] for section in doc.sections], doc.extra)
         rowid = batch.add(doc_id, doc, rowid)
         if batch.n_sections >= _BATCH_SECTIONS:
             batch.flush(conn)

@@ -3,6 +3,8 @@
 import pickle
 import sqlite3
 
+import pytest
+
 from repoctx import open_store, vectors
 from repoctx.errors import EmbedderError
 from repoctx.retrieval import export_extras, has_search_index
@@ -79,3 +81,55 @@ def test_stored_declarations_pickle_as_bytes_and_equal_the_stores(shop):
     sent = pickle.loads(pickle.dumps(StoredDeclarations(got.path, got.now_ms, got.stored)))
     assert dict(sent) == expected
     assert stored_declarations(store)("shop/cart.py", "0" * 64) is None  # other bytes
+
+
+def _search_rows(path):
+    """Every row of every search table, FTS5 shadow tables included, as stored."""
+    from repoctx.retrieval.search_index import FTS_TABLES, TABLES
+
+    shadows = [f"{t}_{s}" for t in FTS_TABLES for s in ("data", "idx", "docsize", "config")]
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+        return {table: conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+                for table in (*TABLES[3:], *shadows)}
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_rows_built_in_the_export_pass_equal_a_build_from_the_finished_file(
+        tmp_path, monkeypatch, workers):
+    # The full export computes the search values in its sectioning workers (or in
+    # process) and inserts them with the sections; a build from the finished file (the
+    # sections read back, the store's declarations looked up) must give the same bytes.
+    # One file changed since the index (its symbols extracted, not the store's), tests
+    # (the _aux table), Markdown, JavaScript, and an empty file are in the tree.
+    from repoctx.contextpull import export_store, pool
+    from repoctx.reconcile import reconcile_pass
+    from repoctx.retrieval.export_extras import ExportExtras
+
+    from .search_repo import write_repo
+
+    root = tmp_path / "repo"
+    write_repo(root)
+    (root / "web").mkdir()
+    (root / "web" / "menu.js").write_text(
+        "export function openMenu(el) {\n  return el.open();\n}\n\n"
+        "export class Menu {\n  close() { return 1; }\n}\n")
+    (root / "shop" / "__init__.py").write_text("")
+    monkeypatch.setattr(pool, "POOL_MIN_DOCUMENTS", 1 if workers else 10**6)
+    monkeypatch.setattr(pool, "CHUNK_DOCUMENTS", 2)
+    monkeypatch.setattr(pool, "default_workers", lambda: workers)
+    with open_store(root, repo_id="shop", store_dir=tmp_path / "store") as store:
+        reconcile_pass(store, root)
+        cart = root / "shop" / "cart.py"
+        cart.write_text(cart.read_text() + "\n\ndef added_since():\n    return 2\n")
+        in_pass, after = tmp_path / "in-pass.sqlite", tmp_path / "after.sqlite"
+        export_store(store, root, in_pass, finalize=export_extras(store))
+
+        class AfterTheExport(ExportExtras):
+            section_rows = None  # the build from the finished file, as before issue 15
+
+        export_store(store, root, after, finalize=AfterTheExport(store))
+    built, expected = _search_rows(in_pass), _search_rows(after)
+    assert expected["repoctx_search_symbols"] and expected["repoctx_search_vocab"]
+    assert {r[1] for r in expected["repoctx_search_symbols"]} >= {
+        "shop.cart.added_since", "shop.cart.ShoppingCart.add_item"}
+    assert built == expected
