@@ -133,3 +133,55 @@ def test_rows_built_in_the_export_pass_equal_a_build_from_the_finished_file(
     assert {r[1] for r in expected["repoctx_search_symbols"]} >= {
         "shop.cart.added_since", "shop.cart.ShoppingCart.add_item"}
     assert built == expected
+
+
+def test_a_killed_full_export_leaves_the_previous_export_whole(tmp_path):
+    # The search rows are written in the export's own pass, into the temporary file: a
+    # `repoctx index` killed in it leaves the previous export as it was, search tables
+    # included, and the next index writes the new one.
+    import json
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from repoctx.contextpull.leftovers import temporary_name
+
+    root, store_dir = tmp_path / "repo", tmp_path / "store"
+    root.mkdir()
+    text = "lorem ipsum dolor sit amet, consectetur adipiscing elit. " * 12
+
+    def write(version: str) -> None:
+        for i in range(400):
+            (root / f"d{i}.md").write_text(f"# Doc {i} {version}\n\n{text}\n\n## Part\n\n{text}\n")
+
+    index = [sys.executable, "-m", "repoctx", "index", str(root), "--store", str(store_dir),
+             "--json"]
+    write("old")
+    first = subprocess.run(index, capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0, first.stderr
+    out = store_dir / "contextpull.sqlite"
+
+    def state() -> tuple:
+        with sqlite3.connect(f"file:{out}?mode=ro", uri=True) as conn:
+            assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+            assert has_search_index(conn)
+            return (conn.execute("SELECT path, sha256 FROM documents ORDER BY 1").fetchall(),
+                    conn.execute("SELECT * FROM repoctx_search_rows ORDER BY 1").fetchall())
+
+    before = state()
+    write("new")  # every document changes: a full rewrite, not a patch
+    victim = subprocess.Popen(index, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    tmp = temporary_name(out, victim.pid)
+    deadline = time.monotonic() + 120
+    while not (tmp.exists() and tmp.stat().st_size > 0) and victim.poll() is None:
+        assert time.monotonic() < deadline, "the export never started writing"
+        time.sleep(0.002)
+    victim.send_signal(signal.SIGKILL)
+    assert victim.wait(timeout=30) == -signal.SIGKILL, "the index finished before the kill"
+    assert state() == before
+    again = subprocess.run(index, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["export"]["documents"] == 400
+    documents, rows = state()
+    assert documents != before[0] and len(rows) == len(before[1])
