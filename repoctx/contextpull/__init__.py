@@ -10,11 +10,14 @@ from typing import TYPE_CHECKING
 from repoctx.lazy import export_lazily
 
 if TYPE_CHECKING:
+    from repoctx.contextpull.definitions import SymbolSpan
     from repoctx.contextpull.directory import export_directory
     from repoctx.contextpull.documents import Definition, SourceDocument
+    from repoctx.contextpull.extra_rows import ExtraRows, ExtraSink
     from repoctx.contextpull.integrity import check_export
     from repoctx.contextpull.pool import ordered_map
     from repoctx.contextpull.reader import Reader
+    from repoctx.contextpull.records import DocumentRows
     from repoctx.contextpull.search import Embedder
     from repoctx.contextpull.store_export import export_store
     from repoctx.contextpull.tools import call_tool, check_arguments, tool_definitions
@@ -22,11 +25,15 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Definition",
+    "DocumentRows",
     "Embedder",
     "ExportReport",
+    "ExtraRows",
+    "ExtraSink",
     "PREVIOUS_SCHEMA",
     "Reader",
     "SourceDocument",
+    "SymbolSpan",
     "call_tool",
     "check_arguments",
     "check_export",
@@ -38,11 +45,14 @@ __all__ = [
 ]
 
 export_lazily(__name__, {
+    ".definitions": ("SymbolSpan",),
     ".directory": ("export_directory",),
     ".documents": ("Definition", "SourceDocument"),
+    ".extra_rows": ("ExtraRows", "ExtraSink"),
     ".integrity": ("check_export",),
     ".pool": ("ordered_map",),
     ".reader": ("Reader",),
+    ".records": ("DocumentRows",),
     ".search": ("Embedder",),
     ".store_export": ("export_store",),
     ".tools": ("call_tool", "check_arguments", "tool_definitions"),

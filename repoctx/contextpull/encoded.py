@@ -36,6 +36,8 @@ class EncodedDocument(NamedTuple):
     side_sections: list[tuple]
     embeddings: list[tuple]
     reused: bool = False
+    extra: object = None
+    """Another layer's values for the document (``contextpull/extra_rows``), if asked for."""
 
     @property
     def n_sections(self) -> int:

@@ -25,6 +25,7 @@ from operator import add
 
 from repoctx.contextpull import sql
 from repoctx.contextpull.encoded import EncodedDocument
+from repoctx.contextpull.extra_rows import ExtraSink
 
 _BATCH_SECTIONS = 4096
 
@@ -70,11 +71,12 @@ class _Batch:
 
 def insert_documents(
     conn: sqlite3.Connection, documents: Iterable[tuple[int, EncodedDocument]],
-    first_rowid: int, replacing: Collection[str] = (),
+    first_rowid: int, replacing: Collection[str] = (), *, extra: ExtraSink | None = None,
 ) -> int:  # fmt: skip
     """Insert ``(doc_id, document)`` pairs, section rowids from ``first_rowid``; returns the
     next rowid. The documents whose paths are in ``replacing`` take over the sections
-    already under their ``doc_id`` (:func:`replace_sections`)."""
+    already under their ``doc_id`` (:func:`replace_sections`). ``extra`` gets each
+    inserted document's ``EncodedDocument.extra`` with its rowids (a full rewrite's)."""
     batch = _Batch()
     rowid = first_rowid
     for doc_id, doc in documents:
@@ -82,6 +84,8 @@ def insert_documents(
             batch.flush(conn)
             rowid = replace_sections(conn, doc_id, doc, rowid)
             doc = doc._replace(sections=[], fts=[], side_sections=[])
+        elif extra is not None:
+            extra.add(doc.path, rowid, [section[0] for section in doc.sections], doc.extra)
         rowid = batch.add(doc_id, doc, rowid)
         if batch.n_sections >= _BATCH_SECTIONS:
             batch.flush(conn)

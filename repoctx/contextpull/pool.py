@@ -38,8 +38,10 @@ from functools import partial
 from itertools import chain, islice
 from typing import NamedTuple, TypeVar
 
+from repoctx.contextpull.definitions import SymbolSpan
 from repoctx.contextpull.documents import Definition, SourceDocument
 from repoctx.contextpull.encoded import EncodedDocument, encode
+from repoctx.contextpull.extra_rows import ExtraRows
 from repoctx.contextpull.files import UnreadFile
 from repoctx.contextpull.records import DocumentRows, prepare
 from repoctx.errors import ContextPullError
@@ -49,6 +51,9 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 DefinitionsFor = Callable[[str, bytes], "tuple[Definition, ...] | None"]
+Declared = Callable[[str, str], "Sequence[SymbolSpan] | None"]
+"""``(path, sha256)`` -> the store's declarations of exactly those bytes, else None (a
+definitions source's ``declared``, called in the workers after its ``prefetch``)."""
 # A document to section afresh (an unread file: read by the worker), or rows reused from
 # another writer's export (encode only).
 Item = SourceDocument | UnreadFile | DocumentRows
@@ -78,6 +83,8 @@ class _Job:
     max_chars: int
     now: str
     definitions_for: DefinitionsFor | None
+    extra: ExtraRows | None = None
+    declared: Declared | None = None
 
 
 _JOB: _Job | None = None  # set in the parent while the workers fork
@@ -93,7 +100,7 @@ def _with_definitions(document: SourceDocument, definitions_for: DefinitionsFor)
 
 def _encode_item(job: _Job, item: Item) -> EncodedDocument | Unexported:
     if isinstance(item, DocumentRows):
-        return encode(item)
+        return _encoded(job, item)
     if isinstance(item, UnreadFile):  # read here: the writer's process never holds it
         read = item.read_checked()
         if isinstance(read, str):
@@ -101,7 +108,16 @@ def _encode_item(job: _Job, item: Item) -> EncodedDocument | Unexported:
         item = read
     if job.definitions_for is not None:
         item = _with_definitions(item, job.definitions_for)
-    return encode(prepare(item, job.max_chars, job.now))
+    return _encoded(job, prepare(item, job.max_chars, job.now))
+
+
+def _encoded(job: _Job, rows: DocumentRows) -> EncodedDocument:
+    """``rows`` encoded, with the job's extra values computed from them."""
+    encoded = encode(rows)
+    if job.extra is None:
+        return encoded
+    declared = None if job.declared is None else job.declared(rows.path, rows.sha256)
+    return encoded._replace(extra=job.extra.compute(rows, declared))
 
 
 def _encode_chunk(bounds: tuple[int, int]) -> list[EncodedDocument | Unexported]:
@@ -118,23 +134,27 @@ def reads_files(definitions_for: DefinitionsFor | None) -> bool:
 
 
 def _job(
-    items: Sequence[Item], max_chars: int, now: str, definitions_for: DefinitionsFor | None
+    items: Sequence[Item], max_chars: int, now: str, definitions_for: DefinitionsFor | None,
+    extra: ExtraRows | None = None,
 ) -> _Job:
-    """The job, with definitions looked up here unless ``definitions_for`` prefetches."""
+    """The job, with definitions looked up here unless ``definitions_for`` prefetches
+    (then its ``declared``, if any, serves ``extra`` in the workers too)."""
     if definitions_for is None:
-        return _Job(items, max_chars, now, None)
+        return _Job(items, max_chars, now, None, extra)
     prefetch = getattr(definitions_for, "prefetch", None)
     if prefetch is not None:
-        prefetch([item.path for item in items if isinstance(item, UnreadFile)
+        prefetch([item.path for item in items if extra is not None  # ``declared``: all
+                  or isinstance(item, UnreadFile)
                   or isinstance(item, SourceDocument) and item.definitions is None])
-        return _Job(items, max_chars, now, definitions_for)
+        declared = getattr(definitions_for, "declared", None) if extra is not None else None
+        return _Job(items, max_chars, now, definitions_for, extra, declared)
     if any(isinstance(item, UnreadFile) for item in items):
         raise ContextPullError("unread files need a definitions source that prefetches")
     items = [
         _with_definitions(item, definitions_for) if isinstance(item, SourceDocument) else item
         for item in items
     ]
-    return _Job(items, max_chars, now, None)
+    return _Job(items, max_chars, now, None, extra)
 
 
 def encode_all(
@@ -145,13 +165,15 @@ def encode_all(
     *,
     workers: int | None = None,
     meanwhile: Callable[[], object] | None = None,
+    extra: ExtraRows | None = None,
 ) -> Iterator[EncodedDocument | Unexported]:
     """The encoded ``items``, in order (an unread file read first, ``Unexported`` when it
     no longer is an exportable text file); over ``workers`` processes (default: one per CPU)
     when there are at least ``POOL_MIN_DOCUMENTS`` of them, running ``meanwhile()`` in a
-    thread once they are forked (in process: not at all; it is over when this ends)."""
+    thread once they are forked (in process: not at all; it is over when this ends).
+    With ``extra``, each document's ``EncodedDocument.extra`` is ``extra.compute``'s."""
     global _JOB
-    job = _job(items, max_chars, now, definitions_for)
+    job = _job(items, max_chars, now, definitions_for, extra)
     workers = default_workers() if workers is None else workers
     forkable = "fork" in multiprocessing.get_all_start_methods()
     if workers < 1 or len(items) < POOL_MIN_DOCUMENTS or not forkable:

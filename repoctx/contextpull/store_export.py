@@ -41,7 +41,7 @@ from repoctx.extract import extract, extractor_for, language_of
 from repoctx.reconcile import file_node, symbol_record
 from repoctx.reconcile.walk import IGNORE_FILES
 from repoctx.store import Store
-from repoctx.trees import decode_stored, family_prefix, key_name, make_key, tree_of
+from repoctx.trees import decode_stored, family_prefix, key_name, make_key, tree_of, visible
 
 if TYPE_CHECKING:
     from repoctx.trees import Snapshot
@@ -102,6 +102,8 @@ class StoreDefinitions:
         self._prefix = family_prefix(store.repo_id, "symbol")
         self._encoded: dict[str, bytes] = {}  # fully-qualified name -> its stored record
         self._fetched: set[str] = set()  # paths whose symbols' records were read
+        self._decoded: dict[str, Record | None] = {}  # of ``_decoded_path``'s symbols
+        self._decoded_path: str | None = None
 
     def _stored(self, path: str) -> tuple[str, ...] | None:
         """The symbol names the store holds for ``path`` when they are current, else None."""
@@ -143,13 +145,27 @@ class StoreDefinitions:
             if fq_name in names:
                 yield fq_name, raw
 
+    def _record(self, fq_name: str) -> Record | None:
+        """The decoded record of ``fq_name`` (None when not stored); raises
+        ``CorruptRecordError``. Memoised for the document at hand: its definitions and
+        its ``declared`` decode each record once."""
+        if fq_name not in self._decoded:
+            raw = self._encoded.get(fq_name)
+            self._decoded[fq_name] = None if raw is None else decode_stored(
+                make_key(self._repo_id, "symbol", fq_name), raw)
+        return self._decoded[fq_name]
+
+    def _for_document(self, path: str) -> None:
+        """Forget the records decoded for another document."""
+        if self._decoded_path != path:
+            self._decoded, self._decoded_path = {}, path
+
     def _declaration(self, fq_name: str, path: str) -> symbol_record.Declaration | None:
         """What ``path`` declares as ``fq_name`` (a tombstone or expired record: nothing);
         raises ``CorruptRecordError``."""
-        raw = self._encoded.get(fq_name)
-        if raw is None:
+        rec = self._record(fq_name)
+        if rec is None:
             return None
-        rec = decode_stored(make_key(self._repo_id, "symbol", fq_name), raw)
         return None if _expired(rec, self._now_ms) else symbol_record.declaration_at(rec, path)
 
     def spans(self, path: str, text: str) -> list[SymbolSpan]:
@@ -157,6 +173,7 @@ class StoreDefinitions:
         names = self._stored(path)
         if names is not None and path not in self._fetched:
             self.prefetch([path])  # not announced: read it now (in this process)
+        self._for_document(path)
         try:
             found = [] if names is None else [(n, self._declaration(n, path)) for n in names]
         except CorruptRecordError:
@@ -164,6 +181,33 @@ class StoreDefinitions:
         if names is None:
             return spans_of(extract(path, text))
         return [SymbolSpan(name, d.kind, d.start_line, d.end_line) for name, d in found if d]
+
+    def declared(self, path: str, sha256: str) -> list[SymbolSpan] | None:
+        """The store's declarations of ``path`` when its node's digest is ``sha256`` and
+        its symbols were projected for those bytes (each visible symbol record's
+        declaration for ``path``, as ``retrieval/export_extras.stored_declarations``
+        reads them), else None, as for a symbol record that does not decode. Reads only
+        what :meth:`prefetch` fetched (a path it was not told of: None), so it may run
+        in the workers."""
+        node = self._nodes.get(path)
+        if node is None or path not in self._fetched:
+            return None
+        if file_node.field_of(node, "digest") != sha256 or \
+                file_node.SYMBOLS not in (file_node.field_of(node, "markers") or ()):
+            return None
+        self._for_document(path)
+        found = []
+        try:
+            for fq_name in file_node.symbols_of(node):
+                rec = self._record(fq_name)
+                if rec is None or not visible(rec, self._now_ms):
+                    continue
+                decl = symbol_record.declaration_at(rec, path)
+                if decl is not None:
+                    found.append(SymbolSpan(fq_name, decl.kind, decl.start_line, decl.end_line))
+        except CorruptRecordError:
+            return None
+        return found
 
     def __call__(self, path: str, data: bytes) -> tuple[Definition, ...] | None:
         """Definitions of a document in a language with an extractor; ``None`` otherwise."""

@@ -41,6 +41,7 @@ from repoctx.contextpull import sql
 from repoctx.contextpull.connection import connect_in_place, connect_new
 from repoctx.contextpull.documents import SourceDocument
 from repoctx.contextpull.encoded import EncodedDocument
+from repoctx.contextpull.extra_rows import ExtraRows, section_rows_of
 from repoctx.contextpull.files import Skips, UnreadFile, Vouch, Vouched, resolve
 from repoctx.contextpull.index_text import DEFAULT_INDEX_BUDGET, IndexEntry, build_index
 from repoctx.contextpull.inserts import insert_documents, write_meta
@@ -77,9 +78,15 @@ from repoctx.tokenizer import encoding
 
 # Our repoctx_meta entries, besides INDEX_COUNTS_KEY (the index's own, set by _meta).
 _OURS = {WRITER_KEY: WRITER_NAME, FTS_ROWIDS_KEY: FTS_ROWIDS_VALUE}
-# Build-time page cache (KiB, negative = size): FTS5 merges and the id indexes stay in
-# memory while one transaction writes the whole file.
-_BUILD_CACHE_KIB = 65536
+# Build-time page cache (KiB, negative = size) while one transaction writes the whole
+# file. 16 MiB, not 64: with the search tables inserted in the same pass (issue 15) the
+# writer's SQLite held 165 MiB at the end of Django's inserts with 64 MiB of cache and
+# 67 MiB with 16, for no more CPU (5.4-5.8 vs 5.2-5.4 s; the spilled pages go to the OS's
+# page cache, journal off).
+_BUILD_CACHE_KIB = 16384
+# An in-place patch's page cache: a spill would take the file's exclusive lock early and
+# stop its readers, so a patch keeps what it changes in memory.
+_PATCH_CACHE_KIB = 65536
 # Page size of a fresh file: sections of up to 2,000 characters are stored twice (their
 # row and the FTS content) and fill 4 KiB pages badly; 16 KiB pages made the inserts of
 # Django's export ~15% cheaper, its file ~25% smaller and grep ~15% faster, for ~5% more
@@ -177,6 +184,7 @@ class _Settings:
     definitions_for: DefinitionsFor | None
     index_counts: Mapping[str, int]  # the previous export's (``TokenMemo``)
     stats_since_ns: int | None
+    section_rows: ExtraRows | None = None  # the finalize hook's (``contextpull/extra_rows``)
 
 
 def _resolved(given: Sequence[Given], vouch: Vouch | None, skipped: Skips,
@@ -310,15 +318,22 @@ def _fill(
 ) -> dict[str, str]:
     """Insert (or patch) and write ``meta`` inside the caller's transaction; returns the
     ``meta``."""
+    # A full rewrite builds the finalize hook's section rows in the same pass (a patch
+    # leaves them to the hook, which updates what changed).
+    extra = settings.section_rows if plan is None else None
+    sink = None if extra is None else extra.open(conn)
     # The pool loads the tokenizer beside the inserts: the index needs it at the end.
     encoded = encode_all(
-        work.items, settings.max_chars, settings.now, settings.definitions_for, meanwhile=encoding
+        work.items, settings.max_chars, settings.now, settings.definitions_for,
+        meanwhile=encoding, extra=extra,
     )
     if plan is not None:
         apply_patch(conn, plan, _placed(work, encoded))
         conn.executemany(sql.UPDATE_MTIME, work.restat)
     else:
-        insert_documents(conn, _placed(work, encoded), 1)
+        insert_documents(conn, _placed(work, encoded), 1, extra=sink)
+    if sink is not None:
+        sink.close()
     work.items.clear()  # every document's bytes: not held through the finalize hook
     meta, ours = _meta(work, settings)
     write_meta(conn, meta, ours)
@@ -393,7 +408,7 @@ def _patch_in_place(
     compact: Path | None = None
     try:
         with translating_sqlite_errors(f"patching {out}"):
-            conn.execute(f"PRAGMA cache_size = -{_BUILD_CACHE_KIB}")  # no spill: readers go on
+            conn.execute(f"PRAGMA cache_size = -{_PATCH_CACHE_KIB}")  # no spill: readers go on
             if finalize is not None:  # ATTACH cannot run inside a transaction
                 conn.execute(f"ATTACH DATABASE ':memory:' AS {PREVIOUS_SCHEMA}")
             if not begin_in_place(conn, out, token):
@@ -475,14 +490,16 @@ def write_export(
     (``time.time_ns()`` before any of their stats was taken) lets the next export trust
     the stats recorded (``UnreadFile.mtime_ns``, ``SourceDocument.mtime_ns``).
     ``skipped`` holds what the caller left out already; the files this export leaves
-    out are added to it, and it becomes the report's.
+    out are added to it, and it becomes the report's. A ``finalize`` with a
+    ``section_rows`` (``contextpull/extra_rows``) has its tables' rows computed in the
+    sectioning workers and inserted with the documents on a full rewrite.
     """
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     skipped = Skips() if skipped is None else skipped
     leftovers = remove_leftovers(out)
     settings = _Settings(corpus_root, index_budget, max_chars, _now(), definitions_for, {},
-                         stats_since_ns)  # fmt: skip
+                         stats_since_ns, section_rows_of(finalize))  # fmt: skip
     given = _ordered(documents)
     before = deepcopy(skipped)
     report = _export(out, given, previous, settings, finalize, skipped, in_place=True)

@@ -17,24 +17,35 @@ from repoctx.reconcile import Declaration, file_node, symbol_record
 from repoctx.store import Store
 from repoctx.trees import decode_stored, visible
 
-from .search_index import Declared, build_search_index
+from .search_index import Declared, SearchRows, build_search_index
 
 Finalize = Callable[[sqlite3.Connection, "set[int] | None"], None]
 
 
 def export_extras(store: Store, warnings: list[str] | None = None) -> Finalize:
     """The ``finalize`` hook for ``export_store`` / ``export_directory``."""
-    embedder = vectors.choose(store)
+    return ExportExtras(store, warnings)
 
-    def finalize(conn: sqlite3.Connection, changed: set[int] | None) -> None:
-        build_search_index(conn, changed, stored_declarations(store))
+
+class ExportExtras:
+    """The hook itself: the search tables and the embeddings. A full export builds the
+    search tables' rows in its own pass (``section_rows``, ``contextpull/extra_rows``),
+    and the hook then only fills the embeddings; after a patch it updates them."""
+
+    section_rows = SearchRows()
+
+    def __init__(self, store: Store, warnings: list[str] | None = None) -> None:
+        self.store, self.warnings = store, warnings
+        self.embedder = vectors.choose(store)
+
+    def __call__(self, conn: sqlite3.Connection, changed: set[int] | None) -> None:
+        """Build or update the search tables, then fill the embeddings."""
+        build_search_index(conn, changed, stored_declarations(self.store))
         try:
-            vectors.fill_embeddings(conn, embedder)
+            vectors.fill_embeddings(conn, self.embedder)
         except EmbedderError as exc:
-            if warnings is not None:
-                warnings.append(f"embeddings not filled: {exc}")
-
-    return finalize
+            if self.warnings is not None:
+                self.warnings.append(f"embeddings not filled: {exc}")
 
 
 def stored_declarations(store: Store) -> Declared:

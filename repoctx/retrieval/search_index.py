@@ -36,9 +36,11 @@ table when a row's values cannot be found (an export changed by someone else). A
 symbol names came from the store's declarations, which a changed file no longer has: they
 are read back from the row's ``repoctx_search_symbols`` rows.
 
-A full build computes the values document by document over worker processes
-(``contextpull.ordered_map``): the store's declarations are looked up here (the store's
-handle is this process's) and sent along with the document's sections, undecoded.
+A full export computes the values in its own sectioning workers (``SearchRows``, the
+export's ``ExtraRows``) and inserts them with the sections. A build over a finished file
+computes them document by document over worker processes (``contextpull.ordered_map``):
+the store's declarations are looked up here (the store's handle is this process's) and
+sent along with the document's sections, undecoded.
 """
 
 from __future__ import annotations
@@ -48,14 +50,14 @@ import json
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import groupby
 from pathlib import PurePosixPath
 
-from repoctx.contextpull import PREVIOUS_SCHEMA, ordered_map
+from repoctx.contextpull import PREVIOUS_SCHEMA, DocumentRows, SymbolSpan, ordered_map
 from repoctx.extract import extractor_for, language_of, simple_name
 from repoctx.reconcile import Declaration
 from repoctx.retrieval.priors import is_secondary
@@ -193,8 +195,11 @@ def build_search_index(conn: sqlite3.Connection, changed_doc_ids: set[int] | Non
     index was built from and any row whose section is gone; one savepoint holds it all.
     ``declared`` supplies a document's symbols from the store (see ``Declared``).
     When a row to delete was built from a section found neither in the file nor in an
-    attached ``previous`` export, everything is rebuilt.
+    attached ``previous`` export, everything is rebuilt. After a full export that
+    built them in its own pass (``SearchRows``), ``None`` does nothing.
     """
+    if changed_doc_ids is None and built_in_pass(conn):
+        return  # ``SearchRows`` built them with the export's own rows
     with _savepoint(conn):
         if changed_doc_ids is None or not has_search_index(conn) or \
                 not _update(conn, changed_doc_ids, declared):
@@ -208,9 +213,24 @@ def _rebuild(conn: sqlite3.Connection, declared: Declared | None) -> None:
         conn.execute(statement)
     # Streamed from a cursor, not read whole: a big tree's sections are its whole text.
     _insert(conn, (SectionRow(*row) for row in conn.execute(_SECTIONS + _IN_ORDER)), declared)
+    _finish(conn)
+
+
+def _finish(conn: sqlite3.Connection) -> None:
+    """What a full build does after the rows: the documents' digests, the FTS5 merges."""
     conn.execute("INSERT INTO repoctx_search_docs(path, sha256) SELECT path, sha256 FROM documents")
     for table in FTS_TABLES:
         conn.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
+
+
+def built_in_pass(conn: sqlite3.Connection) -> bool:
+    """True (once: the mark is removed) when ``SearchRows`` built the search tables in
+    the export's pass on ``conn``."""
+    (marked,) = conn.execute("SELECT count(*) FROM temp.sqlite_master WHERE name = ?",
+                             (BUILT_IN_PASS,)).fetchone()
+    if marked:
+        conn.execute(f"DROP TABLE temp.{BUILT_IN_PASS}")
+    return bool(marked)
 
 
 def _update(conn: sqlite3.Connection, changed: set[int], declared: Declared | None,
@@ -504,26 +524,48 @@ def _write(conn: sqlite3.Connection, computed: Iterable[tuple[tuple, _Computed]]
         query += (" WHERE section_rowid IN (SELECT s.rowid FROM sections s JOIN documents d"
                   " ON d.doc_id = s.doc_id WHERE d.path IN (SELECT value FROM json_each(?)))")
         params = (json.dumps(paths),)  # by index: every symbol as a set was ~60 ms (issue 15)
-    seen = set(conn.execute(query, params).fetchall())
-    vocab: Counter[str] = Counter()
-    batch = _Batch()
+    inserter = _Inserter(conn, set(conn.execute(query, params).fetchall()), next_id)
     for (document, _), values_of in computed:
-        for section, (values, words, symbols) in zip(document, values_of, strict=True):
+        inserter.add(document[0].path, [s.rowid for s in document],
+                     [s.section_id for s in document], values_of)
+    inserter.close()
+
+
+class _Inserter:
+    """The inserting process's side of a build: symbol ids (a symbol declared twice in
+    one file is kept once), the batched rows, the vocabulary."""
+
+    def __init__(self, conn: sqlite3.Connection, seen: set[tuple[str, str]], next_id: int,
+                 ) -> None:
+        self.conn, self.seen, self.next_id = conn, seen, next_id
+        self.vocab: Counter[str] = Counter()
+        self.batch = _Batch()
+
+    def add(self, path: str, rowids: Sequence[int], section_ids: Sequence[str],
+            computed: _Computed) -> None:
+        """One document's sections (``rowids``, ``section_ids``) with their ``_computed``."""
+        batch = self.batch
+        for rowid, section_id, (values, words, symbols) in zip(rowids, section_ids, computed,
+                                                               strict=True):
             for fq, simple, norm, kind, start_line, end_line, parts in symbols:
-                if (fq, section.path) in seen:
+                if (fq, path) in self.seen:
                     continue
-                seen.add((fq, section.path))
-                batch.symbols.append((next_id, fq, simple, norm, kind, section.path,
-                                      start_line, end_line, section.rowid))
-                batch.parts.extend((part, next_id) for part in parts)
-                next_id += 1
-            _add_section(batch, section, *values)
-            vocab.update(words)
+                self.seen.add((fq, path))
+                batch.symbols.append((self.next_id, fq, simple, norm, kind, path,
+                                      start_line, end_line, rowid))
+                batch.parts.extend((part, self.next_id) for part in parts)
+                self.next_id += 1
+            _add_section(batch, rowid, section_id, *values)
+            self.vocab.update(words)
             if len(batch.rows) >= _BATCH:
-                batch.flush(conn)
-    batch.flush(conn)
-    conn.executemany("INSERT INTO repoctx_search_vocab(term, n) VALUES (?, ?)"
-                     " ON CONFLICT(term) DO UPDATE SET n = n + excluded.n", vocab.items())
+                batch.flush(self.conn)
+
+    def close(self) -> None:
+        """The last rows, and the vocabulary."""
+        self.batch.flush(self.conn)
+        self.conn.executemany("INSERT INTO repoctx_search_vocab(term, n) VALUES (?, ?)"
+                              " ON CONFLICT(term) DO UPDATE SET n = n + excluded.n",
+                              self.vocab.items())
 
 
 def _is_symbol_code(section: SectionRow) -> bool:
@@ -582,9 +624,67 @@ def _computed(item: tuple[list[SectionRow], Mapping[str, Declaration] | None],
     return out
 
 
-def _add_section(batch: _Batch, section: SectionRow, text: tuple, names: tuple,
+def _add_section(batch: _Batch, rowid: int, section_id: str, text: tuple, names: tuple,
                  secondary: bool, digest: int) -> None:
     rows = batch.aux if secondary else batch.text
-    rows.append((section.rowid, *text))
-    batch.names.append((section.rowid, *names))
-    batch.rows.append((section.rowid, section.section_id, digest))
+    rows.append((rowid, *text))
+    batch.names.append((rowid, *names))
+    batch.rows.append((rowid, section_id, digest))
+
+
+BUILT_IN_PASS = "repoctx_search_built"
+"""A temporary table (this connection's only) that says the search tables were built in
+the export's own pass (``SearchRows``), so the ``finalize`` hook after it has nothing left
+to build."""
+
+
+class SearchRows:
+    """``contextpull``'s ``ExtraRows`` for the search tables: a full export computes each
+    document's values in its sectioning worker (``compute``: the document's sections as
+    the index would read them back, with the store's declarations the definitions
+    source found for those bytes) and inserts them beside the document's own rows, with
+    the rowids the writer gave its sections: no read-back, no second pool of workers
+    (issue 15). The rows are those ``build_search_index`` builds from the finished file."""
+
+    def compute(self, rows: DocumentRows, declared: Sequence[SymbolSpan] | None,
+                ) -> _Computed:
+        """``_computed`` of the document's sections (placed by ordinal: a worker knows
+        no rowid; the ids are the contract's ``path#ordinal``)."""
+        sections = [SectionRow(ordinal, f"{rows.path}#{ordinal}", rows.path, rows.kind,
+                               s.heading_path, s.text, s.start_line, s.end_line, s.symbol,
+                               rows.sha256)
+                    for ordinal, s in enumerate(rows.sections)]
+        if not sections:  # an empty file
+            return []
+        decls = None if declared is None else {span.fq_name: span for span in declared}
+        return _computed((sections, decls))
+
+    def open(self, conn: sqlite3.Connection) -> _SearchSink:
+        """The search tables created empty in the file on ``conn``, and their sink."""
+        for table in TABLES:
+            conn.execute(f"DROP TABLE IF EXISTS {table}")
+        for statement in DDL:
+            conn.execute(statement)
+        return _SearchSink(conn)
+
+
+class _SearchSink:
+    """Inserts a ``SearchRows`` build's values; ``close`` finishes the tables as
+    ``_rebuild`` does and marks the connection (``BUILT_IN_PASS``)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.inserter = _Inserter(conn, set(), 1)
+
+    def add(self, path: str, rowid: int, section_ids: Sequence[str],
+            computed: object) -> None:
+        """One document's values, its sections' rowids from ``rowid`` on."""
+        assert isinstance(computed, list), "values come from SearchRows.compute"
+        self.inserter.add(path, range(rowid, rowid + len(section_ids)), section_ids,
+                          computed)
+
+    def close(self) -> None:
+        """The last rows, the vocabulary, the documents, the FTS5 merges; then the mark."""
+        self.inserter.close()
+        _finish(self.conn)
+        self.conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS {BUILT_IN_PASS}(x)")
