@@ -45,7 +45,7 @@ from repoctx.contextpull.extra_rows import ExtraRows
 from repoctx.contextpull.files import UnreadFile
 from repoctx.contextpull.records import DocumentRows, prepare
 from repoctx.errors import ContextPullError
-from repoctx.reconcile.workers import default_workers, die_with_parent
+from repoctx.reconcile.workers import default_workers, die_with_parent, die_with_starter
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -299,7 +299,7 @@ def ordered_map(function: Callable[[T], R], items: Iterable[T], *, chunk: int,
     this process changes afterwards, which on a 55,000-file tree was 0.5-0.9 GiB more in
     all (bench/e2e.py). The search-index build uses it (``retrieval/search_index``).
     The workers do not run the caller's ``__main__`` (``_FreshProcess``) unless
-    ``function`` is defined there.
+    ``function`` is defined there, and die with this process (``die_with_starter``).
     """
     workers = default_workers() if workers is None else workers
     iterator = iter(items)
@@ -308,7 +308,8 @@ def ordered_map(function: Callable[[T], R], items: Iterable[T], *, chunk: int,
         for item in chain(head, iterator):
             yield item, function(item)
         return
-    pool = ProcessPoolExecutor(workers, mp_context=_fresh_context(function))
+    pool = ProcessPoolExecutor(workers, mp_context=_fresh_context(function),
+                               initializer=die_with_starter, initargs=(os.getpid(),))
     rest = chain(head, iterator)
     chunks = iter(lambda: list(islice(rest, chunk)), [])
     try:

@@ -4,6 +4,7 @@ results in order, over worker processes for many items, in process for few."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -210,3 +211,54 @@ def test_an_unguarded_script_exports_through_fresh_workers_and_runs_once(tmp_pat
     with sqlite3.connect(out) as conn:
         (symbols,) = conn.execute("SELECT count(*) FROM repoctx_search_symbols").fetchone()
     assert int(done.stdout) == symbols == 240  # every file through the workers' search build
+
+
+# A process mapping slow items over fresh workers; it prints its pid and its workers' pids.
+_MAPPER = """
+import os, sys, time
+from repoctx.contextpull.pool import ordered_map
+import tests.contextpull.test_pool as here
+for _, pid in ordered_map(here.slow_pid, range(400), chunk=1, min_items=2, workers=2):
+    print(pid, flush=True)
+"""
+
+
+def slow_pid(_: int) -> int:
+    import time
+
+    time.sleep(0.05)
+    return os.getpid()
+
+
+def _family(pid: int) -> set[int]:
+    """Every living descendant of ``pid`` (``/proc/PID/task/TID/children``)."""
+    found, todo = set(), [pid]
+    while todo:
+        parent = todo.pop()
+        for task in os.listdir(f"/proc/{parent}/task"):
+            with open(f"/proc/{parent}/task/{task}/children") as fh:
+                children = {int(child) for child in fh.read().split()}
+            todo += children - found
+            found |= children
+    return found
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads /proc")
+def test_a_killed_mapper_leaves_no_worker_nor_server_behind() -> None:
+    import subprocess
+    import sys
+    import time
+
+    from tests.reconcile.test_workers import _alive
+
+    mapper = subprocess.Popen([sys.executable, "-c", _MAPPER], stdout=subprocess.PIPE,
+                              text=True, cwd=Path(__file__).resolve().parents[2])
+    workers = {int(mapper.stdout.readline()) for _ in range(20)}
+    left = _family(mapper.pid) | workers  # the server and the workers it forked
+    assert workers and mapper.pid not in workers
+    mapper.kill()
+    mapper.wait()
+    deadline = time.monotonic() + 20
+    while any(_alive(pid) for pid in left) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in left if _alive(pid)], "workers outlived their killed mapper"

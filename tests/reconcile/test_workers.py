@@ -47,3 +47,43 @@ def test_a_worker_whose_starter_is_already_gone_exits_at_once():
     started = time.monotonic()
     code = subprocess.run([sys.executable, "-c", _GRANDCHILD, "1"], timeout=30).returncode
     assert code == 1 and time.monotonic() - started < 20
+
+
+# A worker that is the child of a middle process (as a forkserver's workers are), and a
+# starter that prints the middle's pid (the middle prints the worker's).
+_WATCHER = ("import sys, time; from repoctx.reconcile.workers import die_with_starter; "
+            "die_with_starter(int(sys.argv[1])); time.sleep(60)")
+_MIDDLE = ("import subprocess, sys, time; "
+           "p = subprocess.Popen([sys.executable, '-c', sys.argv[1], sys.argv[2]]); "
+           "print(p.pid, flush=True); time.sleep(60)")
+_STARTER_OF_MIDDLE = (
+    "import os, subprocess, sys; "
+    "p = subprocess.Popen([sys.executable, '-c', sys.argv[1], sys.argv[2], str(os.getpid())]); "
+    "print(p.pid, flush=True); p.wait()")
+
+
+def test_a_worker_started_through_a_server_dies_with_its_starter():
+    starter = subprocess.Popen([sys.executable, "-c", _STARTER_OF_MIDDLE, _MIDDLE, _WATCHER],
+                               stdout=subprocess.PIPE, text=True)
+    middle, worker = int(starter.stdout.readline()), int(starter.stdout.readline())
+    try:
+        time.sleep(0.5)  # the worker watches its starter by now
+        assert _alive(worker)
+        starter.kill()
+        starter.wait()
+        deadline = time.monotonic() + 10
+        while _alive(worker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(worker), "the worker outlived the process that asked for it"
+        assert _alive(middle)  # its own parent lives on: the starter's death ended it
+    finally:
+        os.kill(middle, 9)
+
+
+def test_a_worker_whose_starter_is_already_gone_exits_at_once_through_a_server():
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", _WATCHER, str(gone.pid)], timeout=30)
+    assert done.returncode == 1
+    assert time.monotonic() - started < 20
