@@ -173,13 +173,13 @@ def _classify(store: Store, found: Walk, options: PassOptions, report: PassRepor
     report.scanned = len(found.files)
     for skip in found.skipped:
         report.skip(skip.path, skip.reason)
-    from .analyse import Job
-    from .steps import Work
-
     for f in found.files:
         try:
             _classify_file(plan, f, options, report, settled)
         except Exception as exc:  # noqa: BLE001 - a node that does not decode: this file only
+            from .analyse import Job
+            from .steps import Work
+
             report.warnings.append(f"{f.path!r}: its node does not decode "
                                    f"({type(exc).__name__}: {exc}); read afresh")
             if isinstance(exc, CorruptRecordError):  # damaged bytes: the write replaces them
@@ -215,12 +215,14 @@ def _missing_grammars(work: list[Work]) -> list[str]:
 def _classify_file(plan: _Plan, f: WalkedFile, options: PassOptions, report: PassReport,
                    settled: dict[str, tuple[int, int]]) -> None:
     """Add one walked file to the plan (work, seed) or count it unchanged."""
-    from .analyse import Job
-    from .steps import Work
-
     if f.path in plan.live and settled.get(f.path) == (f.size, f.mtime_ns):
         report.unchanged += 1  # (its node is not even checked: ``fn.LiveNodes``)
         return
+    # Here, not at the top: a no-op pass never needs them, and ``analyse`` imports the
+    # extractors (~13 ms of a no-op ``repoctx index``; issue 15).
+    from .analyse import Job
+    from .steps import Work
+
     rec = plan.live.get(f.path)
     symbols = _wants_symbols(f.path, options)
     if rec is None:
