@@ -32,7 +32,11 @@ def _alive(pid: int) -> bool:
 def test_a_worker_dies_when_its_starter_is_killed():
     starter = subprocess.Popen([sys.executable, "-c", _STARTER, _GRANDCHILD],
                                stdout=subprocess.PIPE, text=True)
-    worker = int(starter.stdout.readline())
+    _kill_and_outlive(starter, int(starter.stdout.readline()))
+
+
+def _kill_and_outlive(starter: subprocess.Popen, worker: int) -> None:
+    """Kill ``starter`` once ``worker`` has asked to die with it; the worker must go."""
     time.sleep(0.5)  # the worker has asked to die with its starter by now
     assert _alive(worker)
     starter.kill()
@@ -67,14 +71,7 @@ def test_a_worker_started_through_a_server_dies_with_its_starter():
                                stdout=subprocess.PIPE, text=True)
     middle, worker = int(starter.stdout.readline()), int(starter.stdout.readline())
     try:
-        time.sleep(0.5)  # the worker watches its starter by now
-        assert _alive(worker)
-        starter.kill()
-        starter.wait()
-        deadline = time.monotonic() + 10
-        while _alive(worker) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not _alive(worker), "the worker outlived the process that asked for it"
+        _kill_and_outlive(starter, worker)
         assert _alive(middle)  # its own parent lives on: the starter's death ended it
     finally:
         os.kill(middle, 9)
