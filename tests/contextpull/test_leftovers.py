@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -17,6 +16,7 @@ from repoctx.contextpull.leftovers import (
     remove_leftovers,
     temporary_name,
 )
+from tests.kill import kill_while_exporting
 
 
 def _dead_pid() -> int:
@@ -53,14 +53,7 @@ def test_the_next_export_removes_what_a_sigkilled_export_left(tmp_path):
         (docs / f"d{i}.md").write_text(f"# Doc {i}\n\n{text}\n\n## Part {i}\n\n{text}\n")
     out = tmp_path / "out.sqlite"
     export = [sys.executable, "-m", "repoctx", "export", str(docs), "--out", str(out)]
-    victim = subprocess.Popen(export, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    tmp = temporary_name(out, victim.pid)
-    deadline = time.monotonic() + 120
-    while not (tmp.exists() and tmp.stat().st_size > 0) and victim.poll() is None:
-        assert time.monotonic() < deadline, "the export never started writing"
-        time.sleep(0.002)
-    victim.send_signal(signal.SIGKILL)
-    assert victim.wait(timeout=30) == -signal.SIGKILL, "the export finished before the kill"
+    tmp = kill_while_exporting(export, out)
     assert tmp.exists() and not out.exists()  # what issue 16 saw: a leftover, no export
     run = subprocess.run([*export, "--json"], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr

@@ -140,12 +140,10 @@ def test_a_killed_full_export_leaves_the_previous_export_whole(tmp_path):
     # `repoctx index` killed in it leaves the previous export as it was, search tables
     # included, and the next index writes the new one.
     import json
-    import signal
     import subprocess
     import sys
-    import time
 
-    from repoctx.contextpull.leftovers import temporary_name
+    from tests.kill import kill_while_exporting
 
     root, store_dir = tmp_path / "repo", tmp_path / "store"
     root.mkdir()
@@ -171,14 +169,7 @@ def test_a_killed_full_export_leaves_the_previous_export_whole(tmp_path):
 
     before = state()
     write("new")  # every document changes: a full rewrite, not a patch
-    victim = subprocess.Popen(index, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    tmp = temporary_name(out, victim.pid)
-    deadline = time.monotonic() + 120
-    while not (tmp.exists() and tmp.stat().st_size > 0) and victim.poll() is None:
-        assert time.monotonic() < deadline, "the export never started writing"
-        time.sleep(0.002)
-    victim.send_signal(signal.SIGKILL)
-    assert victim.wait(timeout=30) == -signal.SIGKILL, "the index finished before the kill"
+    kill_while_exporting(index, out)
     assert state() == before
     again = subprocess.run(index, capture_output=True, text=True, timeout=300)
     assert again.returncode == 0, again.stderr
