@@ -264,19 +264,36 @@ def test_semantic_neighbours_never_displace_strong_lexical_hits(ws, monkeypatch)
         assert strong and got[:len(strong)] == strong, query
 
 
-def test_a_long_query_keeps_the_keyword_order_and_adds_neighbours_after(ws, monkeypatch):
+LONG_QUERIES = {
+    "repeated": " ".join(["shopping cart add item total price"] * 5),  # 30 words
+    # A pasted issue, reduced to a query of at most MAX_QUERY_TERMS terms: "long" is
+    # decided on the text as sent, not on the reduced query.
+    "pasted": ("The discount guide says coupons apply before taxes, but when I add an item "
+               "to the shopping cart and render the template response, the total price "
+               "ignores the discount and the refund window, and nested atomic blocks create "
+               "a savepoint twice. Steps: add item, total price, check out, render response."),
+}
+
+
+@pytest.mark.parametrize("name", LONG_QUERIES)
+def test_a_long_query_keeps_the_keyword_order_and_adds_neighbours_after(ws, monkeypatch, name):
     from repoctx import vectors
+    from repoctx.retrieval.query import MAX_QUERY_TERMS
+    from repoctx.retrieval.search import LONG_QUERY_WORDS
     from tests.vectors.hashed_embedder import HashedBagTestEmbedder
 
-    query = " ".join(["shopping cart add item total price"] * 5)  # 30 words
+    query = LONG_QUERIES[name]
+    assert len(query.split()) > (MAX_QUERY_TERMS if name == "pasted" else LONG_QUERY_WORDS)
     keyword = [h["key"] for h in search(ws, query, k=50)["hits"]]
     embedder = HashedBagTestEmbedder()
     vectors.backfill(ws.store, embedder)
     real = vectors.semantic_hits
     monkeypatch.setattr(vectors, "semantic_hits",
                         lambda w, q, k: real(w, q, k, embedder=embedder))
-    hybrid = [h["key"] for h in search(ws, query, k=50)["hits"]]
-    assert hybrid[:len(keyword)] == keyword and len(hybrid) >= len(keyword)
+    hybrid = search(ws, query, k=50)
+    assert hybrid["mode"] == "hybrid"
+    got = [h["key"] for h in hybrid["hits"]]
+    assert got[:len(keyword)] == keyword and len(got) >= len(keyword)
 
 
 QUALIFIED_ISSUE = ("Totals are wrong\n" + "The weather was mild and the report is long. " * 30
@@ -293,28 +310,3 @@ def test_a_pasted_issue_leads_with_the_definition_it_qualifies_and_the_files_it_
     assert named and "task-names-file" in named[0]["reasons"]
     typed = search(ws, "total price", k=10)["hits"]  # a short query as typed: no task names
     assert not any("task-names-definition" in h["reasons"] for h in typed)
-
-
-def test_a_pasted_issue_reduced_to_a_short_query_still_keeps_the_keyword_order(
-        ws, monkeypatch):
-    # Over MAX_QUERY_TERMS words, so search reduces it to a query of at most 16 terms:
-    # "long" is decided on the text as sent, not on the reduced query.
-    from repoctx import vectors
-    from repoctx.retrieval.query import MAX_QUERY_TERMS
-    from tests.vectors.hashed_embedder import HashedBagTestEmbedder
-
-    issue = ("The discount guide says coupons apply before taxes, but when I add an item "
-             "to the shopping cart and render the template response, the total price "
-             "ignores the discount and the refund window, and nested atomic blocks create "
-             "a savepoint twice. Steps: add item, total price, check out, render response.")
-    assert len(issue.split()) > MAX_QUERY_TERMS
-    keyword = [h["key"] for h in search(ws, issue, k=50)["hits"]]
-    embedder = HashedBagTestEmbedder()
-    vectors.backfill(ws.store, embedder)
-    real = vectors.semantic_hits
-    monkeypatch.setattr(vectors, "semantic_hits",
-                        lambda w, q, k: real(w, q, k, embedder=embedder))
-    hybrid = search(ws, issue, k=50)
-    assert hybrid["mode"] == "hybrid"
-    got = [h["key"] for h in hybrid["hits"]]
-    assert got[:len(keyword)] == keyword and len(got) >= len(keyword)
