@@ -34,14 +34,19 @@ HELPERS = ("\n\ndef helper(value):\n    return value\n\n\n"
            "def drain_queue(pending):\n    while pending:\n        pending.pop()  # backlog\n")
 
 
-@pytest.fixture(scope="module")
-def ws(tmp_path_factory):
-    root = tmp_path_factory.mktemp("engine") / "repo"
-    write(root, {"pkg/__init__.py": "", "pkg/engine.py": BIG + HELPERS})
-    store = open_store(root, repo_id="engine", replica_id="r1")
+def _indexed(tmp_path_factory, name: str, module: str):  # noqa: ANN202
+    """A one-module package ``pkg/<name>.py`` indexed and exported: its workspace."""
+    root = tmp_path_factory.mktemp(name) / "repo"
+    write(root, {"pkg/__init__.py": "", f"pkg/{name}.py": module})
+    store = open_store(root, repo_id=name, replica_id="r1")
     reconcile_pass(store, root, PassOptions(workers=1))
     export_store(store, root, store.path / "contextpull.sqlite")
-    workspace = Workspace(store, root.resolve(), store.path / "contextpull.sqlite")
+    return Workspace(store, root.resolve(), store.path / "contextpull.sqlite")
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory):
+    workspace = _indexed(tmp_path_factory, "engine", BIG + HELPERS)
     yield workspace
     workspace.close()
 
@@ -133,12 +138,7 @@ QUEUE = ("class Queue:\n    def drain(self, pending):\n        while pending:\n"
 
 @pytest.fixture(scope="module")
 def queue_ws(tmp_path_factory):
-    root = tmp_path_factory.mktemp("queue") / "repo"
-    write(root, {"pkg/__init__.py": "", "pkg/queue.py": QUEUE})
-    store = open_store(root, repo_id="queue", replica_id="r1")
-    reconcile_pass(store, root, PassOptions(workers=1))
-    export_store(store, root, store.path / "contextpull.sqlite")
-    workspace = Workspace(store, root.resolve(), store.path / "contextpull.sqlite")
+    workspace = _indexed(tmp_path_factory, "queue", QUEUE)
     yield workspace
     workspace.close()
 
