@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import compileall
 import resource
-import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+from statistics import median
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _corpus, _report, e2e, index
 
@@ -56,10 +56,6 @@ def stat_once(root: Path, paths: list[str]) -> tuple[float, float]:
     return stat_floor(root, paths), time.process_time() - cpu
 
 
-def _median(values: list[float]) -> float:
-    return statistics.median(values)
-
-
 def run(tmp: Path, repeat: int, res: Results) -> None:
     """The cold index, then ``repeat`` rounds of edit, revert, no-op and the floors."""
     compileall.compile_dir(Path(repoctx.__file__).parent, quiet=1)
@@ -84,11 +80,11 @@ def run(tmp: Path, repeat: int, res: Results) -> None:
         floors.append((*import_once(), *stat_once(root, paths)))
         print(f"round {i + 1}/{repeat}: edit {edits[-2].wall:.3f}/{edits[-1].wall:.3f} s, "
               f"no-op {noops[-1].wall:.3f} s (load {load_average()})", file=sys.stderr)
-    imports = _median([f[0] for f in floors])
-    stats = _median([f[2] for f in floors])
-    floor_cpu = _median([f[1] for f in floors]) + _median([f[3] for f in floors])
-    noop, noop_cpu = _median([r.wall for r in noops]), _median([r.cpu for r in noops])
-    edit, edit_cpu = _median([r.wall for r in edits]), _median([r.cpu for r in edits])
+    imports = median([f[0] for f in floors])
+    stats = median([f[2] for f in floors])
+    floor_cpu = median([f[1] for f in floors]) + median([f[3] for f in floors])
+    noop, noop_cpu = median([r.wall for r in noops]), median([r.cpu for r in noops])
+    edit, edit_cpu = median([r.wall for r in edits]), median([r.cpu for r in edits])
     res.notes.append(f"Corpus: `{django_source().name}`, {len(paths):,} walked files; "
                      f"{repeat} rounds, medians.")
     res.add('floor: `python -c "import repoctx"`', imports)
@@ -98,8 +94,8 @@ def run(tmp: Path, repeat: int, res: Results) -> None:
     res.add("no-op, CPU seconds (floor: the floors' CPU seconds)", noop_cpu, floor_cpu, 2.0,
             "<= 2x")
     res.add("first index after an edit's racy window (walks again, writes nothing; "
-            f"median of {len(rewalks)})", _median([r.wall for r in rewalks]), imports + stats)
-    res.add("the same, CPU seconds", _median([r.cpu for r in rewalks]), floor_cpu)
+            f"median of {len(rewalks)})", median([r.wall for r in rewalks]), imports + stats)
+    res.add("the same, CPU seconds", median([r.cpu for r in rewalks]), floor_cpu)
     res.add(f"**one-file edit then `repoctx index --json`** (median of {len(edits)}; "
             f"`{EDITED}` + 1 function, and reverted)", edit, limit=0.5, target="<= 0.5 s")
     res.add("one-file edit, CPU seconds", edit_cpu, limit=0.5, target="<= 0.5 s")

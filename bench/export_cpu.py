@@ -25,7 +25,6 @@ import os
 import resource
 import shutil
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import threading
@@ -38,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _corpus import django_source  # noqa: E402
 from _report import load_average, write_section  # noqa: E402
 from e2e import _cpu_seconds, _tree_of, link_tree, run_index  # noqa: E402
+from e2e_incremental import import_once  # noqa: E402
 
 from repoctx import open_store  # noqa: E402
 from repoctx.contextpull import export_store  # noqa: E402
@@ -180,10 +180,7 @@ def main() -> None:
         root, store_dir = tmp / "django", tmp / "store"
         link_tree(django_source(), root)
         run = run_index(root, store_dir)
-        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run([sys.executable, "-c", "import repoctx"], check=True)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        imports = after.ru_utime + after.ru_stime - kids.ru_utime - kids.ru_stime
+        _, imports = import_once()
         lines.append(f"- cold `repoctx index` (fresh process): wall {run.wall:.2f} s, CPU of "
                      f"the command tree {run.tree_cpu:.1f} s; phases "
                      + ", ".join(f"{k} {v:.2f}" for k, v in sorted(run.seconds.items()))
