@@ -1,7 +1,7 @@
 import pytest
 
 from repoctx.errors import ToolError
-from repoctx.vectors import NONE, MiniLmEmbedder, choose, embedder_named, recorded
+from repoctx.vectors import NONE, MiniLmEmbedder, choose, embedder_named, recorded, settings
 from repoctx.vectors.settings import default_name, weights_installed
 from repoctx.vectors.static import StaticEmbedder
 
@@ -20,6 +20,7 @@ def test_the_default_is_static_once_weights_are_there(monkeypatch, tmp_path):
     monkeypatch.setenv("REPOCTX_MODEL_DIR", str(tmp_path))
     assert weights_installed() and default_name() == "static"
     monkeypatch.delenv("REPOCTX_MODEL_DIR")
+    monkeypatch.setattr(settings, "WEIGHT_PACKAGES", ())  # this machine's packages aside
     assert default_name() == ("static" if weights_installed() else "none")
     monkeypatch.setenv("REPOCTX_DEFAULT_EMBEDDER", "minilm")
     assert default_name() == "minilm"
