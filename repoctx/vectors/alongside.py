@@ -87,6 +87,8 @@ def reserve(store: Store, room: int = RESERVE) -> None:
 
 
 RESERVED = "vectors/alongside/map-size"
+"""Store-local, read by nothing: writing it is the committed write that persists the
+map size ``reserve`` set (LMDB records a new size only with a commit)."""
 
 
 def _child(parent: int, root: str, store_dir: str | None, repo_id: str | None,
@@ -107,4 +109,3 @@ def _child(parent: int, root: str, store_dir: str | None, repo_id: str | None,
         conn.send({"error": f"{type(exc).__name__}: {exc}"})
     finally:
         conn.close()
-
