@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from repoctx.vectors.bert import Bert, read_safetensors
+from repoctx.vectors.bert import Bert, padded, read_safetensors
 from repoctx.vectors.chunks import windows
 from repoctx.vectors.minilm import model_directory
 
@@ -128,19 +128,11 @@ def _block(g: Graph, w: dict[str, np.ndarray], p: str, x: str, bias: str, split:
 
 def encode(session: Any, bert: Bert, texts: list[str], batch: int = 16) -> np.ndarray:
     """L2-normalised mean-pooled vectors, texts of similar length batched together."""
-    tok = bert.tokenizer
-    framed = [[tok.cls, *tok.ids(t), tok.sep] for t in texts]
-    order = sorted(range(len(framed)), key=lambda i: len(framed[i]))
-    out = np.zeros((len(framed), bert.dim), dtype=np.float32)
-    for start in range(0, len(order), batch):
-        part = order[start:start + batch]
-        width = max(len(framed[i]) for i in part)
-        ids = np.zeros((len(part), width), dtype=np.int64)
-        mask = np.zeros((len(part), width), dtype=np.float32)
-        for row, i in enumerate(part):
-            ids[row, :len(framed[i])] = framed[i]
-            mask[row, :len(framed[i])] = 1.0
-        out[part] = session.run(None, {"ids": ids, "mask": mask})[0]
+    def run(part: list[list[int]]) -> np.ndarray:
+        ids, mask = padded(part)
+        return session.run(None, {"ids": ids, "mask": mask})[0]
+
+    out = bert.encode(texts, batch, run)
     return out / np.linalg.norm(out, axis=1, keepdims=True)
 
 

@@ -17,7 +17,7 @@ import math
 import re
 import struct
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -150,12 +150,8 @@ class Bert:
     def encode_ids(self, batch: Sequence[Sequence[int]]) -> np.ndarray:
         """Mean-pooled last hidden states of id sequences (each already framed by
         [CLS]/[SEP]); padded to the batch's longest, pads masked out."""
-        n, length = len(batch), max(len(ids) for ids in batch)
-        ids = np.zeros((n, length), dtype=np.int64)
-        mask = np.zeros((n, length), dtype=np.float32)
-        for row, seq in enumerate(batch):
-            ids[row, :len(seq)] = seq
-            mask[row, :len(seq)] = 1.0
+        ids, mask = padded(batch)
+        n, length = ids.shape
         x = self.words[ids] + self.positions[:length] + self.type0
         x = _layer_norm(x, *self.ln0, self.eps)
         bias = (1.0 - mask)[:, None, :] * np.float32(-1e9)
@@ -164,16 +160,19 @@ class Bert:
         summed = (x * mask[:, :, None]).sum(axis=1)
         return (summed / np.maximum(mask.sum(axis=1, keepdims=True), 1.0)).astype(np.float32)
 
-    def encode(self, texts: Sequence[str], batch: int = 16) -> np.ndarray:
+    def encode(self, texts: Sequence[str], batch: int = 16,
+               run: Callable[[list[list[int]]], np.ndarray] | None = None) -> np.ndarray:
         """One mean-pooled vector per text (truncated at ``MAX_TOKENS`` pieces); texts of
-        similar length are batched together so padding stays small."""
+        similar length are batched together so padding stays small. ``run`` replaces
+        ``encode_ids`` (another runtime over the same weights, ``bench/onnx_minilm.py``)."""
+        run = run or self.encode_ids
         framed = [[self.tokenizer.cls, *self.tokenizer.ids(t), self.tokenizer.sep]
                   for t in texts]
         order = sorted(range(len(framed)), key=lambda i: len(framed[i]))
         out = np.zeros((len(framed), self.dim), dtype=np.float32)
         for start in range(0, len(order), batch):
             part = order[start:start + batch]
-            out[part] = self.encode_ids([framed[i] for i in part])
+            out[part] = run([framed[i] for i in part])
         return out
 
     def _block(self, x: np.ndarray, layer: _Layer, bias: np.ndarray) -> np.ndarray:
@@ -197,6 +196,17 @@ class Bert:
         hidden = _gelu(flat @ layer.up_w + layer.up_b)
         out = _layer_norm(flat + hidden @ layer.down_w + layer.down_b, *layer.ln2, self.eps)
         return out.reshape(n, length, dim)
+
+
+def padded(batch: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """``batch``'s id sequences zero-padded to the longest, and the mask of real tokens."""
+    n, length = len(batch), max(len(ids) for ids in batch)
+    ids = np.zeros((n, length), dtype=np.int64)
+    mask = np.zeros((n, length), dtype=np.float32)
+    for row, seq in enumerate(batch):
+        ids[row, :len(seq)] = seq
+        mask[row, :len(seq)] = 1.0
+    return ids, mask
 
 
 def _layer(w: dict[str, np.ndarray], p: str) -> _Layer:
