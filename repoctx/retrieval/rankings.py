@@ -94,12 +94,17 @@ def trigram_sql(filter_sql: str) -> str:
 SYMBOL_COLUMNS = "id, fq, name, norm, kind, path, start_line, end_line, section_rowid"
 
 
+def _on_symbols(filter_sql: str) -> str:
+    """The documents' path filter (``path_filter``) applied to the symbols table ``y``."""
+    return filter_sql.replace("d.path", "y.path")
+
+
 def symbols_by_name_sql(n_norms: int, filter_sql: str) -> str:
     """Symbols whose normalised name is one of ``n_norms`` values or in ``[?, ?)``."""
     norms = ", ".join("?" * n_norms) or "NULL"
     return (f"SELECT {SYMBOL_COLUMNS} FROM repoctx_search_symbols y"
             f" WHERE (norm IN ({norms}) OR (norm >= ? AND norm < ?))"
-            f" AND {filter_sql.replace('d.path', 'y.path')} LIMIT ?")
+            f" AND {_on_symbols(filter_sql)} LIMIT ?")
 
 
 def symbols_by_parts_sql(n_parts: int, filter_sql: str) -> str:
@@ -108,7 +113,7 @@ def symbols_by_parts_sql(n_parts: int, filter_sql: str) -> str:
     return (f"SELECT {SYMBOL_COLUMNS}, c.n FROM (SELECT symbol_id, count(*) AS n"
             f" FROM repoctx_search_symbol_parts WHERE part IN ({parts}) GROUP BY symbol_id"
             " HAVING n >= ?) c JOIN repoctx_search_symbols y ON y.id = c.symbol_id"
-            f" WHERE {filter_sql.replace('d.path', 'y.path')}"
+            f" WHERE {_on_symbols(filter_sql)}"
             " ORDER BY c.n DESC, length(y.name), y.fq LIMIT ?")
 
 
@@ -174,7 +179,7 @@ def symbol_ranking(conn: sqlite3.Connection, terms: QueryTerms,
 def definitions_sql(filter_sql: str) -> str:
     """Symbols whose normalised name is ``?``, under the path filter, ``LIMIT ?``."""
     return (f"SELECT {SYMBOL_COLUMNS} FROM repoctx_search_symbols y WHERE norm = ?"
-            f" AND {filter_sql.replace('d.path', 'y.path')} LIMIT ?")
+            f" AND {_on_symbols(filter_sql)} LIMIT ?")
 
 
 def definition_ranking(conn: sqlite3.Connection, names: Sequence[str],

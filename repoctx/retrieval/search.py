@@ -128,8 +128,8 @@ def _terms(ws: Workspace, checked: list[tuple[str, str]]) -> list[Asked]:
     for text, argument in checked:
         terms = query_terms(text, argument, lambda: index_stats(search_state(ws.export)))
         hints = NO_HINTS
-        if not fits_as_typed(text) and search_state(ws.export).indexed:
-            hints = TaskHints(tuple(task_names(text, index_stats(search_state(ws.export)))),
+        if not fits_as_typed(text) and (state := search_state(ws.export)).indexed:
+            hints = TaskHints(tuple(task_names(text, index_stats(state))),
                               tuple(task_paths(text)), tuple(title_words(text)))
         out.append(Asked(terms, hints, _is_long(text)))
     return out

@@ -168,10 +168,9 @@ def _texts(state: SearchState, rowids: list[int]) -> dict[int, str]:
 
 
 def gather(state: SearchState, terms: QueryTerms, paths: Sequence[str] | None,
-           hints: TaskHints | None = None) -> list[Candidate]:
+           hints: TaskHints = NO_HINTS) -> list[Candidate]:
     """Every candidate of ``terms`` under the ``paths`` filter, fused, best first; with
     the definitions and files a pasted task names (``hints``) as lists of their own."""
-    hints = hints or NO_HINTS
     filt = path_filter(paths)
     vocabulary = state.vocabulary()
     words = match_words(terms, vocabulary, state.sections())

@@ -127,9 +127,18 @@ and repeats decide."""
 
 
 def index_stats(state: SearchState) -> IndexStats:
-    """The statistics of an open export's search index (its vocabulary and symbols)."""
+    """The statistics of an open export's search index (its vocabulary and symbols).
+
+    Built once per opened export and kept for the next call on it (a context call asks
+    for them from search, expansion and packing): an open export never changes, so its
+    definition counts, looked up as names come, stay valid while it is the latest one.
+    """
+    global _LAST_STATS
     if not state.indexed:
         return NO_STATS
+    last = _LAST_STATS
+    if last is not None and last[0] is state:
+        return last[1]
     counts = state.vocabulary().counts
     conn = state.conn
     cache: dict[str, int] = {}
@@ -137,14 +146,22 @@ def index_stats(state: SearchState) -> IndexStats:
     def definitions(name: str) -> int:
         norm = normalise_name(name)
         if norm not in cache:
+            if len(cache) >= _MAX_CACHED_NAMES:
+                cache.clear()
             with sqlite_errors("counting definitions"):
                 (cache[norm],) = conn.execute(_DEFINITIONS, (norm,)).fetchone()
         return cache[norm]
 
-    return IndexStats(state.sections(), lambda word: counts.get(word, 0), definitions)
+    stats = IndexStats(state.sections(), lambda word: counts.get(word, 0), definitions)
+    _LAST_STATS = (state, stats)
+    return stats
 
 
 _DEFINITIONS = "SELECT count(*) FROM repoctx_search_symbols WHERE norm = ?"
+_MAX_CACHED_NAMES = 65_536
+"""Definition counts kept per export; past this many names the cache starts again."""
+_LAST_STATS: tuple[SearchState, IndexStats] | None = None
+"""The statistics of the export last asked about (``index_stats``)."""
 
 
 def strip_boilerplate(text: str) -> str:

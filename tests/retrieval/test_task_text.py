@@ -153,3 +153,19 @@ def test_task_paths_put_the_most_mentioned_then_the_deepest_frame_first():
     found = task_paths(text)
     assert found == ["pkg/views.py", "pkg/sql/query", "venv/pkg/sql/compiler.py",
                      "venv/pkg/views.py"]  # a dotted name is read up to its class
+
+
+def test_index_stats_are_built_once_per_opened_export(tmp_path):
+    from repoctx.retrieval.search_state import forget_state, search_state
+    from repoctx.retrieval.task_text import index_stats
+
+    from .search_repo import indexed_export
+
+    export = indexed_export(tmp_path)
+    forget_state(export)
+    first = index_stats(search_state(export))
+    assert index_stats(search_state(export)) is first and first.sections > 0
+    assert first.definitions("ShoppingCart") == first.definitions("shoppingcart") > 0
+    forget_state(export)  # reopened: the export may have been rewritten
+    again = index_stats(search_state(export))
+    assert again is not first and again.definitions("ShoppingCart") > 0
