@@ -380,10 +380,10 @@ def run() -> None:
         code = exc.code
     if not isinstance(code, int | None) or threading.active_count() > 1:
         sys.exit(code)  # an exit message to print, or threads to join: the usual way
-    for stream in (sys.stdout, sys.stderr):
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):  # after the handlers: what they print too
         with contextlib.suppress(OSError, ValueError):  # a closed pipe loses nothing more
             stream.flush()
-    atexit._run_exitfuncs()
     os._exit(code or 0)
 
 
