@@ -37,6 +37,8 @@ from repoctx.errors import RepoctxError
 
 if TYPE_CHECKING:
     from repoctx.store import Store
+    from repoctx.vectors import BackfillReport
+    from repoctx.vectors.alongside import Alongside
 
 
 def open_for(path: Path, store_dir: Path | None, repo_id: str | None, *,
@@ -140,7 +142,8 @@ def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, n
 
 
 def _start_embed(store: Store, path: Path, store_dir: Path | None, repo_id: str | None,
-                 embedder: str | None, moved: bool, phases: Phases) -> Any:
+                 embedder: str | None, moved: bool, phases: Phases,
+                 ) -> Alongside | BackfillReport | None:
     """The back-fill: when the pass changed files, started in its own process beside the
     export (``vectors.alongside``); else (only a killed run's leftovers, if anything) run
     here at once, sparing a no-op index a process. None without an embedder."""
@@ -157,10 +160,11 @@ def _start_embed(store: Store, path: Path, store_dir: Path | None, repo_id: str 
         return vectors.backfill(store, chosen, progress=phases.steps("embed", "source"))
 
 
-def _finish_embed(embedding: Any, phases: Phases, warnings: list[str]) -> dict[str, Any] | None:
+def _finish_embed(embedding: Alongside | BackfillReport | None, phases: Phases,
+                  warnings: list[str]) -> dict[str, Any] | None:
     if embedding is None:
         return None
-    if hasattr(embedding, "wait"):
+    if hasattr(embedding, "wait"):  # an ``Alongside`` child: its report once it is done
         with phases.phase("embed-wait"):
             embedding = embedding.wait()
         phases.seconds["embed"] = embedding.seconds
