@@ -62,11 +62,11 @@ def main() -> None:
 @fails_cleanly
 def stats(path: Path, store_dir: Path | None, repo_id: str | None, as_json: bool) -> None:
     """Print the store's trees (records, bytes) and its export's bytes per table."""
-    from repoctx.store import LMDB_DIRNAME
+    from repoctx.trees import DATA_FILE
 
     with open_for(path, store_dir, repo_id, readonly=True) as store:
         rows = [{"tree": t.name, "records": t.records, "bytes": t.bytes} for t in store.stats()]
-        data = store.path / LMDB_DIRNAME / "data.mdb"  # the file: trees + free pages
+        data = store.trees.path / DATA_FILE  # the file: trees + free pages
         payload = {"store": str(store.path), "repoId": store.repo_id,
                    "replicaId": store.replica_id, "trees": rows,
                    "lmdb": {"path": str(data), "bytes": data.stat().st_size,
