@@ -37,6 +37,8 @@ from repoctx.errors import RepoctxError
 
 if TYPE_CHECKING:
     from repoctx.store import Store
+    from repoctx.vectors import BackfillReport
+    from repoctx.vectors.alongside import Alongside
 
 
 def open_for(path: Path, store_dir: Path | None, repo_id: str | None, *,
@@ -60,11 +62,11 @@ def main() -> None:
 @fails_cleanly
 def stats(path: Path, store_dir: Path | None, repo_id: str | None, as_json: bool) -> None:
     """Print the store's trees (records, bytes) and its export's bytes per table."""
-    from repoctx.store import LMDB_DIRNAME
+    from repoctx.trees import DATA_FILE
 
     with open_for(path, store_dir, repo_id, readonly=True) as store:
         rows = [{"tree": t.name, "records": t.records, "bytes": t.bytes} for t in store.stats()]
-        data = store.path / LMDB_DIRNAME / "data.mdb"  # the file: trees + free pages
+        data = store.trees.path / DATA_FILE  # the file: trees + free pages
         payload = {"store": str(store.path), "repoId": store.repo_id,
                    "replicaId": store.replica_id, "trees": rows,
                    "lmdb": {"path": str(data), "bytes": data.stat().st_size,
@@ -140,7 +142,8 @@ def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, n
 
 
 def _start_embed(store: Store, path: Path, store_dir: Path | None, repo_id: str | None,
-                 embedder: str | None, moved: bool, phases: Phases) -> Any:
+                 embedder: str | None, moved: bool, phases: Phases,
+                 ) -> Alongside | BackfillReport | None:
     """The back-fill: when the pass changed files, started in its own process beside the
     export (``vectors.alongside``); else (only a killed run's leftovers, if anything) run
     here at once, sparing a no-op index a process. None without an embedder."""
@@ -157,10 +160,11 @@ def _start_embed(store: Store, path: Path, store_dir: Path | None, repo_id: str 
         return vectors.backfill(store, chosen, progress=phases.steps("embed", "source"))
 
 
-def _finish_embed(embedding: Any, phases: Phases, warnings: list[str]) -> dict[str, Any] | None:
+def _finish_embed(embedding: Alongside | BackfillReport | None, phases: Phases,
+                  warnings: list[str]) -> dict[str, Any] | None:
     if embedding is None:
         return None
-    if hasattr(embedding, "wait"):
+    if hasattr(embedding, "wait"):  # an ``Alongside`` child: its report once it is done
         with phases.phase("embed-wait"):
             embedding = embedding.wait()
         phases.seconds["embed"] = embedding.seconds
@@ -380,10 +384,10 @@ def run() -> None:
         code = exc.code
     if not isinstance(code, int | None) or threading.active_count() > 1:
         sys.exit(code)  # an exit message to print, or threads to join: the usual way
-    for stream in (sys.stdout, sys.stderr):
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):  # after the handlers: what they print too
         with contextlib.suppress(OSError, ValueError):  # a closed pipe loses nothing more
             stream.flush()
-    atexit._run_exitfuncs()
     os._exit(code or 0)
 
 

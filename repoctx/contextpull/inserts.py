@@ -76,7 +76,9 @@ def insert_documents(
     """Insert ``(doc_id, document)`` pairs, section rowids from ``first_rowid``; returns the
     next rowid. The documents whose paths are in ``replacing`` take over the sections
     already under their ``doc_id`` (:func:`replace_sections`). ``extra`` gets each
-    inserted document's ``EncodedDocument.extra`` with its rowids (a full rewrite's)."""
+    inserted document's ``EncodedDocument.extra`` with its rowids: a full rewrite's only
+    (a patch, ``replacing``, leaves the extra tables to the finalize hook), never both."""
+    assert extra is None or not replacing, "a patch leaves the extra tables to the hook"
     batch = _Batch()
     rowid = first_rowid
     for doc_id, doc in documents:

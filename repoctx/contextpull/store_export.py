@@ -77,10 +77,15 @@ class _Known:
     @cached_property
     def symbols(self) -> tuple[str, ...] | None:
         """The names the node declares when they are current, else None."""
-        markers = file_node.field_of(self.rec, "markers") or ()
-        if not self.current or file_node.SYMBOLS not in markers:
-            return None
-        return file_node.symbols_of(self.rec)
+        return _projected_symbols(self.rec) if self.current else None
+
+
+def _projected_symbols(node: Record) -> tuple[str, ...] | None:
+    """The names ``node`` declares when its symbols were projected (for its digest), else
+    None."""
+    if file_node.SYMBOLS not in (file_node.field_of(node, "markers") or ()):
+        return None
+    return file_node.symbols_of(node)
 
 
 class StoreDefinitions:
@@ -116,9 +121,7 @@ class StoreDefinitions:
         if path in self._known:
             return self._stored(path)
         node = self._nodes.get(path)
-        if node is None or file_node.SYMBOLS not in (file_node.field_of(node, "markers") or ()):
-            return None
-        return file_node.symbols_of(node)
+        return None if node is None else _projected_symbols(node)
 
     def prefetch(self, paths: Sequence[str]) -> None:
         """Read the symbol records of ``paths`` (those with stored symbols)."""
@@ -192,13 +195,13 @@ class StoreDefinitions:
         node = self._nodes.get(path)
         if node is None or path not in self._fetched:
             return None
-        if file_node.field_of(node, "digest") != sha256 or \
-                file_node.SYMBOLS not in (file_node.field_of(node, "markers") or ()):
+        names = _projected_symbols(node) if file_node.field_of(node, "digest") == sha256 else None
+        if names is None:
             return None
         self._for_document(path)
         found = []
         try:
-            for fq_name in file_node.symbols_of(node):
+            for fq_name in names:
                 rec = self._record(fq_name)
                 if rec is None or not visible(rec, self._now_ms):
                     continue

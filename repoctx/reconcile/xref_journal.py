@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 EdgeOp = tuple[str, str, str, int]  # (relation, referenced name, symbol, +1 add / -1 remove)
 Changes = dict[str, dict[str, dict[str, int]]]
 """Folded edge changes: name -> relation -> symbol -> +1 / -1 (the last change to an edge)."""
+PACK_LEVEL = 1
+"""zlib level of a journal entry (compressed in the writer: level 1 is the cheapest)."""
 
 
 def journal_prefix(repo_id: str) -> str:
@@ -89,8 +91,6 @@ def pending(store: Store, into: Changes | None = None, skip: Collection[str] = f
     return set(keys), changes
 
 
-PACK_LEVEL = 1
-"""zlib level of a journal entry (compressed in the writer: level 1 is the cheapest)."""
 POOL_NAMES = 1000
 """Fewer names than this are not worth shipping to a pool."""
 

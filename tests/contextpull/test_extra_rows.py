@@ -4,6 +4,7 @@ hook."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Sequence
 
@@ -25,8 +26,6 @@ class LengthRows:
     export can be patched, ``contextpull/sql.TABLE_SQL``)."""
 
     def compute(self, rows: DocumentRows, declared: Sequence[object] | None) -> object:
-        import os
-
         return [(len(s.text), os.getpid(), declared) for s in rows.sections]
 
     def open(self, conn: sqlite3.Connection) -> LengthSink:
@@ -100,8 +99,6 @@ def test_a_full_rewrite_inserts_the_rows_with_the_sections_rowids(tmp_path, monk
     assert all(r[4] == repr([f"{r[1].split('#')[0]}:{shas[r[1].split('#')[0]][:8]}"])
                for r in got)
     pids = {r[3] for r in got}
-    import os
-
     assert (os.getpid() not in pids) if workers else (pids == {os.getpid()})
 
 

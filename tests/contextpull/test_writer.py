@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from repoctx.contextpull import Definition, Reader, SourceDocument, write_export
+from repoctx.contextpull import Definition, ExportReport, Reader, SourceDocument, write_export
 from repoctx.contextpull.writer import corpus_fingerprint, normalise_path
 from repoctx.errors import ContextPullError
 
@@ -36,6 +36,18 @@ def rows(path: Path, query: str, *args: object) -> list[tuple]:
         return conn.execute(query, args).fetchall()
     finally:
         conn.close()
+
+
+# With the notes, one changed document is patched, not rewritten.
+NOTES = [SourceDocument(f"n{i}.txt", f"Note {i}\n\nA note long enough to keep.".encode())
+         for i in range(8)]
+
+
+def _patch_b(store: Path, **kwargs: object) -> ExportReport:
+    """Re-export ``store`` (written from DOCS and NOTES) with b.md changed."""
+    changed = SourceDocument("b.md", b"# B\n\nNew body that is long enough to keep.")
+    return write_export(store, [DOCS[1], changed, DOCS[2], *NOTES], corpus_root="/x/corpus",
+                        previous=store, **kwargs)
 
 
 def _unread(root: Path) -> list:
@@ -223,13 +235,9 @@ def test_a_patch_that_frees_most_pages_is_written_compact(store: Path, tmp_path:
     def rows_of(conn: sqlite3.Connection, query: str) -> list[tuple]:
         return conn.execute(query).fetchall()
 
-    more = [SourceDocument(f"n{i}.txt", f"Note {i}\n\nA note long enough to keep.".encode())
-            for i in range(8)]  # so that one changed document is patched, not rewritten
-    write_export(store, [*DOCS, *more], corpus_root="/x/corpus", finalize=grow)
+    write_export(store, [*DOCS, *NOTES], corpus_root="/x/corpus", finalize=grow)
     grown = store.stat().st_size
-    changed = SourceDocument("b.md", b"# B\n\nNew body that is long enough to keep.")
-    report = write_export(store, [DOCS[1], changed, DOCS[2], *more], corpus_root="/x/corpus",
-                          previous=store, finalize=drop)
+    report = _patch_b(store, finalize=drop)
     assert report.patched
     assert rows(store, "PRAGMA freelist_count") == [(0,)]
     assert store.stat().st_size * 4 < grown
@@ -262,16 +270,12 @@ def test_a_full_build_gives_its_free_pages_back_in_place(tmp_path: Path) -> None
 def test_an_older_export_without_auto_vacuum_is_still_patched_and_compacted(
         tmp_path: Path) -> None:
     store = tmp_path / "s.db"
-    more = [SourceDocument(f"n{i}.txt", f"Note {i}\n\nA note long enough to keep.".encode())
-            for i in range(8)]
-    write_export(store, [*DOCS, *more], corpus_root="/x/corpus")
+    write_export(store, [*DOCS, *NOTES], corpus_root="/x/corpus")
     with sqlite3.connect(store) as conn:  # as written before issue 15's footprint work
         conn.execute("PRAGMA auto_vacuum = NONE")
         conn.execute("VACUUM")
     assert rows(store, "PRAGMA auto_vacuum") == [(0,)]
-    changed = SourceDocument("b.md", b"# B\n\nNew body that is long enough to keep.")
-    report = write_export(store, [DOCS[1], changed, DOCS[2], *more], corpus_root="/x/corpus",
-                          previous=store, finalize=_scratch(40))
+    report = _patch_b(store, finalize=_scratch(40))
     assert report.patched
     assert rows(store, "PRAGMA freelist_count") == [(0,)]  # VACUUM INTO, as before
     assert rows(store, "PRAGMA auto_vacuum") == [(0,)]
@@ -282,9 +286,7 @@ def test_an_older_export_without_auto_vacuum_is_still_patched_and_compacted(
 def test_an_export_with_the_older_rowid_side_table_is_rewritten_not_patched(
         tmp_path: Path) -> None:
     store = tmp_path / "s.db"
-    more = [SourceDocument(f"n{i}.txt", f"Note {i}\n\nA note long enough to keep.".encode())
-            for i in range(8)]
-    write_export(store, [*DOCS, *more], corpus_root="/x/corpus")
+    write_export(store, [*DOCS, *NOTES], corpus_root="/x/corpus")
     assert rows(store, "SELECT count(*) FROM sqlite_master"
                        " WHERE name = 'sqlite_autoindex_repoctx_sections_1'") == [(0,)]
     with sqlite3.connect(store) as conn:  # the side table as written before issue 15
@@ -294,9 +296,7 @@ def test_an_export_with_the_older_rowid_side_table_is_rewritten_not_patched(
                      " tokens INTEGER, symbol TEXT)")
         conn.execute("INSERT INTO repoctx_sections SELECT * FROM kept")
         conn.execute("DROP TABLE kept")
-    changed = SourceDocument("b.md", b"# B\n\nNew body that is long enough to keep.")
-    report = write_export(store, [DOCS[1], changed, DOCS[2], *more], corpus_root="/x/corpus",
-                          previous=store)
+    report = _patch_b(store)
     assert not report.patched
     (sql_text,) = rows(store, "SELECT sql FROM sqlite_master WHERE name = 'repoctx_sections'")
     assert sql_text[0].endswith("WITHOUT ROWID")
