@@ -164,7 +164,9 @@ def _finish_embed(embedding: Alongside | BackfillReport | None, phases: Phases,
                   warnings: list[str]) -> dict[str, Any] | None:
     if embedding is None:
         return None
-    if hasattr(embedding, "wait"):  # an ``Alongside`` child: its report once it is done
+    from repoctx.vectors import BackfillReport
+
+    if not isinstance(embedding, BackfillReport):  # an ``Alongside`` child: wait for it
         with phases.phase("embed-wait"):
             embedding = embedding.wait()
         phases.seconds["embed"] = embedding.seconds
