@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from repoctx.contextpull.documents import SourceDocument
@@ -50,6 +50,11 @@ class Skips:
         """Count ``count`` entries left out for ``reason`` without naming them."""
         if count:
             self.counts[reason] += count
+
+    def reset_to(self, earlier: Skips) -> None:
+        """Forget what was added since ``earlier``, a copy of this one, was taken."""
+        for name in (f.name for f in fields(self)):
+            setattr(self, name, getattr(earlier, name))
 
     def as_json(self) -> dict[str, Any]:
         """``{"skipped": {reason: count}, "skippedPaths": {reason: [path, ...]}}``."""

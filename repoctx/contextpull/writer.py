@@ -504,7 +504,7 @@ def write_export(
     before = deepcopy(skipped)
     report = _export(out, given, previous, settings, finalize, skipped, in_place=True)
     if report is None:  # the file changed under the plan: patch a copy instead
-        skipped.counts, skipped.paths = before.counts, before.paths
+        skipped.reset_to(before)
         report = _export(out, given, previous, settings, finalize, skipped, in_place=False)
         assert report is not None, "only an in-place patch gives up"
     return replace(report, leftovers_removed=tuple(leftovers))

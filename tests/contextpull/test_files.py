@@ -217,3 +217,15 @@ def test_read_checked_says_why_a_file_is_left_out(tmp_path: Path) -> None:
         "skippedPaths": {"binary": ["bin"], "too-large": ["big"], "unreadable": ["gone"]}}
     assert skipped.text() == "1 binary, 1 too-large, 1 unreadable"
     assert files_module.Skips().text() == "none"
+
+
+def test_skips_reset_to_an_earlier_copy_forgets_what_came_after() -> None:
+    from copy import deepcopy
+
+    skips = files_module.Skips()
+    skips.add("a.bin", "binary")
+    earlier = deepcopy(skips)
+    skips.add("b.bin", "binary")
+    skips.add_count("too-large", 3)
+    skips.reset_to(earlier)
+    assert skips.as_json() == {"skipped": {"binary": 1}, "skippedPaths": {"binary": ["a.bin"]}}
