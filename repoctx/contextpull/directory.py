@@ -20,7 +20,7 @@ from pathlib import Path
 
 from repoctx.contextpull.files import TOO_LARGE, Skips, UnreadFile
 from repoctx.contextpull.index_text import DEFAULT_INDEX_BUDGET
-from repoctx.contextpull.writer import DefinitionsFor, ExportReport, Finalize, write_export
+from repoctx.contextpull.writer import DefinitionsSource, ExportReport, Finalize, write_export
 from repoctx.reconcile.walk import IGNORE_FILES, WalkedFile, is_binary, walk
 
 DEFAULT_MAX_BYTES = 4 * 1024 * 1024
@@ -75,7 +75,7 @@ def export_directory(
     *,
     previous: Path | None = None,
     index_budget: int = DEFAULT_INDEX_BUDGET,
-    definitions_for: DefinitionsFor | None = None,
+    definitions_for: DefinitionsSource | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
     store_dir: Path | None = None,
     finalize: Finalize | None = None,

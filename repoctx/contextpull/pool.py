@@ -1,28 +1,28 @@
 """`contextpull/pool` — an export's per-item work over worker processes, results in order.
 
 Sectioning, summaries and the insert tuples (``contextpull/encoded``) are pure
-per-document CPU work, so a big export hands them to forked workers, in chunks
-of documents, while the writer's process inserts the results in order; a small export
-(or a platform without ``fork``) does them in process. Workers inherit the documents
-and the ``definitions_for`` callable instead of receiving them, and only send results
-back; an unread file (``contextpull/files``) is read by its worker, so a cold export's
-process never holds the tree's bytes and its workers inherit no copy of them (issue 15).
-A ``definitions_for`` with a ``prefetch(paths)`` method (``StoreDefinitions``) is
-told every path it will be asked about first, then called in the workers; any other is
-called here, before the workers start, so its side effects stay in this process.
+per-document CPU work, so a big export hands them to worker processes, in chunks of
+documents, while the writer's process inserts the results in order; a small export
+does them in process. Each chunk is one task, pickled to a fresh worker with all it
+needs: its items (an unread file is read by its worker, so the writer's process never
+holds the tree's bytes, issue 15) and, from a definitions source that splits
+(``Splits``: ``StoreDefinitions``), a source for those items alone, holding the store
+records they need. Fresh workers inherit nothing: forked ones kept every page of the
+writer's heap that either side touched afterwards, and a big tree's export held
+~1.3 GiB at its peak, most of it copies (bench/e2e.py). Any other definitions source is
+called here, before its chunk is sent, so its side effects stay in this process.
 ``meanwhile`` is this process's own work that needs no results (the writer loads the
-tokenizer for the index): done in a thread started right after the fork, beside the
-inserts (SQLite releases the GIL), instead of after the last result.
+tokenizer for the index): done in a thread beside the inserts (SQLite releases the
+GIL), instead of after the last result.
 Default: one worker per CPU, the writer's process beside them (on 2 cores this beat 1
 worker and in-process work on Django, with other load on the machine; bench/). The
 pool costs ~10% more CPU in all (results are pickled), so it only pays with a free core.
-``ordered_map`` is the same bounded, in-order window for a function over items that are
-pickled to fresh workers instead (the search-index build, ``retrieval/search_index``).
+``ordered_map`` is the bounded, in-order window over fresh workers both use (the
+search-index update uses it too, ``retrieval/search_index``).
 """
 
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import os
 import sys
@@ -36,7 +36,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
 from itertools import chain, islice
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple, Protocol, TypeVar
 
 from repoctx.contextpull.definitions import SymbolSpan
 from repoctx.contextpull.documents import Definition, SourceDocument
@@ -45,7 +45,7 @@ from repoctx.contextpull.extra_rows import ExtraRows
 from repoctx.contextpull.files import UnreadFile
 from repoctx.contextpull.records import DocumentRows, prepare
 from repoctx.errors import ContextPullError
-from repoctx.reconcile.workers import default_workers, die_with_parent, die_with_starter
+from repoctx.reconcile.workers import default_workers, die_with_starter
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -53,10 +53,22 @@ R = TypeVar("R")
 DefinitionsFor = Callable[[str, bytes], "tuple[Definition, ...] | None"]
 Declared = Callable[[str, str], "Sequence[SymbolSpan] | None"]
 """``(path, sha256)`` -> the store's declarations of exactly those bytes, else None (a
-definitions source's ``declared``, called in the workers after its ``prefetch``)."""
+split definitions source's ``declared``, called in the workers)."""
 # A document to section afresh (an unread file: read by the worker), or rows reused from
 # another writer's export (encode only).
 Item = SourceDocument | UnreadFile | DocumentRows
+
+
+class Splits(Protocol):
+    """A definitions source that splits: ``portion(items)`` gives one chunk's items and
+    a definitions source for them alone (it may also have ``declared``), which are
+    pickled together to a worker, so they share what they hold."""
+
+    def portion(self, items: Sequence[Item]) -> tuple[Sequence[Item], DefinitionsFor]:
+        """``items`` as the worker gets them, and their definitions source."""
+
+
+DefinitionsSource = DefinitionsFor | Splits
 
 
 class Unexported(NamedTuple):
@@ -64,7 +76,8 @@ class Unexported(NamedTuple):
 
     path: str
     reason: str
-# Below this many documents the fork and the result transfer cost more than they save.
+# Below this many documents the workers' start and the result transfer cost more than
+# they save.
 POOL_MIN_DOCUMENTS = 200
 # Documents per task: big enough to amortise a task's round trip, small enough that the
 # writer gets its first results early and the workers finish together.
@@ -76,19 +89,21 @@ IN_FLIGHT = 4
 
 
 @dataclass(frozen=True)
-class _Job:
-    """What every worker needs; inherited through ``fork``, never pickled."""
+class _Task:
+    """One chunk's work, all it needs (pickled to a worker)."""
 
     items: Sequence[Item]
     max_chars: int
     now: str
     definitions_for: DefinitionsFor | None
     extra: ExtraRows | None = None
-    declared: Declared | None = None
 
-
-_JOB: _Job | None = None  # set in the parent while the workers fork
-_FORK_LOCK = threading.Lock()
+    @property
+    def declared(self) -> Declared | None:
+        """The store's declarations for ``extra``, when the definitions source has them."""
+        if self.extra is None:
+            return None
+        return getattr(self.definitions_for, "declared", None)
 
 
 def _with_definitions(document: SourceDocument, definitions_for: DefinitionsFor) -> SourceDocument:
@@ -98,122 +113,94 @@ def _with_definitions(document: SourceDocument, definitions_for: DefinitionsFor)
     return document if definitions is None else replace(document, definitions=definitions)
 
 
-def _encode_item(job: _Job, item: Item) -> EncodedDocument | Unexported:
+def _encode_item(task: _Task, item: Item) -> EncodedDocument | Unexported:
     if isinstance(item, DocumentRows):
-        return _encoded(job, item)
+        return _encoded(task, item)
     if isinstance(item, UnreadFile):  # read here: the writer's process never holds it
         read = item.read_checked()
         if isinstance(read, str):
             return Unexported(item.path, read)
         item = read
-    if job.definitions_for is not None:
-        item = _with_definitions(item, job.definitions_for)
-    return _encoded(job, prepare(item, job.max_chars, job.now))
+    if task.definitions_for is not None:
+        item = _with_definitions(item, task.definitions_for)
+    return _encoded(task, prepare(item, task.max_chars, task.now))
 
 
-def _encoded(job: _Job, rows: DocumentRows) -> EncodedDocument:
-    """``rows`` encoded, with the job's extra values computed from them."""
+def _encoded(task: _Task, rows: DocumentRows) -> EncodedDocument:
+    """``rows`` encoded, with the task's extra values computed from them."""
     encoded = encode(rows)
-    if job.extra is None:
+    if task.extra is None:
         return encoded
-    declared = None if job.declared is None else job.declared(rows.path, rows.sha256)
-    return encoded._replace(extra=job.extra.compute(rows, declared))
+    declared = task.declared
+    found = None if declared is None else declared(rows.path, rows.sha256)
+    return encoded._replace(extra=task.extra.compute(rows, found))
 
 
-def _encode_chunk(bounds: tuple[int, int]) -> list[EncodedDocument | Unexported]:
-    """Worker task: encode the inherited items ``[start, stop)``."""
-    assert _JOB is not None, "workers are forked after the job is set"
-    return [_encode_item(_JOB, item) for item in _JOB.items[bounds[0] : bounds[1]]]
+def _run_task(task: _Task) -> list[EncodedDocument | Unexported]:
+    """A chunk's items encoded, in order (in a worker for a big export)."""
+    return [_encode_item(task, item) for item in task.items]
 
 
-def reads_files(definitions_for: DefinitionsFor | None) -> bool:
+def reads_files(definitions_for: DefinitionsSource | None) -> bool:
     """Whether ``encode_all`` may be given unread files with ``definitions_for``: the
     workers read them, so the definitions source, if any, must be one they may call
-    (one that prefetches)."""
-    return definitions_for is None or hasattr(definitions_for, "prefetch")
+    (one that splits)."""
+    return definitions_for is None or hasattr(definitions_for, "portion")
 
 
-def _job(
-    items: Sequence[Item], max_chars: int, now: str, definitions_for: DefinitionsFor | None,
-    extra: ExtraRows | None = None,
-) -> _Job:
-    """The job, with definitions looked up here unless ``definitions_for`` prefetches
-    (then its ``declared``, if any, serves ``extra`` in the workers too)."""
+def _task(items: Sequence[Item], max_chars: int, now: str,
+          definitions_for: DefinitionsSource | None, extra: ExtraRows | None) -> _Task:
+    """One chunk's task: its portion of a source that splits; a source that does not is
+    called here, and the task carries the definitions it gave."""
     if definitions_for is None:
-        return _Job(items, max_chars, now, None, extra)
-    prefetch = getattr(definitions_for, "prefetch", None)
-    if prefetch is not None:
-        prefetch([item.path for item in items if extra is not None  # ``declared``: all
-                  or isinstance(item, UnreadFile)
-                  or isinstance(item, SourceDocument) and item.definitions is None])
-        declared = getattr(definitions_for, "declared", None) if extra is not None else None
-        return _Job(items, max_chars, now, definitions_for, extra, declared)
+        return _Task(items, max_chars, now, None, extra)
+    portion = getattr(definitions_for, "portion", None)
+    if portion is not None:
+        items, source = portion(items)
+        return _Task(items, max_chars, now, source, extra)
     if any(isinstance(item, UnreadFile) for item in items):
-        raise ContextPullError("unread files need a definitions source that prefetches")
+        raise ContextPullError("unread files need a definitions source that splits "
+                               "(one with a portion method)")
+    assert callable(definitions_for), "a source that does not split is a callable"
     items = [
         _with_definitions(item, definitions_for) if isinstance(item, SourceDocument) else item
         for item in items
     ]
-    return _Job(items, max_chars, now, None, extra)
+    return _Task(items, max_chars, now, None, extra)
 
 
 def encode_all(
     items: Sequence[Item],
     max_chars: int,
     now: str,
-    definitions_for: DefinitionsFor | None = None,
+    definitions_for: DefinitionsSource | None = None,
     *,
     workers: int | None = None,
     meanwhile: Callable[[], object] | None = None,
     extra: ExtraRows | None = None,
 ) -> Iterator[EncodedDocument | Unexported]:
     """The encoded ``items``, in order (an unread file read first, ``Unexported`` when it
-    no longer is an exportable text file); over ``workers`` processes (default: one per CPU)
-    when there are at least ``POOL_MIN_DOCUMENTS`` of them, running ``meanwhile()`` in a
-    thread once they are forked (in process: not at all; it is over when this ends).
-    With ``extra``, each document's ``EncodedDocument.extra`` is ``extra.compute``'s."""
-    global _JOB
-    job = _job(items, max_chars, now, definitions_for, extra)
+    no longer is an exportable text file); over ``workers`` fresh processes (default: one
+    per CPU; fewer than 2: in process) when there are at least ``POOL_MIN_DOCUMENTS`` of
+    them, running ``meanwhile()`` in a thread beside them (in process: not at all; it is
+    over when this ends). With ``extra``, each document's ``EncodedDocument.extra`` is
+    ``extra.compute``'s. A chunk's task is made (its portion read) only as the window
+    reaches it, so this process holds a few chunks' records at a time."""
+    tasks = (_task(items[i : i + CHUNK_DOCUMENTS], max_chars, now, definitions_for, extra)
+             for i in range(0, len(items), CHUNK_DOCUMENTS))
     workers = default_workers() if workers is None else workers
-    forkable = "fork" in multiprocessing.get_all_start_methods()
-    if workers < 1 or len(items) < POOL_MIN_DOCUMENTS or not forkable:
-        for item in job.items:
-            yield _encode_item(job, item)
+    if workers < 2 or len(items) < POOL_MIN_DOCUMENTS:
+        for task in tasks:
+            yield from _run_task(task)
         return
-    chunks = [
-        (i, min(i + CHUNK_DOCUMENTS, len(items))) for i in range(0, len(items), CHUNK_DOCUMENTS)
-    ]
-    # fork: workers inherit the documents and modules; they never touch the parent's LMDB
-    # or SQLite handles (every definition they need was prefetched).
-    pool = ProcessPoolExecutor(
-        workers,
-        mp_context=multiprocessing.get_context("fork"),
-        initializer=die_with_parent,
-        initargs=(os.getpid(),),
-    )
-    side: threading.Thread | None = None
-    upcoming = iter(chunks)
+    side = None
+    if meanwhile is not None:
+        side = threading.Thread(target=meanwhile, name="export-meanwhile", daemon=True)
+        side.start()
     try:
-        with _FORK_LOCK:  # one job in the global while this export's workers fork
-            _JOB = job
-            # Frozen, this process's objects are never scanned by a worker's collector,
-            # which would write to every one of them and so copy every inherited page.
-            gc.freeze()
-            try:  # the first submit forks every worker (fork start: all at once)
-                first = next(upcoming)
-                pending = deque([(first, pool.submit(_encode_chunk, first))])
-            finally:
-                gc.unfreeze()
-                _JOB = None
-        if meanwhile is not None:  # after the fork: these workers never inherit it
-            side = threading.Thread(target=meanwhile, name="export-meanwhile", daemon=True)
-            side.start()
-        for _, chunk in _in_order(pool, _encode_chunk, upcoming, IN_FLIGHT * workers, pending):
-            yield from chunk
-    except BrokenProcessPool as exc:  # a worker was killed (OOM, signal): no rows for it
-        raise ContextPullError(f"an export worker died: {exc}") from exc
+        for _, encoded in ordered_map(_run_task, tasks, chunk=1, min_items=1, workers=workers):
+            yield from encoded
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)  # on error, no work left running
         if side is not None:
             side.join()
 
@@ -239,12 +226,15 @@ def _run(function: Callable[[T], R], chunk: list[T]) -> list[R]:
     return [function(item) for item in chunk]
 
 
+_MAIN_LOCK = threading.Lock()
+
+
 @contextmanager
 def _main_hidden() -> Iterator[None]:
     """``sys.modules["__main__"]`` is a bare module meanwhile: a fresh worker started now
     is told of no main module to import (nothing names one; ``multiprocessing`` reads
     ``__main__``'s ``__spec__`` and ``__file__`` when it starts a process)."""
-    with _FORK_LOCK:
+    with _MAIN_LOCK:
         main = sys.modules.get("__main__")
         sys.modules["__main__"] = types.ModuleType("__main__")
         try:
@@ -293,11 +283,12 @@ def ordered_map(function: Callable[[T], R], items: Iterable[T], *, chunk: int,
     processes (default: one per CPU) when there are at least ``min_items`` items, sent
     ``chunk`` items a task; few items or one worker: in this process.
 
-    Unlike ``encode_all``, the items are streamed to the workers pickled (``function``
-    too: a module-level function), and the workers start fresh (``forkserver``, else
-    ``spawn``), not forked: a forked worker keeps every page of this process's heap that
-    this process changes afterwards, which on a 55,000-file tree was 0.5-0.9 GiB more in
-    all (bench/e2e.py). The search-index build uses it (``retrieval/search_index``).
+    The items are streamed to the workers pickled (``function`` too: a module-level
+    function), and the workers start fresh (``forkserver``, else ``spawn``), not forked:
+    a forked worker keeps every page of this process's heap that either process changes
+    afterwards, which on a 55,000-file tree was 0.5-0.9 GiB more in all (bench/e2e.py).
+    The export's sectioning (``encode_all``) and the search-index update
+    (``retrieval/search_index``) use it.
     The workers do not run the caller's ``__main__`` (``_FreshProcess``) unless
     ``function`` is defined there, and die with this process (``die_with_starter``).
     """
@@ -317,6 +308,6 @@ def ordered_map(function: Callable[[T], R], items: Iterable[T], *, chunk: int,
                                          IN_FLIGHT * workers):
             yield from zip(items_, results, strict=True)
     except BrokenProcessPool as exc:  # a worker was killed (OOM, signal): no results for it
-        raise ContextPullError(f"a search-index worker died: {exc}") from exc
+        raise ContextPullError(f"an export worker died: {exc}") from exc
     finally:
         pool.shutdown(wait=True, cancel_futures=True)

@@ -7,10 +7,10 @@ node's digest, the node's token count is the document's and a Python file's
 definitions come from its symbol records (each symbol's declaration for that path);
 otherwise its symbols are extracted afresh and its token count is left NULL (nothing is
 counted here: the store has not seen these bytes yet; the next index and export fill it
-in). Definitions are only looked up for documents the writer sections afresh, all at
-once before sectioning starts (one scan of the symbol tree for a full export, a lookup
-per symbol for a few changed files). Files are handed to the writer unread, with their
-stat: a re-export reads only those whose stat the previous export cannot vouch for.
+in). Definitions are only looked up for documents the writer sections afresh, a chunk
+of documents at a time, as the pool's window reaches it (``StoreDefinitions.portion``).
+Files are handed to the writer unread, with their stat: a re-export reads only those
+whose stat the previous export cannot vouch for.
 Re-exporting onto the previous export patches it in place, in one transaction, rather
 than writing a new file renamed into place as DESIGN §5 has it (``contextpull/patch``;
 docs/store.md, "In-place patches": copying the whole file was most of a one-file index).
@@ -33,6 +33,7 @@ from repoctx.contextpull.directory import DEFAULT_MAX_BYTES
 from repoctx.contextpull.documents import Definition, SourceDocument, decode_text, language_for
 from repoctx.contextpull.files import UnreadFile
 from repoctx.contextpull.index_text import DEFAULT_INDEX_BUDGET
+from repoctx.contextpull.pool import Item
 from repoctx.contextpull.writer import ExportReport, Finalize, write_export
 from repoctx.crdt import record
 from repoctx.crdt.record import Record
@@ -41,7 +42,7 @@ from repoctx.extract import extract, extractor_for, language_of
 from repoctx.reconcile import file_node, symbol_record
 from repoctx.reconcile.walk import IGNORE_FILES
 from repoctx.store import Store
-from repoctx.trees import decode_stored, family_prefix, key_name, make_key, tree_of, visible
+from repoctx.trees import decode_stored, make_key, visible
 
 if TYPE_CHECKING:
     from repoctx.trees import Snapshot
@@ -56,8 +57,7 @@ class _Known:
 
     The node record is decoded field by field, when a field is first asked for: a
     one-file re-export needs little more than each node's digest, and decoding whole
-    nodes was ~40% of one on Django. Fields decoded before the workers fork are
-    inherited, not decoded again.
+    nodes was ~40% of one on Django.
     """
 
     def __init__(self, rec: Record, sha256: str) -> None:
@@ -89,14 +89,13 @@ def _projected_symbols(node: Record) -> tuple[str, ...] | None:
 
 
 class StoreDefinitions:
-    """``definitions_for`` of the writer: Python definitions from symbol records.
+    """The writer's definitions source (``contextpull/pool.Splits``): Python definitions
+    from symbol records, read one chunk of documents at a time.
 
-    The writer calls :meth:`prefetch` with the paths it will section afresh before
-    asking for any; that copies their symbol records' stored bytes in one go (one scan,
-    nothing decoded), after which calls touch neither the snapshot nor LMDB, so they may
-    run in forked workers, which decode the records off the writer's process. A symbol
-    record that does not decode costs its file nothing: the file's symbols are then
-    extracted afresh, as for a file the store has not seen.
+    ``portion`` reads, through the snapshot, the stored bytes of the symbol records a
+    chunk's files may ask for (a lookup each, nothing decoded) and gives them, with the
+    chunk's nodes, to a ``ChunkDefinitions`` that the chunk's worker decodes and asks. So
+    this process holds a few chunks' records at a time, not the whole symbol tree's.
     """
 
     def __init__(self, store: Store, snapshot: Snapshot, known: dict[str, _Known],
@@ -104,49 +103,56 @@ class StoreDefinitions:
         self._snapshot, self._known, self._now_ms = snapshot, known, snapshot.now_ms
         self._nodes = nodes or {}  # for paths not read yet: the symbols their node names
         self._repo_id = store.repo_id
-        self._prefix = family_prefix(store.repo_id, "symbol")
-        self._encoded: dict[str, bytes] = {}  # fully-qualified name -> its stored record
-        self._fetched: set[str] = set()  # paths whose symbols' records were read
+
+    def _announced(self, path: str) -> tuple[str, ...] | None:
+        """The names a document may ask for: the current stored ones of a file read, those
+        its node names of a file not read yet (read in a worker: a superset)."""
+        if path in self._known:
+            return self._known[path].symbols
+        node = self._nodes.get(path)
+        return None if node is None else _projected_symbols(node)
+
+    def portion(self, items: Sequence[Item]) -> tuple[list[Item], ChunkDefinitions]:
+        """``items``, each unread file's node lookups bound to the chunk's own (so the
+        pair pickles small), and the definitions source of those items alone."""
+        paths = [item.path for item in items]
+        nodes = {p: self._nodes[p] for p in paths if p in self._nodes}
+        known = {p: self._known[p] for p in paths if p in self._known}
+        announced = {p: self._announced(p) for p in paths}
+        names = sorted({name for found in announced.values() for name in found or ()})
+        encoded = {}
+        for fq_name in names:  # hidden ones too: ``ChunkDefinitions`` judges
+            raw = self._snapshot.get_encoded(make_key(self._repo_id, "symbol", fq_name))
+            if raw is not None:
+                encoded[fq_name] = raw
+        fetched = frozenset(p for p, found in announced.items() if found is not None)
+        source = ChunkDefinitions(self._repo_id, self._now_ms, nodes, known, encoded, fetched)
+        bound = [replace(item, nodes=nodes, known=known) if isinstance(item, _NodeFile)
+                 else item for item in items]  # fmt: skip
+        return bound, source
+
+
+class ChunkDefinitions:
+    """The definitions of one chunk's documents, from the records ``StoreDefinitions``
+    read for them: touches neither the snapshot nor LMDB, so it runs in a worker, which
+    decodes the records. A symbol record that does not decode costs its file nothing:
+    the file's symbols are then extracted afresh, as for a file the store has not seen.
+    """
+
+    def __init__(self, repo_id: str, now_ms: int, nodes: Mapping[str, Record],
+                 known: dict[str, _Known], encoded: dict[str, bytes],
+                 fetched: frozenset[str]) -> None:
+        self._repo_id, self._now_ms = repo_id, now_ms
+        self._nodes, self._known = nodes, known  # ``known`` learns the chunk's files as read
+        self._encoded = encoded  # fully-qualified name -> its stored record
+        self._fetched = fetched  # paths whose symbols' records were read
         self._decoded: dict[str, Record | None] = {}  # of ``_decoded_path``'s symbols
         self._decoded_path: str | None = None
 
     def _stored(self, path: str) -> tuple[str, ...] | None:
         """The symbol names the store holds for ``path`` when they are current, else None."""
         known = self._known.get(path)
-        return None if known is None else known.symbols
-
-    def _announced(self, path: str) -> tuple[str, ...] | None:
-        """The names ``spans`` may ask for: the current stored ones of a file read, those
-        its node names of a file not read yet (read in a worker: a superset)."""
-        if path in self._known:
-            return self._stored(path)
-        node = self._nodes.get(path)
-        return None if node is None else _projected_symbols(node)
-
-    def prefetch(self, paths: Sequence[str]) -> None:
-        """Read the symbol records of ``paths`` (those with stored symbols)."""
-        announced = {p: self._announced(p) for p in paths}
-        wanted = [p for p, names in announced.items() if names is not None]
-        names = {name for p in wanted for name in announced[p] or ()}
-        self._encoded.update(self._read(names - self._encoded.keys()))
-        self._fetched.update(wanted)
-
-    def _read(self, names: set[str]) -> Iterator[tuple[str, bytes]]:
-        """The stored records of ``names`` (hidden ones too: ``_declaration`` judges): one
-        scan of the symbol tree when they are a good share of it, else one lookup each."""
-        if not names:
-            return
-        tree = tree_of(self._prefix + "x")
-        if len(names) * SCAN_SHARE < self._snapshot.records(tree):
-            for fq_name in sorted(names):
-                raw = self._snapshot.get_encoded(make_key(self._repo_id, "symbol", fq_name))
-                if raw is not None:
-                    yield fq_name, raw
-            return
-        for key, raw in self._snapshot.scan_encoded(tree, self._prefix):
-            fq_name = key_name(key)
-            if fq_name in names:
-                yield fq_name, raw
+        return None if known is None or path not in self._fetched else known.symbols
 
     def _record(self, fq_name: str) -> Record | None:
         """The decoded record of ``fq_name`` (None when not stored); raises
@@ -174,8 +180,6 @@ class StoreDefinitions:
     def spans(self, path: str, text: str) -> list[SymbolSpan]:
         """The declarations of ``path``: stored when current, else extracted afresh."""
         names = self._stored(path)
-        if names is not None and path not in self._fetched:
-            self.prefetch([path])  # not announced: read it now (in this process)
         self._for_document(path)
         try:
             found = [] if names is None else [(n, self._declaration(n, path)) for n in names]
@@ -189,9 +193,7 @@ class StoreDefinitions:
         """The store's declarations of ``path`` when its node's digest is ``sha256`` and
         its symbols were projected for those bytes (each visible symbol record's
         declaration for ``path``, as ``retrieval/export_extras.stored_declarations``
-        reads them), else None, as for a symbol record that does not decode. Reads only
-        what :meth:`prefetch` fetched (a path it was not told of: None), so it may run
-        in the workers."""
+        reads them), else None, as for a symbol record that does not decode."""
         node = self._nodes.get(path)
         if node is None or path not in self._fetched:
             return None

@@ -57,7 +57,7 @@ from repoctx.contextpull.patch import (
     plan_patch,
     sync_file,
 )
-from repoctx.contextpull.pool import DefinitionsFor, Item, Unexported, encode_all, reads_files
+from repoctx.contextpull.pool import DefinitionsSource, Item, Unexported, encode_all, reads_files
 from repoctx.contextpull.previous import FileToken, PreviousExport
 from repoctx.contextpull.records import sha256_hex
 from repoctx.contextpull.schema import (
@@ -181,7 +181,7 @@ class _Settings:
     index_budget: int
     max_chars: int
     now: str
-    definitions_for: DefinitionsFor | None
+    definitions_for: DefinitionsSource | None
     index_counts: Mapping[str, int]  # the previous export's (``TokenMemo``)
     stats_since_ns: int | None
     section_rows: ExtraRows | None = None  # the finalize hook's (``contextpull/extra_rows``)
@@ -469,7 +469,7 @@ def write_export(
     previous: Path | None = None,
     index_budget: int = DEFAULT_INDEX_BUDGET,
     max_chars: int = SECTION_MAX_CHARS,
-    definitions_for: DefinitionsFor | None = None,
+    definitions_for: DefinitionsSource | None = None,
     finalize: Finalize | None = None,
     stats_since_ns: int | None = None,
     skipped: Skips | None = None,
@@ -480,8 +480,8 @@ def write_export(
     change; ``index_budget`` bounds ``meta.index_text`` in cl100k tokens;
     ``definitions_for(path, data)`` supplies code definitions for a document that is
     sectioned afresh and has none (``None`` when it has none), so reused documents cost
-    nothing. One with a ``prefetch(paths)`` method is told those paths first and may then
-    be called in forked worker processes (``contextpull/pool``); any other is called in
+    nothing. One that splits (``portion(items)``, ``contextpull/pool.Splits``) gives a
+    source per chunk of documents, called in worker processes; any other is called in
     this process. ``finalize(conn, changed)`` runs on the finished file before it is
     renamed into place, or inside an in-place patch's transaction, to add extra tables
     (``changed`` is None after a full rewrite, an empty set after a patch: the hook finds

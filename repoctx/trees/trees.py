@@ -138,6 +138,10 @@ class Snapshot:
                     yield name.decode(errors="replace")
                     found = cursor.next()
 
+    def generation(self, tree: str) -> int:
+        """``Trees.generation`` of ``tree`` as this snapshot sees it."""
+        return self.get_local(GENERATIONS, {}).get(tree, 0)
+
     def get_local(self, name: str, default: Any = None) -> Any:
         """A store-local value, or ``default``."""
         raw = self._txn.get(name.encode(), db=self._trees.dbs[LOCAL_TREE])

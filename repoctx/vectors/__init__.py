@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         membership_record,
         metadata_record,
         payload_record,
+        settled,
         sources,
         static,
     )
@@ -87,6 +88,7 @@ __all__ = [
     "query_embedder",
     "recorded",
     "semantic_hits",
+    "settled",
     "sources",
     "space_fingerprint",
     "space_of",
@@ -104,5 +106,5 @@ export_lazily(__name__, {
     ".settings": ("CHOICES", "choose", "embedder_named", "recorded"),
     ".static": ("StaticEmbedder",),
 }, modules=("alongside", "ann_index", "bert", "chunks", "coverage", "index_record", "ivf",
-            "membership", "membership_record", "metadata_record", "payload_record", "sources",
-            "static"))
+            "membership", "membership_record", "metadata_record", "payload_record", "settled",
+            "sources", "static"))

@@ -25,7 +25,7 @@ import numpy as np
 from repoctx.store import Store
 from repoctx.trees import Batch, Snapshot
 
-from . import ann_index, coverage, membership
+from . import ann_index, coverage, membership, settled
 from . import membership_record as mm
 from . import metadata_record as mr
 from . import payload_record as pr
@@ -65,6 +65,9 @@ class BackfillReport:
     retrained: bool = False
     remaining: int = 0
     error: str | None = None
+    settled: bool = False
+    """The gap scan was skipped: nothing it reads changed since one found nothing to do
+    (``vectors/settled``)."""
     seconds: float = 0.0
 
     def as_json(self) -> dict[str, Any]:
@@ -86,6 +89,7 @@ class _Plan:
     todo: list[Source]
     retire: list[tuple[str, int]]
     covered: dict[str, coverage.Entry] = field(default_factory=dict)
+    settled: settled.Settled | None = None  # when there is nothing to do
 
 
 def backfill(store: Store, embedder: Embedder | None, *, kinds: Iterable[str] = KINDS,
@@ -99,6 +103,10 @@ def backfill(store: Store, embedder: Embedder | None, *, kinds: Iterable[str] = 
     space = report.space = space_of(embedder)
     kinds = tuple(kinds)
     _switch(store, space, report)
+    mark = settled.holds(store, space, kinds, now_ms)
+    if mark is not None:
+        report.live, report.settled = mark.live, True
+        return _done(report, started)
     plan = _plan(store, space, kinds, now_ms, report)
     writer = _writer(store, embedder, space)
     # A first back-fill of the space (nothing covered, no index) keeps its vectors in
@@ -122,6 +130,8 @@ def backfill(store: Store, embedder: Embedder | None, *, kinds: Iterable[str] = 
         # by the next back-fill's gap scan.
         report.error = str(exc)
     report.remaining = total - done
+    if plan.settled is not None:  # a write from here on (a retrain) unsettles it again
+        settled.record_mark(store, plan.settled)
     if writer.deferred:
         if writer.kept:
             writer.build_deferred(store, seed)
@@ -167,17 +177,20 @@ def _plan(store: Store, space: str, kinds: tuple[str, ...], now_ms: int | None,
             covered, report.gap_rows = found.entries, found.rows_read
         orphans = membership.orphaned_memkeys(snap, repo, space, live) if MEMORY in kinds \
             else []
+        retire = [(sid, n) for sid, (_, n) in sorted(covered.items())
+                  if split_source_id(sid)[0] in kinds and sid not in live]
+        retire += [(sid, -1) for sid in orphans if sid not in covered]
+        todo = [src for sid, src in sorted(live.items())
+                if sid not in covered or covered[sid][0] != src.version]
+        mark = None
+        if found is not None and not todo and not retire:
+            mark = settled.new(snap, space, kinds, len(live), store.key(MEMORY, "x")[:-1])
     if found is None:
         report.digest_rebuilt = True
         with store.batch() as batch:
             coverage.rebuild(batch, repo, space, covered, store.tick(), store.replica_id)
     report.live = len(live)
-    retire = [(sid, n) for sid, (_, n) in sorted(covered.items())
-              if split_source_id(sid)[0] in kinds and sid not in live]
-    retire += [(sid, -1) for sid in orphans if sid not in covered]
-    todo = [src for sid, src in sorted(live.items())
-            if sid not in covered or covered[sid][0] != src.version]
-    return _Plan(todo, retire, covered)
+    return _Plan(todo, retire, covered, mark)
 
 
 def _writer(store: Store, embedder: Embedder, space: str) -> ann_index.IndexWriter:

@@ -61,10 +61,14 @@ class Hook:
 
 
 class Declaring:
-    """A prefetching definitions source whose ``declared`` is called in the workers."""
+    """A definitions source that splits; its portions' ``declared`` is called in the
+    workers."""
 
-    def prefetch(self, paths: list[str]) -> None:
-        self.paths = set(paths)
+    def __init__(self, paths: frozenset[str] = frozenset()) -> None:
+        self.paths = paths
+
+    def portion(self, items):  # type: ignore[no-untyped-def]
+        return items, Declaring(frozenset(item.path for item in items))
 
     def declared(self, path: str, sha256: str) -> list[str] | None:
         return [f"{path}:{sha256[:8]}"] if path in self.paths else None

@@ -1,4 +1,4 @@
-"""encode_all: the same rows in process and over forked workers, in order; ordered_map:
+"""encode_all: the same rows in process and over fresh workers, in order; ordered_map:
 results in order, over worker processes for many items, in process for few."""
 
 from __future__ import annotations
@@ -23,14 +23,15 @@ REUSED = DocumentRows("r.md", "0" * 64, 1, "R", None, None, "markdown", "t",
 CODE = b"def f():\n    return 1\n\n\ndef g():\n    return 2\n"
 
 
-class Prefetching:
-    """A definitions source that announces itself: asked in the workers."""
+class Splitting:
+    """A definitions source that splits: its portions are asked in the workers."""
 
     def __init__(self) -> None:
-        self.prefetched: list[str] = []
+        self.portioned: list[list[str]] = []
 
-    def prefetch(self, paths: list[str]) -> None:
-        self.prefetched.extend(paths)
+    def portion(self, items: list[pool.Item]) -> tuple[list[pool.Item], Splitting]:
+        self.portioned.append([item.path for item in items])
+        return items, self
 
     def __call__(self, path: str, data: bytes) -> tuple[Definition, ...] | None:
         if not path.endswith(".py"):
@@ -50,15 +51,17 @@ def items() -> list[pool.Item]:
 
 @pytest.mark.usefixtures("small_pool")
 def test_workers_give_the_same_rows_in_order() -> None:
-    alone = list(encode_all(items(), 2000, "t", Prefetching(), workers=0))
-    source = Prefetching()
-    forked = list(encode_all(items(), 2000, "t", source, workers=2))
-    assert forked == alone
-    assert [d.path for d in forked] == [i.path for i in items()]
-    assert source.prefetched == [i.path for i in items() if isinstance(i, SourceDocument)]
-    code = next(d for d in forked if d.path == "m.py")
+    alone = list(encode_all(items(), 2000, "t", Splitting(), workers=0))
+    source = Splitting()
+    pooled = list(encode_all(items(), 2000, "t", source, workers=2))
+    assert pooled == alone
+    assert [d.path for d in pooled] == [i.path for i in items()]
+    # One portion per chunk, each read as the window reached it, in order.
+    assert source.portioned == [[i.path for i in items()[n : n + 3]]
+                                for n in range(0, len(items()), 3)]
+    code = next(d for d in pooled if d.path == "m.py")
     assert [row[4] for row in code.side_sections] == ["f", "g"] and code.side_document[1] == 5
-    assert forked[10].reused and forked[10].n_sections == 1
+    assert pooled[10].reused and pooled[10].n_sections == 1
 
 
 @pytest.mark.usefixtures("small_pool")
@@ -73,7 +76,7 @@ def test_a_plain_callable_is_called_here_not_in_workers() -> None:
     assert sorted(calls) == sorted(i.path for i in items() if isinstance(i, SourceDocument))
 
 
-class Broken(Prefetching):
+class Broken(Splitting):
     def __call__(self, path: str, data: bytes) -> tuple[Definition, ...] | None:
         if path.endswith(".py"):
             raise ValueError(path)
@@ -95,7 +98,7 @@ def test_small_exports_stay_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(list(encode_all(items(), 2000, "t", workers=4))) == len(items())
 
 
-class Dying(Prefetching):
+class Dying(Splitting):
     def __call__(self, path: str, data: bytes) -> tuple[Definition, ...] | None:
         if path.endswith(".py"):
             os._exit(3)  # a worker killed mid-export
@@ -111,12 +114,12 @@ def test_a_dead_worker_is_a_contextpull_error() -> None:
 @pytest.mark.usefixtures("small_pool")
 def test_meanwhile_runs_beside_the_workers_and_is_over_at_the_end() -> None:
     calls: list[str] = []
-    forked = encode_all(items(), 2000, "t", Prefetching(), workers=2,
-                        meanwhile=lambda: calls.append("forked"))  # fmt: skip
-    assert len(list(forked)) == len(items()) and calls == ["forked"]
-    alone = encode_all(items(), 2000, "t", Prefetching(), workers=0,
+    pooled = encode_all(items(), 2000, "t", Splitting(), workers=2,
+                        meanwhile=lambda: calls.append("pooled"))  # fmt: skip
+    assert len(list(pooled)) == len(items()) and calls == ["pooled"]
+    alone = encode_all(items(), 2000, "t", Splitting(), workers=0,
                        meanwhile=lambda: calls.append("alone"))  # fmt: skip
-    assert len(list(alone)) == len(items()) and calls == ["forked"]  # in process: not needed
+    assert len(list(alone)) == len(items()) and calls == ["pooled"]  # in process: not needed
 
 
 # ordered_map's chunk and threshold, as the search-index build passes them.
@@ -254,7 +257,7 @@ def test_a_killed_mapper_leaves_no_worker_nor_server_behind() -> None:
     mapper = subprocess.Popen([sys.executable, "-c", _MAPPER], stdout=subprocess.PIPE,
                               text=True, cwd=Path(__file__).resolve().parents[2])
     workers = {int(mapper.stdout.readline()) for _ in range(20)}
-    left = _family(mapper.pid) | workers  # the server and the workers it forked
+    left = _family(mapper.pid) | workers  # the server and the workers it pooled
     assert workers and mapper.pid not in workers
     mapper.kill()
     mapper.wait()

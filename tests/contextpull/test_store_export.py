@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import pickle
 import sqlite3
 import time
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 
 from repoctx.contextpull import Reader, export_store, store_export
 from repoctx.contextpull import files as files_module
+from repoctx.contextpull.documents import SourceDocument
 from repoctx.contextpull.files import RACY_NS
 from repoctx.reconcile import PassOptions, file_node, reconcile_pass
 from repoctx.store import open_store
@@ -110,23 +112,25 @@ def test_missing_file_is_skipped(repo: Path, tmp_path: Path) -> None:
     assert export(repo, tmp_path / "cp.db").documents == 1
 
 
-@pytest.mark.parametrize("share", [0, 10**9])  # a lookup per symbol / one scan of the tree
-def test_prefetch_then_definitions_without_the_snapshot(
-    repo: Path, share: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(store_export, "SCAN_SHARE", share)
+def test_a_portion_gives_definitions_away_from_the_snapshot(repo: Path) -> None:
+    """A chunk's source holds the records its files need: pickled to a worker, it answers
+    without the store, and holds no record of files outside the chunk."""
     with open_store(repo, repo_id="demo") as store, store.snapshot() as snapshot:
         records = file_node.records_in(store, snapshot)
         known = {path: store_export._Known(rec, file_node.field_of(rec, "digest"))  # current
                  for path, rec in records.items()}  # fmt: skip
         source = store_export.StoreDefinitions(store, snapshot, known)
-        source.prefetch(sorted(records))
-        source._snapshot = None  # type: ignore[assignment] # as in a forked worker
-        definitions = source("pkg/app.py", APP.encode())
+        items = [SourceDocument("pkg/app.py", APP.encode()), SourceDocument("docs/guide.md", b"")]
+        _, part = source.portion(items)
+        _, other = source.portion([SourceDocument("docs/guide.md", b"")])
+    part = pickle.loads(pickle.dumps(part))  # as a worker gets it
+    definitions = part("pkg/app.py", APP.encode())
     assert definitions is not None
     assert [(d.name, d.start_line, [c.name for c in d.children]) for d in definitions] == [
         ("Model", 6, ["save", "name"]), ("main", 17, [])]  # fmt: skip
-    assert source("docs/guide.md", b"# Guide") is None
+    assert part("docs/guide.md", b"# Guide") is None
+    assert other._encoded == {} and pickle.loads(pickle.dumps(other)).declared(
+        "pkg/app.py", "0" * 64) is None
 
 
 def test_a_corrupt_symbol_record_costs_its_file_nothing(

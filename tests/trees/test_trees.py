@@ -101,7 +101,9 @@ def test_generation_counts_record_writing_batches_per_tree(store):
         b.put_local("anything", 1)
     assert store.trees.generation(structural) == 1
     assert store.trees.generation(symbol) == 0
-    store.trees.merge(store.key("file", "a.py"), lww_record(store, size=2))
+    with store.snapshot() as before:
+        store.trees.merge(store.key("file", "a.py"), lww_record(store, size=2))
+        assert before.generation(structural) == 1  # as its snapshot saw it
     assert store.trees.generation(structural) == 2
 
 

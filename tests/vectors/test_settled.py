@@ -1,0 +1,104 @@
+"""The settled mark: a back-fill skips its gap scan while nothing it reads has changed."""
+
+import importlib
+import time
+
+import pytest
+
+from repoctx.memory.entries import remember
+from repoctx.reconcile import PassOptions, reconcile_pass
+from repoctx.vectors import ann_index, backfill, settled, space_of
+from tests.reconcile.helpers import write
+
+
+@pytest.fixture
+def no_scan(monkeypatch):
+    """Make a gap scan fail the test: a settled back-fill must not run one."""
+
+    def scan(*args, **kwargs):
+        raise AssertionError("the gap scan ran")
+
+    def forbid() -> None:
+        module = importlib.import_module("repoctx.vectors.backfill")  # not the function
+        monkeypatch.setattr(module, "live_sources", scan)
+
+    return forbid
+
+
+def settle(store, embedder):
+    first = backfill(store, embedder)
+    assert first.embedded > 0 and not first.settled  # embedded: written after its scan
+    quiet = backfill(store, embedder)  # scans, finds nothing, leaves the mark
+    assert not quiet.settled and (quiet.embedded, quiet.retired) == (0, 0)
+    return quiet
+
+
+def test_a_no_op_backfill_skips_the_scan_and_reports_what_the_last_one_found(
+        indexed, embedder, no_scan):
+    store = indexed.store
+    quiet = settle(store, embedder)
+    writes = store.trees.writes
+    no_scan()
+    again = backfill(store, embedder)
+    assert again.settled and again.live == quiet.live > 0 and again.gap_rows == 0
+    assert (again.embedded, again.retired, again.remaining) == (0, 0, 0)
+    assert store.trees.writes == writes
+    assert again.as_json()["settled"] is True
+
+
+def test_a_changed_file_unsettles_the_mark(indexed, embedder):
+    store, root = indexed.store, indexed.root
+    settle(store, embedder)
+    write(root, {"README.md": "# Payments\n\nShipping is free above fifty euros.\n"})
+    reconcile_pass(store, root, PassOptions(workers=1))
+    after = backfill(store, embedder)
+    assert not after.settled and after.embedded == 1
+
+
+def test_a_memory_write_unsettles_the_mark(indexed, embedder):
+    store = indexed.store
+    settle(store, embedder)
+    remember(store, "ops", "deploy", title="Deploy freeze", body="No deploys on Fridays.")
+    after = backfill(store, embedder)
+    assert not after.settled and after.embedded == 1
+
+
+def test_the_mark_lapses_when_a_memory_entry_expires(indexed, embedder):
+    store = indexed.store
+    now = int(time.time() * 1000)
+    remember(store, "ops", "freeze", title="Freeze", body="Until Monday.", ttl_seconds=60,
+             now_ms=now)
+    backfill(store, embedder, now_ms=now)
+    backfill(store, embedder, now_ms=now)  # leaves the mark, valid until the expiry
+    assert backfill(store, embedder, now_ms=now + 1_000).settled
+    lapsed = backfill(store, embedder, now_ms=now + 61_000)
+    assert not lapsed.settled and lapsed.retired == 1  # the expired entry's vectors go
+
+
+def test_another_space_or_more_kinds_scan_again(indexed, embedder):
+    store = indexed.store
+    settle(store, embedder)
+    assert not backfill(store, embedder, kinds=("file", "symbol", "mem", "other")).settled
+    mark = settled.holds(store, space_of(embedder), ("file",))
+    assert mark is not None and mark.space == space_of(embedder)
+    assert settled.holds(store, "another-space", ("file",)) is None
+
+
+def test_a_write_after_the_scan_leaves_a_mark_that_does_not_hold(indexed, embedder):
+    """The mark keeps the generations its scan saw: a later write to any tree it reads
+    (here a retrain of the index, as a back-fill may do after its scan) makes the next
+    back-fill scan."""
+    store = indexed.store
+    settle(store, embedder)
+    assert settled.holds(store, space_of(embedder), ("file",)) is not None
+    ann_index.rebuild(store, space_of(embedder))
+    assert settled.holds(store, space_of(embedder), ("file",)) is None
+
+
+def test_a_mark_of_another_version_is_ignored(indexed, embedder):
+    store = indexed.store
+    settle(store, embedder)
+    with store.batch() as batch:
+        batch.put_local(settled.MARK.format(repo=store.repo_id), {"space": "x", "old": 1})
+    assert settled.holds(store, space_of(embedder), ("file",)) is None
+    assert not backfill(store, embedder).settled
