@@ -18,21 +18,23 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from repoctx.store import Store
 from repoctx.trees import Batch, Snapshot
 
-from . import ann_index, coverage, membership, settled
+from . import coverage, membership, settled
 from . import membership_record as mm
 from . import metadata_record as mr
 from . import payload_record as pr
 from .chunks import Chunk
 from .embedder import Embedder, EmbedderError, is_none, l2_normalise, space_of
-from .source_texts import chunks_for
 from .sources import KINDS, MEMORY, Source, live_sources, split_source_id
+
+if TYPE_CHECKING:  # numpy (and the index, which needs it) load only when there is work:
+    import numpy as np  # a settled no-op back-fill never imports them (issue 15)
+
+    from . import ann_index
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)`` after each batch, counted in sources."""
@@ -156,6 +158,8 @@ def _switch(store: Store, space: str, report: BackfillReport) -> None:
     name = HELD.format(repo=store.repo_id)
     held = store.trees.get_local(name)
     if held and held != space:
+        from . import ann_index
+
         membership.retire_space(store, held)
         ann_index.drop(store, held)
         report.switched_from = held
@@ -194,6 +198,8 @@ def _plan(store: Store, space: str, kinds: tuple[str, ...], now_ms: int | None,
 
 
 def _writer(store: Store, embedder: Embedder, space: str) -> ann_index.IndexWriter:
+    from . import ann_index
+
     with store.snapshot() as snap:
         view = ann_index.load(snap, store.repo_id, space)
         fresh = ann_index.next_generation(snap, store.repo_id, space)
@@ -245,6 +251,8 @@ def _groups(store: Store, space: str, todo: list[Source], batch_texts: int,
 
 
 def _item(store: Store, snap: Snapshot, space: str, src: Source) -> _Item:
+    from .source_texts import chunks_for  # symbol records (and extract): only to embed
+
     adopted = membership.adoptable(snap, store.repo_id, space, src)
     if adopted is not None:
         return _Item(src, [], {}, adopted)
@@ -281,6 +289,8 @@ def _embed_batch(store: Store, embedder: Embedder, space: str, group: list[_Item
 
 
 def _embed(embedder: Embedder, texts: list[str]) -> np.ndarray:
+    import numpy as np
+
     if not texts:
         return np.zeros((0, embedder.dim), dtype=np.float32)
     try:
@@ -333,6 +343,8 @@ def _maybe_retrain(store: Store, space: str, writer: ann_index.IndexWriter,
                    covered: dict[str, coverage.Entry], report: BackfillReport, seed: int,
                    ) -> None:
     """Retrain on drift; build the index when vectors exist but it does not (dropped)."""
+    from . import ann_index
+
     view = writer.view
     missing = view is None and any(n > 0 for _, n in covered.values())
     if missing or ann_index.needs_retrain(view):

@@ -16,7 +16,6 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from repoctx.memory import live_entry
 from repoctx.reconcile import file_node
 from repoctx.store import Store
 from repoctx.trees import Snapshot
@@ -112,6 +111,8 @@ def _symbols(store: Store, nodes: list[file_node.FileNode]) -> dict[str, Source]
 
 
 def _memory(store: Store, snap: Snapshot) -> dict[str, Source]:
+    from repoctx.memory import live_entry  # the memory layer loads only for a gap scan
+
     prefix = store.key(MEMORY, "x")[:-1]
     out = {}
     for key, rec in snap.scan(prefix):

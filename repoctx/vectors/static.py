@@ -27,11 +27,14 @@ import threading
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from .bert import Bert, WordPiece, words
 from .embedder import L2, EmbedderError, l2_normalise
+
+if TYPE_CHECKING:  # numpy and the encoder load with the first text embedded: naming the
+    import numpy as np  # space (a settled no-op back-fill) needs neither (issue 15)
+
+    from .bert import Bert, WordPiece
 
 NAME = "static"
 DIM = 256
@@ -68,6 +71,8 @@ def distil(bert: Bert, dim: int = DIM, sif: float = SIF) -> np.ndarray:
 
 def piece_outputs(bert: Bert) -> np.ndarray:
     """``(vocab, hidden)``: each piece's mean-pooled output as ``[CLS] piece [SEP]``."""
+    import numpy as np
+
     tok = bert.tokenizer
     vocab = len(tok.pieces)
     raw = np.zeros((vocab, bert.dim), dtype=np.float32)
@@ -80,6 +85,8 @@ def piece_outputs(bert: Bert) -> np.ndarray:
 def reduce(raw: np.ndarray, dim: int, sif: float | None, pca: bool = True) -> np.ndarray:
     """Centre, project on the top ``dim`` principal axes, weight rows by SIF over Zipf
     (``pca=False`` keeps the raw outputs; ``sif=None`` leaves every row's weight 1)."""
+    import numpy as np
+
     if not pca:
         table = raw[:, :dim]
     else:
@@ -96,6 +103,10 @@ def reduce(raw: np.ndarray, dim: int, sif: float | None, pca: bool = True) -> np
 def cached_table(directory: Path, dim: int = DIM) -> np.ndarray:
     """The distilled table for the weights in ``directory``: from the cache, else
     distilled now and cached (one distiller at a time, atomic rename)."""
+    import numpy as np
+
+    from .bert import Bert
+
     base = cache_dir()
     path = base / f"static-{weights_fingerprint(directory)}-r{RECIPE}-d{dim}.npy"
     if path.is_file():
@@ -117,6 +128,8 @@ def cached_table(directory: Path, dim: int = DIM) -> np.ndarray:
 
 
 def _load(path: Path) -> np.ndarray:
+    import numpy as np
+
     try:
         return np.load(path).astype(np.float32)
     except (OSError, ValueError) as exc:
@@ -155,6 +168,10 @@ class StaticEmbedder:
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """One L2-normalised float32 row per text (a text with no pieces is a zero row)."""
+        import numpy as np
+
+        from .bert import words
+
         table, tok = self._load()
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         pieces = tok.word_ids
@@ -178,6 +195,8 @@ class StaticEmbedder:
         return self._model_dir or model_directory()
 
     def _load(self) -> tuple[np.ndarray, WordPiece]:
+        from .bert import WordPiece
+
         with self._lock:
             if self._table is None or self._tokenizer is None:
                 directory = self._directory()
