@@ -16,7 +16,7 @@ cannot fail the structural pass that ran before it.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +29,7 @@ from . import metadata_record as mr
 from . import payload_record as pr
 from .chunks import Chunk
 from .embedder import Embedder, EmbedderError, is_none, l2_normalise, space_of
-from .sources import KINDS, MEMORY, Source, live_sources, split_source_id
+from .sources import KINDS, MEMORY, LiveSources, Source, live_sources, split_source_id
 
 if TYPE_CHECKING:  # numpy (and the index, which needs it) load only when there is work:
     import numpy as np  # a settled no-op back-fill never imports them (issue 15)
@@ -181,11 +181,10 @@ def _plan(store: Store, space: str, kinds: tuple[str, ...], now_ms: int | None,
             covered, report.gap_rows = found.entries, found.rows_read
         orphans = membership.orphaned_memkeys(snap, repo, space, live) if MEMORY in kinds \
             else []
-        retire = [(sid, n) for sid, (_, n) in sorted(covered.items())
-                  if split_source_id(sid)[0] in kinds and sid not in live]
+        retire = sorted((sid, n) for sid, (_, n) in covered.items()
+                        if sid not in live and split_source_id(sid)[0] in kinds)
         retire += [(sid, -1) for sid in orphans if sid not in covered]
-        todo = [src for sid, src in sorted(live.items())
-                if sid not in covered or covered[sid][0] != src.version]
+        todo = [live[sid] for sid in sorted(_changed(live, covered))]
         mark = None
         if found is not None and not todo and not retire:
             mark = settled.new(snap, space, kinds, len(live), store.key(MEMORY, "x")[:-1])
@@ -195,6 +194,14 @@ def _plan(store: Store, space: str, kinds: tuple[str, ...], now_ms: int | None,
             coverage.rebuild(batch, repo, space, covered, store.tick(), store.replica_id)
     report.live = len(live)
     return _Plan(todo, retire, covered, mark)
+
+
+def _changed(live: LiveSources, covered: dict[str, coverage.Entry]) -> Iterator[str]:
+    """The live sources not covered at their current version."""
+    for sid, version in live.versions():
+        found = covered.get(sid)
+        if found is None or found[0] != version:
+            yield sid
 
 
 def _writer(store: Store, embedder: Embedder, space: str) -> ann_index.IndexWriter:

@@ -13,12 +13,13 @@ a file that declares symbols is embedded as its symbols only (``CODE_FILE_WINDOW
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
+from repoctx.crdt.record import Record
 from repoctx.reconcile import file_node
 from repoctx.store import Store
-from repoctx.trees import Snapshot
+from repoctx.trees import Snapshot, check_stored, family_prefix, key_name
 
 from .chunks import memory_text
 
@@ -67,47 +68,101 @@ def text_version(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def live_sources(store: Store, snap: Snapshot, kinds: Iterable[str] = KINDS,
-                 ) -> dict[str, Source]:
+class LiveSources(Mapping[str, Source]):
+    """The live sources by id, kept as ``(version, path)`` rows: a file's or symbol's
+    ``Source`` (and its record key) is made when it is looked up. A gap scan compares
+    every live version with the coverage digest and embeds a few sources; making a
+    ``Source`` and a key for each of Django's 47k symbols was a third of it (issue 15)."""
+
+    def __init__(self, store: Store) -> None:
+        self._key = store.key
+        self._rows: dict[str, tuple[str, str]] = {}  # file or symbol id -> (version, path)
+        self._memory: dict[str, Source] = {}
+
+    def __getitem__(self, sid: str) -> Source:
+        found = self._memory.get(sid)
+        if found is not None:
+            return found
+        version, path = self._rows[sid]
+        kind, name = split_source_id(sid)
+        return Source(sid, kind, self._key(kind, name), version, path)
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._rows
+        yield from self._memory
+
+    def __len__(self) -> int:
+        return len(self._rows) + len(self._memory)
+
+    def __contains__(self, sid: object) -> bool:
+        return sid in self._rows or sid in self._memory
+
+    def versions(self) -> Iterator[tuple[str, str]]:
+        """``(id, version)`` of every live source, making no ``Source``."""
+        for sid, (version, _) in self._rows.items():
+            yield sid, version
+        for sid, src in self._memory.items():
+            yield sid, src.version
+
+
+def live_sources(store: Store, snap: Snapshot, kinds: Iterable[str] = KINDS) -> LiveSources:
     """Every source that exists now, by id."""
     kinds = set(kinds)
-    out: dict[str, Source] = {}
+    out = LiveSources(store)
     if kinds & {FILE, SYMBOL}:
         nodes = _file_nodes(store, snap)
         if FILE in kinds:
-            out.update(_files(store, nodes))
+            out._rows.update(_files(nodes))
         if SYMBOL in kinds:
-            out.update(_symbols(store, nodes))
+            out._rows.update(_symbols(nodes))
     if MEMORY in kinds:
-        out.update(_memory(store, snap))
+        out._memory.update(_memory(store, snap))
     return out
 
 
-def _file_nodes(store: Store, snap: Snapshot) -> list[file_node.FileNode]:
-    return [file_node.file_node(path, rec)
-            for path, rec in file_node.records_in(store, snap).items()]
+@dataclass(frozen=True, slots=True)
+class _Node:
+    """The fields of a file node the live set is made of."""
+
+    path: str
+    digest: str
+    markers: tuple[str, ...]
+    symbols: tuple[str, ...]
 
 
-def _files(store: Store, nodes: list[file_node.FileNode]) -> dict[str, Source]:
-    return {source_id(FILE, n.path): Source(source_id(FILE, n.path), FILE,
-                                            store.key("file", n.path), n.digest, n.path)
-            for n in nodes if n.has(file_node.CONTENT)
-            and (CODE_FILE_WINDOWS or not n.symbols)}
+def _file_nodes(store: Store, snap: Snapshot) -> list[_Node]:
+    """Every live file node, decoding only the fields sources are made of."""
+    prefix = family_prefix(store.repo_id, "file")
+    return [_node(key, rec) for key, rec in snap.scan(prefix, checked=False)]
 
 
-def _symbols(store: Store, nodes: list[file_node.FileNode]) -> dict[str, Source]:
-    primary: dict[str, file_node.FileNode] = {}
-    for node in nodes:
-        if not node.has(file_node.SYMBOLS):
-            continue
-        rank = (node.path.endswith(".pyi"), node.path)
+def _node(key: str, rec: Record) -> _Node:
+    try:
+        return _Node(key_name(key), file_node.field_of(rec, "digest"),
+                     tuple(file_node.field_of(rec, "markers") or ()), file_node.symbols_of(rec))
+    except Exception:  # noqa: BLE001 - the whole check names the damage (or passes)
+        checked = check_stored(key, rec)
+        return _Node(key_name(key), file_node.field_of(checked, "digest"),
+                     tuple(file_node.field_of(checked, "markers") or ()),
+                     file_node.symbols_of(checked))
+
+
+def _files(nodes: list[_Node]) -> dict[str, tuple[str, str]]:
+    return {source_id(FILE, n.path): (n.digest, n.path) for n in nodes
+            if file_node.CONTENT in n.markers and (CODE_FILE_WINDOWS or not n.symbols)}
+
+
+def _symbols(nodes: list[_Node]) -> dict[str, tuple[str, str]]:
+    """Each symbol's primary declaring file: the ``.py`` before the ``.pyi``, then path
+    order (the first node, in that order, to declare it)."""
+    out: dict[str, tuple[str, str]] = {}
+    ranked = sorted((n for n in nodes if file_node.SYMBOLS in n.markers),
+                    key=lambda n: (n.path.endswith(".pyi"), n.path))
+    for node in ranked:
+        row = (node.digest, node.path)
         for fq in node.symbols:
-            best = primary.get(fq)
-            if best is None or rank < (best.path.endswith(".pyi"), best.path):
-                primary[fq] = node
-    return {source_id(SYMBOL, fq): Source(source_id(SYMBOL, fq), SYMBOL,
-                                          store.key("symbol", fq), node.digest, node.path)
-            for fq, node in primary.items()}
+            out.setdefault(f"{SYMBOL}:{fq}", row)
+    return out
 
 
 def _memory(store: Store, snap: Snapshot) -> dict[str, Source]:
