@@ -23,13 +23,22 @@ from typing import TYPE_CHECKING, Any
 from repoctx.store import Store
 from repoctx.trees import Batch, Snapshot
 
-from . import coverage, membership, settled
+from . import caught_up, coverage, membership, settled
 from . import membership_record as mm
 from . import metadata_record as mr
 from . import payload_record as pr
 from .chunks import Chunk
 from .embedder import Embedder, EmbedderError, is_none, l2_normalise, space_of
-from .sources import KINDS, MEMORY, LiveSources, Source, live_sources, split_source_id
+from .sources import (
+    KINDS,
+    MEMORY,
+    FileMark,
+    LiveSources,
+    Source,
+    live_since,
+    live_sources,
+    split_source_id,
+)
 
 if TYPE_CHECKING:  # numpy (and the index, which needs it) load only when there is work:
     import numpy as np  # a settled no-op back-fill never imports them (issue 15)
@@ -92,6 +101,9 @@ class _Plan:
     retire: list[tuple[str, int]]
     covered: dict[str, coverage.Entry] = field(default_factory=dict)
     settled: settled.Settled | None = None  # when there is nothing to do
+    caught_up: tuple[int, dict[str, FileMark]] | None = None
+    """The file and symbol sources live, and the file marks, for the mark a complete
+    back-fill leaves (None: the last one still holds)."""
 
 
 def backfill(store: Store, embedder: Embedder | None, *, kinds: Iterable[str] = KINDS,
@@ -138,9 +150,20 @@ def backfill(store: Store, embedder: Embedder | None, *, kinds: Iterable[str] = 
         if writer.kept:
             writer.build_deferred(store, seed)
             report.retrained = True
-        return _done(report, started)
-    _maybe_retrain(store, space, writer, plan.covered, report, seed)
+    else:
+        _maybe_retrain(store, space, writer, plan.covered, report, seed)
+    _catch_up(store, space, kinds, plan, report)
     return _done(report, started)
+
+
+def _catch_up(store: Store, space: str, kinds: tuple[str, ...], plan: _Plan,
+              report: BackfillReport) -> None:
+    """Leave the ``caught_up`` mark when nothing is left to do (after the last write)."""
+    if plan.caught_up is None or report.error is not None or report.remaining:
+        return
+    with store.snapshot() as snap:
+        mark = caught_up.new(snap, space, kinds, *plan.caught_up)
+    caught_up.record_mark(store, mark)
 
 
 def _done(report: BackfillReport, started: float) -> BackfillReport:
@@ -170,30 +193,40 @@ def _switch(store: Store, space: str, report: BackfillReport) -> None:
 
 def _plan(store: Store, space: str, kinds: tuple[str, ...], now_ms: int | None,
           report: BackfillReport) -> _Plan:
-    """The gap scan: what to retire and what to embed."""
+    """The gap scan: what to retire and what to embed. While the last complete
+    back-fill's ``caught_up`` mark holds, only the sources the file nodes changed since
+    can have touched are compared with the digest (with every memory entry)."""
     repo = store.repo_id
     with store.snapshot(now_ms) as snap:
-        live = live_sources(store, snap, kinds)
         found = coverage.read(snap, repo, space)
+        prior = None if found is None else caught_up.holds(snap, repo, space, kinds)
+        live = live_sources(store, snap, kinds) if prior is None else \
+            live_since(store, snap, kinds, prior.files)
         if found is None:
             covered = membership.scan_covered(snap, repo, space)
         else:
             covered, report.gap_rows = found.entries, found.rows_read
         orphans = membership.orphaned_memkeys(snap, repo, space, live) if MEMORY in kinds \
             else []
-        retire = sorted((sid, n) for sid, (_, n) in covered.items()
-                        if sid not in live and split_source_id(sid)[0] in kinds)
+        looked = covered if live.touched is None else \
+            [*live.touched, *(sid for sid in covered if sid.startswith(f"{MEMORY}:"))]
+        retire = sorted((sid, covered[sid][1]) for sid in looked
+                        if sid in covered and sid not in live and split_source_id(sid)[0] in kinds)
         retire += [(sid, -1) for sid in orphans if sid not in covered]
         todo = [live[sid] for sid in sorted(_changed(live, covered))]
+        count = live.counted() if prior is None else prior.live + live.counted() - sum(
+            1 for sid in live.touched or () if sid in covered and split_source_id(sid)[0] in kinds)
         mark = None
         if found is not None and not todo and not retire:
-            mark = settled.new(snap, space, kinds, len(live), store.key(MEMORY, "x")[:-1])
+            mark = settled.new(snap, space, kinds, count + live.memory(),
+                               store.key(MEMORY, "x")[:-1])
     if found is None:
         report.digest_rebuilt = True
         with store.batch() as batch:
             coverage.rebuild(batch, repo, space, covered, store.tick(), store.replica_id)
-    report.live = len(live)
-    return _Plan(todo, retire, covered, mark)
+    report.live = count + live.memory()
+    fresh = prior is None or bool(todo or retire or live.touched)
+    return _Plan(todo, retire, covered, mark, (count, live.files) if fresh else None)
 
 
 def _changed(live: LiveSources, covered: dict[str, coverage.Entry]) -> Iterator[str]:

@@ -16,10 +16,11 @@ import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
+from repoctx.crdt import record
 from repoctx.crdt.record import Record
 from repoctx.reconcile import file_node
 from repoctx.store import Store
-from repoctx.trees import Snapshot, check_stored, family_prefix, key_name
+from repoctx.trees import BY_FAMILY, Snapshot, check_stored, family_prefix, key_name
 
 from .chunks import memory_text
 
@@ -78,6 +79,12 @@ class LiveSources(Mapping[str, Source]):
         self._key = store.key
         self._rows: dict[str, tuple[str, str]] = {}  # file or symbol id -> (version, path)
         self._memory: dict[str, Source] = {}
+        self.files: dict[str, FileMark] = {}
+        """Every live file node's ``FileMark`` (empty when files and symbols were not
+        asked for)."""
+        self.touched: set[str] | None = None
+        """``live_since``: the file and symbol ids a change since the mark can have
+        made, gone or moved (the rows hold the live ones among them); None: every id."""
 
     def __getitem__(self, sid: str) -> Source:
         found = self._memory.get(sid)
@@ -97,6 +104,14 @@ class LiveSources(Mapping[str, Source]):
     def __contains__(self, sid: object) -> bool:
         return sid in self._rows or sid in self._memory
 
+    def counted(self) -> int:
+        """How many file and symbol sources are held."""
+        return len(self._rows)
+
+    def memory(self) -> int:
+        """How many memory sources are held."""
+        return len(self._memory)
+
     def versions(self) -> Iterator[tuple[str, str]]:
         """``(id, version)`` of every live source, making no ``Source``."""
         for sid, (version, _) in self._rows.items():
@@ -105,19 +120,84 @@ class LiveSources(Mapping[str, Source]):
             yield sid, src.version
 
 
+FileMark = tuple[bytes, tuple[str, ...]]
+"""``(fingerprint, symbols)`` of a live file node (``fingerprint``; empty for a node
+with an expiry, whose visibility changes with time alone)."""
+
+
+def fingerprint(raw: bytes) -> bytes:
+    """16 bytes naming a file node's stored bytes (a rewrite of equal values may change
+    it, which costs a needless decode, never a missed change)."""
+    return hashlib.blake2b(raw, digest_size=16).digest()
+
+
 def live_sources(store: Store, snap: Snapshot, kinds: Iterable[str] = KINDS) -> LiveSources:
     """Every source that exists now, by id."""
     kinds = set(kinds)
     out = LiveSources(store)
     if kinds & {FILE, SYMBOL}:
-        nodes = _file_nodes(store, snap)
-        if FILE in kinds:
-            out._rows.update(_files(nodes))
-        if SYMBOL in kinds:
-            out._rows.update(_symbols(nodes))
+        stored = {key_name(key): fingerprint(raw) for key, raw in _stored(store, snap)}
+        nodes = []
+        for key, rec in snap.scan(family_prefix(store.repo_id, "file"), checked=False):
+            nodes.append(_node(key, rec))
+            out.files[nodes[-1].path] = _mark(rec, stored.get(nodes[-1].path, b""),
+                                              nodes[-1])
+        out._rows.update(_rows(nodes, kinds))
     if MEMORY in kinds:
         out._memory.update(_memory(store, snap))
     return out
+
+
+def live_since(store: Store, snap: Snapshot, kinds: Iterable[str],
+               before: Mapping[str, FileMark]) -> LiveSources:
+    """The live sources a change of the file nodes since ``before`` (each node's
+    ``FileMark`` then) can have touched, and every memory source. A node whose stored
+    bytes are unchanged is not decoded; the sources of one that changed, came or went
+    are made again, with those of every other declarer of a symbol it declares or
+    declared (a symbol's version is its primary declarer's digest)."""
+    kinds = set(kinds)
+    out = LiveSources(store)
+    out.touched = set()
+    if kinds & {FILE, SYMBOL}:
+        keys: dict[str, str] = {}
+        changed: list[_Node] = []
+        for key, raw in _stored(store, snap):
+            path = key_name(key)
+            keys[path] = key
+            mark, old = fingerprint(raw), before.get(path)
+            if old is not None and old[0] == mark:
+                out.files[path] = old
+                continue
+            rec = snap.get(key)
+            if rec is not None:  # else a tombstone: not live
+                changed.append(_node(key, rec))
+                out.files[path] = _mark(rec, mark, changed[-1])
+        moved = {n.path for n in changed} | {p for p in before if p not in out.files}
+        names = {fq for p in moved if p in before for fq in before[p][1]}
+        names.update(fq for n in changed for fq in n.symbols)
+        others = [(keys[p], snap.get(keys[p])) for p, (_, declared) in out.files.items()
+                  if p not in moved and declared and not names.isdisjoint(declared)]
+        rows = _rows(changed + [_node(k, rec) for k, rec in others if rec is not None], kinds)
+        out.touched = {source_id(FILE, p) for p in moved} | {source_id(SYMBOL, fq)
+                                                             for fq in names}
+        out._rows.update((sid, row) for sid, row in rows.items() if sid in out.touched)
+    if MEMORY in kinds:
+        out._memory.update(_memory(store, snap))
+    return out
+
+
+def _stored(store: Store, snap: Snapshot) -> Iterator[tuple[str, bytes]]:
+    """Every file node's ``(key, stored bytes)``, hidden ones included, undecoded."""
+    return snap.scan_encoded(BY_FAMILY["file"], family_prefix(store.repo_id, "file"))
+
+
+def _mark(rec: Record, mark: bytes, node: _Node) -> FileMark:
+    return (b"" if record.expires_ms(rec) is not None else mark), node.symbols
+
+
+def _rows(nodes: list[_Node], kinds: set[str]) -> dict[str, tuple[str, str]]:
+    rows = _files(nodes) if FILE in kinds else {}
+    return (rows | _symbols(nodes)) if SYMBOL in kinds else rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,12 +208,6 @@ class _Node:
     digest: str
     markers: tuple[str, ...]
     symbols: tuple[str, ...]
-
-
-def _file_nodes(store: Store, snap: Snapshot) -> list[_Node]:
-    """Every live file node, decoding only the fields sources are made of."""
-    prefix = family_prefix(store.repo_id, "file")
-    return [_node(key, rec) for key, rec in snap.scan(prefix, checked=False)]
 
 
 def _node(key: str, rec: Record) -> _Node:
