@@ -101,6 +101,8 @@ class _Plan:
     retire: list[tuple[str, int]]
     covered: dict[str, coverage.Entry] = field(default_factory=dict)
     settled: settled.Settled | None = None  # when there is nothing to do
+    scanned: settled.Settled | None = None
+    """The mark of this scan (a valid digest), left after a back-fill that did it all."""
     caught_up: tuple[int, dict[str, FileMark]] | None = None
     """The file and symbol sources live, and the file marks, for the mark a complete
     back-fill leaves (None: the last one still holds)."""
@@ -158,12 +160,19 @@ def backfill(store: Store, embedder: Embedder | None, *, kinds: Iterable[str] = 
 
 def _catch_up(store: Store, space: str, kinds: tuple[str, ...], plan: _Plan,
               report: BackfillReport) -> None:
-    """Leave the ``caught_up`` mark when nothing is left to do (after the last write)."""
-    if plan.caught_up is None or report.error is not None or report.remaining:
+    """When nothing is left to do, leave (after the last write) the ``caught_up`` mark
+    and, when this back-fill did work, the ``settled`` mark a scan now would leave."""
+    if report.error is not None or report.remaining:
         return
     with store.snapshot() as snap:
-        mark = caught_up.new(snap, space, kinds, *plan.caught_up)
-    caught_up.record_mark(store, mark)
+        mark = None if plan.caught_up is None else caught_up.new(snap, space, kinds,
+                                                                  *plan.caught_up)
+        done = None if plan.scanned is None or plan.settled is not None or report.retrained \
+            else settled.after_writes(snap, plan.scanned)
+    if mark is not None:
+        caught_up.record_mark(store, mark)
+    if done is not None:
+        settled.record_mark(store, done)
 
 
 def _done(report: BackfillReport, started: float) -> BackfillReport:
@@ -216,17 +225,16 @@ def _plan(store: Store, space: str, kinds: tuple[str, ...], now_ms: int | None,
         todo = [live[sid] for sid in sorted(_changed(live, covered))]
         count = live.counted() if prior is None else prior.live + live.counted() - sum(
             1 for sid in live.touched or () if sid in covered and split_source_id(sid)[0] in kinds)
-        mark = None
-        if found is not None and not todo and not retire:
-            mark = settled.new(snap, space, kinds, count + live.memory(),
-                               store.key(MEMORY, "x")[:-1])
+        scanned = None if found is None else settled.new(
+            snap, space, kinds, count + live.memory(), store.key(MEMORY, "x")[:-1])
     if found is None:
         report.digest_rebuilt = True
         with store.batch() as batch:
             coverage.rebuild(batch, repo, space, covered, store.tick(), store.replica_id)
     report.live = count + live.memory()
     fresh = prior is None or bool(todo or retire or live.touched)
-    return _Plan(todo, retire, covered, mark, (count, live.files) if fresh else None)
+    return _Plan(todo, retire, covered, None if todo or retire else scanned, scanned,
+                 (count, live.files) if fresh else None)
 
 
 def _changed(live: LiveSources, covered: dict[str, coverage.Entry]) -> Iterator[str]:

@@ -18,7 +18,7 @@ gap scan reads every node again. Local, never replicated.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 
 from repoctx.store import Store
 from repoctx.trees import Snapshot
@@ -64,7 +64,9 @@ def _generations(snap: Snapshot) -> dict[str, int]:
 def record_mark(store: Store, mark: CaughtUp) -> None:
     """Keep ``mark`` as the store's (one local write)."""
     with store.batch() as batch:
-        batch.put_local(MARK.format(repo=store.repo_id), asdict(mark))
+        # shallow: ``asdict`` copies each of the files' tuples (0.2 s on Django)
+        batch.put_local(MARK.format(repo=store.repo_id),
+                        {f.name: getattr(mark, f.name) for f in fields(mark)})
 
 
 def holds(snap: Snapshot, repo_id: str, space: str, kinds: Iterable[str]) -> CaughtUp | None:
