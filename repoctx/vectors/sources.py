@@ -8,6 +8,8 @@ set is read from the file nodes and the memory tree only (one scan each): a symb
 record is read when it is embedded, never to find out whether it needs to be.
 A file whose content was not projected (no ``content`` marker) is not a source yet, and
 a file that declares symbols is embedded as its symbols only (``CODE_FILE_WINDOWS``).
+``live_since`` reads only what changed since a ``caught_up`` mark: the file nodes'
+stored bytes are fingerprinted, and only the nodes that differ are decoded.
 """
 
 from __future__ import annotations
