@@ -17,6 +17,7 @@ if TYPE_CHECKING:
         alongside,
         ann_index,
         bert,
+        caught_up,
         chunks,
         coverage,
         index_record,
@@ -72,6 +73,7 @@ __all__ = [
     "ann_index",
     "backfill",
     "bert",
+    "caught_up",
     "choose",
     "chunks",
     "coverage",
@@ -105,6 +107,6 @@ export_lazily(__name__, {
                   "query_embedder", "semantic_hits"),
     ".settings": ("CHOICES", "choose", "embedder_named", "recorded"),
     ".static": ("StaticEmbedder",),
-}, modules=("alongside", "ann_index", "bert", "chunks", "coverage", "index_record", "ivf",
-            "membership", "membership_record", "metadata_record", "payload_record", "settled",
-            "sources", "static"))
+}, modules=("alongside", "ann_index", "bert", "caught_up", "chunks", "coverage", "index_record",
+            "ivf", "membership", "membership_record", "metadata_record", "payload_record",
+            "settled", "sources", "static"))

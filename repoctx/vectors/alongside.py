@@ -5,20 +5,23 @@ nothing the back-fill writes (its ``embeddings`` table comes from the embedder, 
 its freshness from the file, symbol and content trees only), and on Django it keeps
 about one core busy. ``start`` runs ``backfill`` in a fresh interpreter (spawned, never
 forked: an LMDB environment must not cross a fork) that opens the same store and sends
-its report back; ``Alongside.wait`` returns it. The child's batches commit as they go,
+its report back; ``Alongside.wait`` returns it. The child is a plain ``python -c`` (no
+``multiprocessing``: a spawned child re-ran the ``repoctx`` script, importing the whole
+CLI, before its first line of work; issue 15). The child's batches commit as they go,
 exactly as in process, so a killed index resumes from the coverage digest; a child that
 dies is reported as the back-fill's ``error`` and never fails the index.
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import json
 import os
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from repoctx.reconcile.workers import die_with_parent
 from repoctx.store import Store
@@ -30,22 +33,26 @@ from .backfill import BackfillReport
 class Alongside:
     """A back-fill running in a child process."""
 
-    process: Any
-    conn: Connection
+    process: subprocess.Popen[bytes]
+    conn: BinaryIO
+    """The read end of the pipe the child writes its report to."""
     embedder: str
     started: float
 
     def wait(self) -> BackfillReport:
         """The child's report once it has finished (an error report if it died)."""
-        found: dict[str, Any] | None = None
         try:
-            found = self.conn.recv()
-        except (EOFError, OSError):
-            found = None
-        self.process.join()
+            sent = self.conn.read()
+        except OSError:
+            sent = b""
+        self.process.wait()
         self.conn.close()
+        try:
+            found: dict[str, Any] | None = json.loads(sent) if sent else None
+        except ValueError:  # cut short: the child died while writing
+            found = None
         if found is None or "report" not in found:
-            reason = (found or {}).get("error") or f"exit code {self.process.exitcode}"
+            reason = (found or {}).get("error") or f"exit code {self.process.returncode}"
             return BackfillReport(self.embedder, error=f"the embedding process failed "
                                   f"({reason}); the next `repoctx index` resumes it",
                                   seconds=time.perf_counter() - self.started)
@@ -63,15 +70,22 @@ def start(store: Store, root: Path, store_dir: Path | None, repo_id: str | None,
     """Start the back-fill of ``store`` (opened from ``root``, ``store_dir``, ``repo_id``)
     with the embedder named ``embedder``."""
     reserve(store)
-    context = multiprocessing.get_context("spawn")
-    parent, child = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(os.getpid(), str(root),
-                                                   store_dir and str(store_dir), repo_id,
-                                                   embedder, child),
-                              name="repoctx-embed", daemon=True)
-    process.start()
-    child.close()
-    return Alongside(process, parent, embedder, time.perf_counter())
+    read, write = os.pipe()
+    args = {"parent": os.getpid(), "root": str(root),
+            "store_dir": store_dir and str(store_dir), "repo_id": repo_id,
+            "embedder": embedder, "fd": write}
+    try:
+        process = subprocess.Popen([sys.executable, "-c", CHILD, json.dumps(args)],
+                                   stdin=subprocess.DEVNULL, pass_fds=(write,))
+    finally:
+        os.close(write)
+    return Alongside(process, os.fdopen(read, "rb"), embedder, time.perf_counter())
+
+
+NICE = 5
+"""The child's niceness: the export beside it is what the command waits for first."""
+CHILD = "import sys; from repoctx.vectors.alongside import child; child(sys.argv[1])"
+"""What the child runs: ``child`` with ``start``'s arguments as JSON."""
 
 
 def reserve(store: Store, room: int = RESERVE) -> None:
@@ -91,21 +105,25 @@ RESERVED = "vectors/alongside/map-size"
 map size ``reserve`` set (LMDB records a new size only with a commit)."""
 
 
-def _child(parent: int, root: str, store_dir: str | None, repo_id: str | None,
-           embedder: str, conn: Connection) -> None:
-    from repoctx.store import open_store
+def child(args: str) -> None:
+    """The child's work (``CHILD``): the back-fill ``args`` (JSON, from ``start``) names,
+    its report (or the error that stopped it) written as JSON to the pipe ``fd``."""
+    given = json.loads(args)
+    die_with_parent(given["parent"])  # a killed index leaves no embedder running
+    os.nice(NICE)
 
-    die_with_parent(parent)  # a killed index leaves no embedder running
+    from repoctx.store import open_store
 
     from .backfill import backfill
     from .settings import embedder_named
 
-    try:
-        with open_store(Path(root), repo_id=repo_id,
-                        store_dir=None if store_dir is None else Path(store_dir)) as store:
-            report = backfill(store, embedder_named(embedder))
-        conn.send({"report": {**report.as_json(), "seconds": report.seconds}})
-    except Exception as exc:  # the parent turns it into the report's error
-        conn.send({"error": f"{type(exc).__name__}: {exc}"})
-    finally:
-        conn.close()
+    with os.fdopen(given["fd"], "w") as out:
+        try:
+            store_dir = given["store_dir"]
+            with open_store(Path(given["root"]), repo_id=given["repo_id"],
+                            store_dir=None if store_dir is None else Path(store_dir)) as store:
+                report = backfill(store, embedder_named(given["embedder"]))
+            found: dict[str, Any] = {"report": {**report.as_json(), "seconds": report.seconds}}
+        except Exception as exc:  # the parent turns it into the report's error
+            found = {"error": f"{type(exc).__name__}: {exc}"}
+        out.write(json.dumps(found))

@@ -306,8 +306,8 @@ def _generations(snap: Snapshot, repo: str, space: str, keep: int | None) -> Ite
     """Generation numbers present under the space's prefix, other than ``keep``."""
     prefix = ir.space_prefix(repo, space)
     seen: set[int] = set()
-    for key, _ in snap.scan(prefix):
-        part = key[len(prefix):].split("/", 1)[0]
+    for key, _ in snap.scan(prefix, checked=False):  # keys only: checking every posting
+        part = key[len(prefix):].split("/", 1)[0]   # was ~80 ms of a one-file back-fill
         if part.startswith("g") and part[1:].isdigit() and int(part[1:]) != keep:
             seen.add(int(part[1:]))
     return sorted(seen)

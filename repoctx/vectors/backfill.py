@@ -16,23 +16,34 @@ cannot fail the structural pass that ran before it.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from repoctx.store import Store
 from repoctx.trees import Batch, Snapshot
 
-from . import ann_index, coverage, membership, settled
+from . import caught_up, coverage, membership, settled
 from . import membership_record as mm
 from . import metadata_record as mr
 from . import payload_record as pr
 from .chunks import Chunk
 from .embedder import Embedder, EmbedderError, is_none, l2_normalise, space_of
-from .source_texts import chunks_for
-from .sources import KINDS, MEMORY, Source, live_sources, split_source_id
+from .sources import (
+    KINDS,
+    MEMORY,
+    FileMark,
+    LiveSources,
+    Source,
+    live_since,
+    live_sources,
+    split_source_id,
+)
+
+if TYPE_CHECKING:  # numpy (and the index, which needs it) load only when there is work:
+    import numpy as np  # a settled no-op back-fill never imports them (issue 15)
+
+    from . import ann_index
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)`` after each batch, counted in sources."""
@@ -90,6 +101,11 @@ class _Plan:
     retire: list[tuple[str, int]]
     covered: dict[str, coverage.Entry] = field(default_factory=dict)
     settled: settled.Settled | None = None  # when there is nothing to do
+    scanned: settled.Settled | None = None
+    """The mark of this scan (a valid digest), left after a back-fill that did it all."""
+    caught_up: tuple[int, dict[str, FileMark]] | None = None
+    """The file and symbol sources live, and the file marks, for the mark a complete
+    back-fill leaves (None: the last one still holds)."""
 
 
 def backfill(store: Store, embedder: Embedder | None, *, kinds: Iterable[str] = KINDS,
@@ -136,9 +152,27 @@ def backfill(store: Store, embedder: Embedder | None, *, kinds: Iterable[str] = 
         if writer.kept:
             writer.build_deferred(store, seed)
             report.retrained = True
-        return _done(report, started)
-    _maybe_retrain(store, space, writer, plan.covered, report, seed)
+    else:
+        _maybe_retrain(store, space, writer, plan.covered, report, seed)
+    _catch_up(store, space, kinds, plan, report)
     return _done(report, started)
+
+
+def _catch_up(store: Store, space: str, kinds: tuple[str, ...], plan: _Plan,
+              report: BackfillReport) -> None:
+    """When nothing is left to do, leave (after the last write) the ``caught_up`` mark
+    and, when this back-fill did work, the ``settled`` mark a scan now would leave."""
+    if report.error is not None or report.remaining:
+        return
+    with store.snapshot() as snap:
+        mark = None if plan.caught_up is None else caught_up.new(snap, space, kinds,
+                                                                  *plan.caught_up)
+        done = None if plan.scanned is None or plan.settled is not None or report.retrained \
+            else settled.after_writes(snap, plan.scanned)
+    if mark is not None:
+        caught_up.record_mark(store, mark)
+    if done is not None:
+        settled.record_mark(store, done)
 
 
 def _done(report: BackfillReport, started: float) -> BackfillReport:
@@ -156,6 +190,8 @@ def _switch(store: Store, space: str, report: BackfillReport) -> None:
     name = HELD.format(repo=store.repo_id)
     held = store.trees.get_local(name)
     if held and held != space:
+        from . import ann_index
+
         membership.retire_space(store, held)
         ann_index.drop(store, held)
         report.switched_from = held
@@ -166,34 +202,52 @@ def _switch(store: Store, space: str, report: BackfillReport) -> None:
 
 def _plan(store: Store, space: str, kinds: tuple[str, ...], now_ms: int | None,
           report: BackfillReport) -> _Plan:
-    """The gap scan: what to retire and what to embed."""
+    """The gap scan: what to retire and what to embed. While the last complete
+    back-fill's ``caught_up`` mark holds, only the sources the file nodes changed since
+    can have touched are compared with the digest (with every memory entry)."""
     repo = store.repo_id
     with store.snapshot(now_ms) as snap:
-        live = live_sources(store, snap, kinds)
         found = coverage.read(snap, repo, space)
+        prior = None if found is None else caught_up.holds(snap, repo, space, kinds)
+        live = live_sources(store, snap, kinds) if prior is None else \
+            live_since(store, snap, kinds, prior.files)
         if found is None:
             covered = membership.scan_covered(snap, repo, space)
         else:
             covered, report.gap_rows = found.entries, found.rows_read
         orphans = membership.orphaned_memkeys(snap, repo, space, live) if MEMORY in kinds \
             else []
-        retire = [(sid, n) for sid, (_, n) in sorted(covered.items())
-                  if split_source_id(sid)[0] in kinds and sid not in live]
+        looked = covered if live.touched is None else \
+            [*live.touched, *(sid for sid in covered if sid.startswith(f"{MEMORY}:"))]
+        retire = sorted((sid, covered[sid][1]) for sid in looked
+                        if sid in covered and sid not in live and split_source_id(sid)[0] in kinds)
         retire += [(sid, -1) for sid in orphans if sid not in covered]
-        todo = [src for sid, src in sorted(live.items())
-                if sid not in covered or covered[sid][0] != src.version]
-        mark = None
-        if found is not None and not todo and not retire:
-            mark = settled.new(snap, space, kinds, len(live), store.key(MEMORY, "x")[:-1])
+        todo = [live[sid] for sid in sorted(_changed(live, covered))]
+        count = live.counted() if prior is None else prior.live + live.counted() - sum(
+            1 for sid in live.touched or () if sid in covered and split_source_id(sid)[0] in kinds)
+        scanned = None if found is None else settled.new(
+            snap, space, kinds, count + live.memory(), store.key(MEMORY, "x")[:-1])
     if found is None:
         report.digest_rebuilt = True
         with store.batch() as batch:
             coverage.rebuild(batch, repo, space, covered, store.tick(), store.replica_id)
-    report.live = len(live)
-    return _Plan(todo, retire, covered, mark)
+    report.live = count + live.memory()
+    fresh = prior is None or bool(todo or retire or live.touched)
+    return _Plan(todo, retire, covered, None if todo or retire else scanned, scanned,
+                 (count, live.files) if fresh else None)
+
+
+def _changed(live: LiveSources, covered: dict[str, coverage.Entry]) -> Iterator[str]:
+    """The live sources not covered at their current version."""
+    for sid, version in live.versions():
+        found = covered.get(sid)
+        if found is None or found[0] != version:
+            yield sid
 
 
 def _writer(store: Store, embedder: Embedder, space: str) -> ann_index.IndexWriter:
+    from . import ann_index
+
     with store.snapshot() as snap:
         view = ann_index.load(snap, store.repo_id, space)
         fresh = ann_index.next_generation(snap, store.repo_id, space)
@@ -245,6 +299,8 @@ def _groups(store: Store, space: str, todo: list[Source], batch_texts: int,
 
 
 def _item(store: Store, snap: Snapshot, space: str, src: Source) -> _Item:
+    from .source_texts import chunks_for  # symbol records (and extract): only to embed
+
     adopted = membership.adoptable(snap, store.repo_id, space, src)
     if adopted is not None:
         return _Item(src, [], {}, adopted)
@@ -281,6 +337,8 @@ def _embed_batch(store: Store, embedder: Embedder, space: str, group: list[_Item
 
 
 def _embed(embedder: Embedder, texts: list[str]) -> np.ndarray:
+    import numpy as np
+
     if not texts:
         return np.zeros((0, embedder.dim), dtype=np.float32)
     try:
@@ -333,6 +391,8 @@ def _maybe_retrain(store: Store, space: str, writer: ann_index.IndexWriter,
                    covered: dict[str, coverage.Entry], report: BackfillReport, seed: int,
                    ) -> None:
     """Retrain on drift; build the index when vectors exist but it does not (dropped)."""
+    from . import ann_index
+
     view = writer.view
     missing = view is None and any(n > 0 for _, n in covered.values())
     if missing or ann_index.needs_retrain(view):

@@ -9,6 +9,8 @@ are ``membership_record`` and ``metadata_record``; this module only sequences th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from repoctx.store import Store
 from repoctx.trees import Batch, Snapshot, family_prefix, key_name, make_key
 
@@ -43,10 +45,10 @@ def scan_covered(snap: Snapshot, repo: str, space: str) -> dict[str, Entry]:
     return covered
 
 
-def orphaned_memkeys(snap: Snapshot, repo: str, space: str, live: dict[str, Source],
+def orphaned_memkeys(snap: Snapshot, repo: str, space: str, live: Mapping[str, Source],
                      ) -> list[str]:
     """Memory sources recorded under a ``memkey-`` marker whose entry is gone or expired."""
-    live_keys = {src.key for src in live.values() if src.kind == MEMORY}
+    live_keys = {live[sid].key for sid in live if sid.startswith(f"{MEMORY}:")}
     out = []
     for key, rec in snap.scan(mm.memkey_key(repo, "x")[:-1]):
         _, memory_key = mm.marker_kind(key_name(key))

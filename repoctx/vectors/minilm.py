@@ -19,9 +19,7 @@ import threading
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from .embedder import L2, EmbedderError, l2_normalise
 from .settings import MODEL_DIR_ENV, WEIGHT_PACKAGES
@@ -29,6 +27,9 @@ from .settings import MODEL_DIR_ENV, WEIGHT_PACKAGES
 MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 DIM = 384
 BATCH = 32
+
+if TYPE_CHECKING:  # numpy loads with the first text embedded, not to find the weights
+    import numpy as np
 
 
 class MiniLmEmbedder:
@@ -46,6 +47,8 @@ class MiniLmEmbedder:
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """One L2-normalised float32 row per text."""
+        import numpy as np
+
         if not texts:
             return np.zeros((0, DIM), dtype=np.float32)
         model = self._load()

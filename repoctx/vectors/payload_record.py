@@ -10,14 +10,16 @@ the metadata that points at it (the tree is never compacted, seed 003).
 from __future__ import annotations
 
 import hashlib
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from repoctx.crdt import lww_register, record
 from repoctx.crdt.record import Record
 from repoctx.trees import make_key
 
 from .embedder import float32_bytes, from_bytes
+
+if TYPE_CHECKING:
+    import numpy as np
 
 FAMILY = "vpay"
 F32 = "f32"

@@ -16,7 +16,7 @@ so forces the next scan. Local, never replicated.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from repoctx.crdt import record
 from repoctx.store import Store
@@ -30,6 +30,8 @@ READ = ("repo-context-structural", "repo-context-memory", "repo-context-vector-m
 sources), and every vector tree. A mark holds the generations its gap scan saw, so a
 back-fill's own write after the scan (a retrain, an index built for a killed run's
 vectors) unsettles the mark it leaves, and the next back-fill scans again."""
+WRITTEN = READ[2:]
+"""The trees a back-fill writes (``after_writes``)."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,15 @@ def new(snap: Snapshot, space: str, kinds: Iterable[str], live: int, memory_pref
     expiries = [record.expires_ms(rec) for _, rec in snap.scan(memory_prefix)]
     until = min((e for e in expiries if e is not None), default=None)
     return Settled(space, tuple(sorted(kinds)), live, _generations(snap), until)
+
+
+def after_writes(snap: Snapshot, mark: Settled) -> Settled:
+    """``mark``, of a gap scan whose back-fill then did all it found (and no retrain), as
+    of ``snap`` read after that back-fill's last write: a scan now would find nothing
+    either, while no one has written the live sources since the scan nor the vector
+    trees since. So the first ``repoctx index`` after an edit's does not scan again."""
+    return replace(mark, generations={**mark.generations,
+                                      **{name: snap.generation(name) for name in WRITTEN}})
 
 
 def _generations(snap: Snapshot) -> dict[str, int]:

@@ -27,11 +27,14 @@ import threading
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from .bert import Bert, WordPiece, words
 from .embedder import L2, EmbedderError, l2_normalise
+
+if TYPE_CHECKING:  # numpy and the encoder load with the first text embedded: naming the
+    import numpy as np  # space (a settled no-op back-fill) needs neither (issue 15)
+
+    from .bert import Bert, WordPiece
 
 NAME = "static"
 DIM = 256
@@ -68,6 +71,8 @@ def distil(bert: Bert, dim: int = DIM, sif: float = SIF) -> np.ndarray:
 
 def piece_outputs(bert: Bert) -> np.ndarray:
     """``(vocab, hidden)``: each piece's mean-pooled output as ``[CLS] piece [SEP]``."""
+    import numpy as np
+
     tok = bert.tokenizer
     vocab = len(tok.pieces)
     raw = np.zeros((vocab, bert.dim), dtype=np.float32)
@@ -80,6 +85,8 @@ def piece_outputs(bert: Bert) -> np.ndarray:
 def reduce(raw: np.ndarray, dim: int, sif: float | None, pca: bool = True) -> np.ndarray:
     """Centre, project on the top ``dim`` principal axes, weight rows by SIF over Zipf
     (``pca=False`` keeps the raw outputs; ``sif=None`` leaves every row's weight 1)."""
+    import numpy as np
+
     if not pca:
         table = raw[:, :dim]
     else:
@@ -96,6 +103,10 @@ def reduce(raw: np.ndarray, dim: int, sif: float | None, pca: bool = True) -> np
 def cached_table(directory: Path, dim: int = DIM) -> np.ndarray:
     """The distilled table for the weights in ``directory``: from the cache, else
     distilled now and cached (one distiller at a time, atomic rename)."""
+    import numpy as np
+
+    from .bert import Bert
+
     base = cache_dir()
     path = base / f"static-{weights_fingerprint(directory)}-r{RECIPE}-d{dim}.npy"
     if path.is_file():
@@ -116,7 +127,37 @@ def cached_table(directory: Path, dim: int = DIM) -> np.ndarray:
     return _load(path)
 
 
+def mapped_table(directory: Path, dim: int = DIM) -> np.ndarray:
+    """``cached_table`` as float32, mapped from a file written once beside it: an
+    embedder reads only the rows of the pieces it meets, so a process that embeds a few
+    texts (a one-file ``repoctx index``: the export and the back-fill each) neither
+    reads nor converts the whole table (~25 ms each, issue 15). Like the table, it is
+    written under a temporary name and renamed, never rewritten in place (a mapped file
+    cut short would fault every process reading it)."""
+    import numpy as np
+
+    path = cache_dir() / f"static-{weights_fingerprint(directory)}-r{RECIPE}-d{dim}.f32"
+    try:
+        found = np.load(path, mmap_mode="r")
+        if found.dtype == np.float32 and found.ndim == 2 and found.shape[1] == dim:
+            return found
+    except (OSError, ValueError):
+        pass  # not written yet, or damaged: written again from the cached table
+    table = cached_table(directory, dim)
+    partial = path.with_name(f"{path.name}.{os.getpid()}.part")
+    try:
+        with partial.open("wb") as fh:
+            np.save(fh, table)
+        partial.replace(path)
+        return np.load(path, mmap_mode="r")
+    except (OSError, ValueError):  # fail open: the table in memory serves as well
+        partial.unlink(missing_ok=True)
+        return table
+
+
 def _load(path: Path) -> np.ndarray:
+    import numpy as np
+
     try:
         return np.load(path).astype(np.float32)
     except (OSError, ValueError) as exc:
@@ -155,6 +196,10 @@ class StaticEmbedder:
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """One L2-normalised float32 row per text (a text with no pieces is a zero row)."""
+        import numpy as np
+
+        from .bert import words
+
         table, tok = self._load()
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         pieces = tok.word_ids
@@ -178,12 +223,14 @@ class StaticEmbedder:
         return self._model_dir or model_directory()
 
     def _load(self) -> tuple[np.ndarray, WordPiece]:
+        from .bert import WordPiece
+
         with self._lock:
             if self._table is None or self._tokenizer is None:
                 directory = self._directory()
                 self._tokenizer = WordPiece.from_file(directory / "vocab.txt")
                 if self._table is None:
-                    self._table = cached_table(directory, self.dim)
+                    self._table = mapped_table(directory, self.dim)
             return self._table, self._tokenizer
 
 

@@ -102,3 +102,53 @@ def test_a_mark_of_another_version_is_ignored(indexed, embedder):
         batch.put_local(settled.MARK.format(repo=store.repo_id), {"space": "x", "old": 1})
     assert settled.holds(store, space_of(embedder), ("file",)) is None
     assert not backfill(store, embedder).settled
+
+
+def test_a_backfill_that_did_all_it_found_leaves_the_mark(indexed, embedder, no_scan):
+    """The first back-fill after an edit's needs no scan to find it has nothing to do."""
+    store, root = indexed.store, indexed.root
+    settle(store, embedder)
+    write(root, {"README.md": "# Payments\n\nShipping is free above fifty euros.\n"})
+    reconcile_pass(store, root, PassOptions(workers=1))
+    after = backfill(store, embedder)
+    assert after.embedded == 1 and not after.retrained and not after.settled
+    no_scan()
+    again = backfill(store, embedder)
+    assert again.settled and again.live == after.live and again.embedded == 0
+
+
+def test_a_settled_no_op_index_imports_no_numpy(tmp_path, monkeypatch):
+    """`repoctx index` with the static embedder and nothing to do loads neither numpy nor
+    the embedder's encoder nor the memory layer (issue 15), in a real process."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from repoctx.vectors.static import CACHE_ENV
+
+    from .conftest import make_repo
+    from .tiny_model import build
+
+    monkeypatch.setenv("REPOCTX_MODEL_DIR", str(build(tmp_path / "tiny")))
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    root = tmp_path / "repo"
+    make_repo(root, 20)
+    # the CLI's own entry point, then the modules it loaded (it ends with os._exit)
+    code = ("import json, sys; from repoctx.cli import main\n"
+            "try:\n    main.main(sys.argv[2:])\nexcept SystemExit:\n    pass\n"
+            "open(sys.argv[1], 'w').write(json.dumps(sorted(sys.modules)))")
+    args = ["index", str(root), "--repo-id", "demo", "--store", str(tmp_path / "store"),
+            "--json", "--embedder", "static"]
+    runs = []
+    for n in range(3):
+        done = subprocess.run([sys.executable, "-c", code, str(tmp_path / f"m{n}"), *args],
+                              capture_output=True, text=True, check=True,
+                              cwd=Path(__file__).resolve().parents[2])
+        runs.append((json.loads(done.stdout)["vectors"],
+                     set(json.loads((tmp_path / f"m{n}").read_text()))))
+    (first, loaded_first), (last, loaded) = runs[0], runs[-1]
+    assert first["embedded"] > 0 and "numpy" in loaded_first  # the export embeds
+    assert last["settled"] and last["embedder"] == "static" and last["embedded"] == 0
+    assert "repoctx.vectors.backfill" in loaded
+    assert not {"numpy", "repoctx.vectors.bert", "repoctx.memory"} & loaded

@@ -15,6 +15,7 @@ from repoctx.vectors.static import (
     cache_dir,
     cached_table,
     distil,
+    mapped_table,
     reduce,
 )
 
@@ -76,6 +77,21 @@ def test_the_table_is_distilled_once_then_read_from_the_cache(model):
     again = cached_table(model, HIDDEN)
     assert np.array_equal(first, again) and files[0].stat().st_mtime_ns == stamp
     assert np.allclose(first, distil(Bert(model), HIDDEN), atol=1e-2)  # float16 on disk
+
+
+def test_the_mapped_table_is_the_cached_one_as_float32_written_once(model):
+    mapped = mapped_table(model, HIDDEN)
+    (path,) = cache_dir().glob("static-*.f32")
+    assert isinstance(mapped, np.memmap) and mapped.dtype == np.float32
+    assert np.array_equal(mapped, cached_table(model, HIDDEN))
+    stamp = path.stat().st_mtime_ns
+    assert np.array_equal(mapped_table(model, HIDDEN), mapped)
+    assert path.stat().st_mtime_ns == stamp
+    damaged = path.with_name("damaged")  # a new inode: the mapped one stays readable
+    damaged.write_bytes(b"not a table")
+    damaged.replace(path)  # damaged: written again from the cached table
+    assert np.array_equal(mapped_table(model, HIDDEN), mapped)
+    assert not list(cache_dir().glob("*.part"))
 
 
 def test_two_processes_distil_into_one_file(model, tmp_path):
