@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from repoctx.cli_check import COMMANDS as CHECK_COMMANDS
 from repoctx.cli_common import (
     EXIT_ERROR,
     Cli,
@@ -30,9 +29,7 @@ from repoctx.cli_common import (
     json_option,
     repo_options,
 )
-from repoctx.cli_memory import memory
 from repoctx.cli_progress import Phases, process_seconds
-from repoctx.cli_sync import COMMANDS as SYNC_COMMANDS
 from repoctx.errors import RepoctxError
 
 if TYPE_CHECKING:
@@ -50,7 +47,18 @@ def open_for(path: Path, store_dir: Path | None, repo_id: str | None, *,
                       readonly=readonly)
 
 
-@click.group(cls=Cli, context_settings={"help_option_names": ["-h", "--help"]})
+LAZY_COMMANDS = {
+    "memory": "repoctx.cli_memory:memory",
+    "sync": "repoctx.cli_sync:sync_command",
+    "sync-serve": "repoctx.cli_sync:sync_serve",
+    "check": "repoctx.cli_check:check",
+    "repair": "repoctx.cli_check:repair",
+}
+"""The commands whose modules are imported only when they run (or ``--help`` lists them)."""
+
+
+@click.group(cls=Cli, lazy_commands=LAZY_COMMANDS,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="repoctx")
 def main() -> None:
     """repoctx: a repository-context store for coding agents."""
@@ -392,9 +400,3 @@ def run() -> None:
             stream.flush()
     os._exit(code or 0)
 
-
-main.add_command(memory)
-for _command in SYNC_COMMANDS:
-    main.add_command(_command)
-for _command in CHECK_COMMANDS:
-    main.add_command(_command)

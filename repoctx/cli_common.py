@@ -7,6 +7,7 @@ Exit codes: 0 success, 1 an error repoctx names (one line on stderr), 2 bad usag
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sys
@@ -45,7 +46,28 @@ def fails_cleanly(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 class Cli(click.Group):
-    """The ``repoctx`` group: a usage error is one line on stderr and exit status 2."""
+    """The ``repoctx`` group: a usage error is one line on stderr and exit status 2.
+
+    ``lazy_commands`` names commands by ``"module:attribute"``: each module is imported
+    only when its command runs or a listing (``--help``) needs it, so a command such as
+    ``repoctx index`` does not pay for the others' modules (issue 15).
+    """
+
+    def __init__(self, *args: Any, lazy_commands: dict[str, str] | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_commands = dict(lazy_commands or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:  # noqa: D102 - click's hook
+        return sorted({*super().list_commands(ctx), *self.lazy_commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str,
+                    ) -> click.Command | None:  # noqa: D102 - click's hook
+        where = self.lazy_commands.get(cmd_name)
+        if where is not None and cmd_name not in self.commands:
+            module, _, attribute = where.partition(":")
+            self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
+        return super().get_command(ctx, cmd_name)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:  # noqa: D102 - click's entry point
         try:
