@@ -58,11 +58,12 @@ class Cli(click.Group):
         super().__init__(*args, **kwargs)
         self.lazy_commands = dict(lazy_commands or {})
 
-    def list_commands(self, ctx: click.Context) -> list[str]:  # noqa: D102 - click's hook
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command's name, the lazy ones included (none imported)."""
         return sorted({*super().list_commands(ctx), *self.lazy_commands})
 
-    def get_command(self, ctx: click.Context, cmd_name: str,
-                    ) -> click.Command | None:  # noqa: D102 - click's hook
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command ``cmd_name``, its module imported on first use if it is lazy."""
         where = self.lazy_commands.get(cmd_name)
         if where is not None and cmd_name not in self.commands:
             module, _, attribute = where.partition(":")

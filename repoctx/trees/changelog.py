@@ -80,7 +80,7 @@ def pair_hash(lkey: bytes, raw: bytes) -> int:
     The low 128 bits of SHA-256: the fastest cryptographic hash here (hardware SHA),
     and a non-linear one, so unrelated edits cannot cancel out in a bucket's XOR.
     """
-    from hashlib import sha256  # here: OpenSSL's load is no cost of a process that writes nothing
+    from hashlib import sha256  # here: OpenSSL's load is no cost of a process writing nothing
 
     return int.from_bytes(sha256(lkey + b"\0" + canonical(raw)).digest(), "big") & _MASK
 
@@ -127,9 +127,9 @@ class Changes:
         """Fold the noted writes into the digests and append one change-log entry; reset."""
         if not self.pending:
             return
-        by_segment: dict[tuple[str, int], dict[int, int]] = {}
-        from hashlib import sha256  # here: OpenSSL's load is no cost of a process that writes nothing
+        from hashlib import sha256  # here: no cost of a process that writes nothing
 
+        by_segment: dict[tuple[str, int], dict[int, int]] = {}
         hash_, from_bytes, crc32 = sha256, int.from_bytes, zlib.crc32  # hot loop: bind once
         for tree, keys in self.pending.items():
             for lkey, (old, new) in keys.items():
