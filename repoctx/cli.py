@@ -33,6 +33,7 @@ from repoctx.cli_progress import Phases, process_seconds
 from repoctx.errors import RepoctxError
 
 if TYPE_CHECKING:
+    from repoctx.reconcile import PassReport
     from repoctx.store import Store
     from repoctx.vectors import BackfillReport
     from repoctx.vectors.alongside import Alongside
@@ -137,8 +138,8 @@ def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, n
             payload = report.as_json()
             moved = bool(report.added or report.changed or report.removed)
             embedding = _start_embed(store, path, store_dir, repo_id, embedder, moved, phases)
-            payload["export"] = None if no_export else _export(store, path, phases,
-                                                               report.warnings, not no_wait)
+            payload["export"] = None if no_export else _export(store, path, phases, report,
+                                                               not no_wait)
             payload["vectors"] = _finish_embed(embedding, phases, report.warnings)
     finally:
         phases.close()
@@ -183,7 +184,7 @@ def _finish_embed(embedding: Alongside | BackfillReport | None, phases: Phases,
     return embedding.as_json()
 
 
-def _export(store: Store, path: Path, phases: Phases, warnings: list[str],
+def _export(store: Store, path: Path, phases: Phases, report: PassReport,
             wait: bool) -> dict[str, Any]:
     from repoctx.reconcile import writer_lock
     from repoctx.retrieval import EXPORT_NAME, refresh_export
@@ -191,7 +192,7 @@ def _export(store: Store, path: Path, phases: Phases, warnings: list[str],
     out = store.path / EXPORT_NAME
     # Under the indexer lock: an export may patch the file in place (docs/store.md).
     with phases.phase("export"), writer_lock(store.path, wait=wait):
-        exported = refresh_export(store, path, out, warnings)
+        exported = refresh_export(store, path, out, report.warnings, nodes=report.nodes)
     if exported is None:
         return {"path": str(out), "unchanged": True}
     return {"path": str(out), "unchanged": False, "documents": exported.documents,

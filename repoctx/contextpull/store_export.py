@@ -274,15 +274,18 @@ def export_store(
     index_budget: int = DEFAULT_INDEX_BUDGET,
     max_bytes: int = DEFAULT_MAX_BYTES,
     finalize: Finalize | None = None,
+    nodes: file_node.Lent | None = None,
 ) -> ExportReport:
     """Export the files ``store`` knows under ``root`` into the ContextPull store ``out``.
 
     ``previous`` (often ``out`` itself) lends unchanged documents, as in ``write_export``;
     each file's stat is recorded, so the next export reads only files whose stat changed.
+    ``nodes`` (a pass's scan of the file nodes, ``file_node.Lent``) spares scanning them
+    again while the store is still as that pass left it.
     """
     root = Path(root)
     with store.snapshot() as snapshot:
-        records = file_node.records_in(store, snapshot)
+        records = file_node.records_in(store, snapshot, nodes)
         known: dict[str, _Known] = {}
         started_ns = time.time_ns()  # before any stat is taken (``contextpull/files``)
         documents = list(_documents(root, records, max_bytes, known))
