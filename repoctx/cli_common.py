@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -18,9 +17,10 @@ from typing import Any
 
 import click
 
-from repoctx.errors import RepoctxError, StoreBusyError
+from repoctx.cli_failure import EXIT_BUSY, EXIT_ERROR, failure
 
-EXIT_ERROR, EXIT_BUSY = 1, 75
+__all__ = ["EXIT_BUSY", "EXIT_ERROR", "Cli", "emit", "fails_cleanly", "json_option",
+           "repo_options"]
 
 
 def fails_cleanly(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -30,17 +30,12 @@ def fails_cleanly(command: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
-        except RepoctxError as exc:
-            click.echo(f"repoctx: {exc}", err=True)
-            sys.exit(EXIT_BUSY if isinstance(exc, StoreBusyError) else EXIT_ERROR)
         except click.ClickException:
             raise  # click's own usage errors keep their message and exit code (2)
         except Exception as exc:
-            if os.environ.get("REPOCTX_DEBUG"):
-                raise
-            click.echo(f"repoctx: internal error: {type(exc).__name__}: {exc} (this is a "
-                       "bug; REPOCTX_DEBUG=1 shows the traceback)", err=True)
-            sys.exit(EXIT_ERROR)
+            line, code = failure(exc)
+            click.echo(line, err=True)
+            sys.exit(code)
 
     return wrapper
 
