@@ -28,19 +28,13 @@ import sys
 from array import array
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from repoctx.store import Store
 from repoctx.trees import BY_FAMILY
 
-from .walk import (
-    BROKEN_SYMLINK,
-    IGNORE_FILES,
-    SPECIAL_FILE,
-    UNDECODABLE_NAME,
-    Listing,
-    Skipped,
-    Walk,
-)
+if TYPE_CHECKING:  # the walk is imported when a pass walks: a settled no-op does not
+    from .walk import Listing, Walk
 
 RACY_NS = 2_000_000_000
 """How old a directory's ctime must be, against the walk's start, to be trusted."""
@@ -48,8 +42,11 @@ RACY_NS = 2_000_000_000
 UNTRUSTED = -1
 """Saved in place of a ctime too recent to trust: no stat ever matches it."""
 
-_STABLE_SKIPS = frozenset({SPECIAL_FILE, UNDECODABLE_NAME, BROKEN_SYMLINK})
-"""Skip reasons that a saved walk can repeat: each needs a directory change to change."""
+def _stable_skips() -> frozenset[str]:
+    """Skip reasons that a saved walk can repeat: each needs a directory change to change."""
+    from .walk import BROKEN_SYMLINK, SPECIAL_FILE, UNDECODABLE_NAME
+
+    return frozenset({SPECIAL_FILE, UNDECODABLE_NAME, BROKEN_SYMLINK})
 
 STRUCTURAL = BY_FAMILY["file"].name
 """The tree of file nodes, whose generation a saved walk is checked against."""
@@ -123,7 +120,8 @@ def save(store: Store, root: Path, found: Walk, binary: list[str], scope: tuple,
     writer that slipped in anywhere makes every later recheck fail.
     ``scope`` is whatever else decides what a pass does.
     """
-    if found.followed_links or any(s.reason not in _STABLE_SKIPS for s in found.skipped):
+    stable = _stable_skips()
+    if found.followed_links or any(s.reason not in stable for s in found.skipped):
         return  # an older saved walk stays, and fails its recheck on the changed stat
     racy = started_ns - RACY_NS
     files = found.files  # one entry each in parallel columns: cheap to unpack
@@ -164,6 +162,8 @@ class Saved:
 
     def listings(self) -> dict[str, Listing]:
         """Directory path -> what the saved walk found in it, for ``walk(previous=...)``."""
+        from .walk import IGNORE_FILES, Listing, Skipped
+
         value = self.value
         ctimes: dict[str, int] = {}
         ignores: dict[str, list[tuple[str, int]]] = {}
