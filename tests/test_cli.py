@@ -207,8 +207,13 @@ def test_a_plain_no_op_index_imports_no_click_and_fails_as_click_commands_do(tmp
 
     from tests.conftest import loaded_by
 
-    CliRunner().invoke(main, ["index", str(tmp_path), "--json"])  # creates, then settles
-    CliRunner().invoke(main, ["index", str(tmp_path), "--json"])
+    import time
+
+    from repoctx.reconcile import walk_cache
+
+    CliRunner().invoke(main, ["index", str(tmp_path), "--json"])  # creates the store
+    time.sleep(walk_cache.RACY_NS / 1e9 + 0.1)  # folders old enough for the walk cache
+    CliRunner().invoke(main, ["index", str(tmp_path), "--json"])  # settles the walk cache
     run = ("import io; from repoctx.cli import dispatch; out, sys.stdout = sys.stdout,"
            f" io.StringIO(); assert dispatch(['index', {str(tmp_path)!r}, '--json']) == 0;"
            " assert '\"unchanged\": true' in sys.stdout.getvalue(); sys.stdout = out")
