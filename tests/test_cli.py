@@ -204,12 +204,10 @@ def test_a_plain_index_is_parsed_as_click_would_and_anything_else_is_left_to_cli
 def test_a_plain_no_op_index_imports_no_click_and_fails_as_click_commands_do(tmp_path):
     import subprocess
     import sys
-
-    from tests.conftest import loaded_by
-
     import time
 
     from repoctx.reconcile import walk_cache
+    from tests.conftest import loaded_by
 
     CliRunner().invoke(main, ["index", str(tmp_path), "--json"])  # creates the store
     time.sleep(walk_cache.RACY_NS / 1e9 + 0.1)  # folders old enough for the walk cache
