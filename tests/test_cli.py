@@ -216,7 +216,8 @@ def test_a_plain_no_op_index_imports_no_click_and_fails_as_click_commands_do(tmp
            f" io.StringIO(); assert dispatch(['index', {str(tmp_path)!r}, '--json']) == 0;"
            " assert '\"unchanged\": true' in sys.stdout.getvalue(); sys.stdout = out")
     assert loaded_by(run, ("click", "repoctx.cli_commands", "repoctx.cli_common",
-                          "repoctx.reconcile.walk")) == []
+                          "repoctx.reconcile.walk", "repoctx.crdt.text_body",
+                          "repoctx.crdt.or_map")) == []
     with writer_lock(tmp_path / ".repoctx"):  # busy: the one line and 75, as under click
         busy = subprocess.run([sys.executable, "-m", "repoctx", "index", str(tmp_path),
                                "--no-wait"], capture_output=True, text=True)
