@@ -100,15 +100,17 @@ class LiveNodes(MutableMapping[str, "FileNode | Record"]):
         self._values.pop(path, None)
         self._written.add(path)
 
-    def lend(self, generation: int) -> Lent | None:
+    def lend(self, generation: int, stats: dict[str, tuple[int, int]],
+             since_ns: int) -> Lent | None:
         """What a later reader of the same store may take instead of scanning again: the
         scanned records of the paths never set or deleted here, valid while the
         structural tree is at ``generation`` (what it reads once this pass's writes,
-        and nobody else's, are in). None when most paths were written (a first index):
-        reading those again costs what a scan does, and keeping the scan costs memory."""
+        and nobody else's, are in), and the walk's ``stats``. None when most paths were
+        written (a first index): reading those again costs what a scan does, and
+        keeping the scan costs memory."""
         if 2 * len(self._written) > len(self._scanned):
             return None
-        return Lent(generation, self._scanned, frozenset(self._written))
+        return Lent(generation, self._scanned, frozenset(self._written), stats, since_ns)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._scanned)
@@ -142,6 +144,10 @@ class Lent:
     scanned: dict[str, tuple[str, Record]]
     written: frozenset[str]
     """Paths whose records changed since the scan: read again."""
+    stats: dict[str, tuple[int, int]]
+    """The walk's ``(size, mtime_ns)`` of each file it listed (regular files all)."""
+    since_ns: int
+    """When the walk began, before it took any stat."""
 
 
 STRUCTURAL = BY_FAMILY["file"].name
