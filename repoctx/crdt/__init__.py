@@ -1,16 +1,15 @@
 """crdt — merge-able values: the clock, dots, the CRDT types, records and envelopes.
 
-Imports nothing from repoctx but ``repoctx.errors`` and ``repoctx.lazy``; does no I/O.
-Every type module has the same interface (``base.CrdtModule``); ``registry`` finds one
-by tag.
+Imports nothing from repoctx but ``repoctx.errors``; does no I/O. Every type module
+has the same interface (``base.CrdtModule``); ``registry`` finds one by tag.
 
-The names are imported on first use (``repoctx.lazy``): a no-op ``repoctx index``
-imports only the types its store reads (issue 15).
+The names are imported on first use (``__getattr__``, as ``repoctx.lazy`` does for the
+other packages, which this one may not import): a no-op ``repoctx index`` imports only
+the types its store reads (issue 15).
 """
 
-from typing import TYPE_CHECKING
-
-from repoctx.lazy import export_lazily
+import importlib
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from . import (
@@ -66,18 +65,29 @@ __all__ = [
     "wall_ms",
 ]
 
-export_lazily(__name__, {
-    ".add_wins_set": ("AddWinsSet",),
-    ".base": ("CrdtModule",),
-    ".clock": ("Clock", "tick_ms", "wall_ms"),
-    ".dots": ("CausalContext", "Dot"),
-    ".lww_register": ("LwwRegister",),
-    ".max_register": ("MaxRegister",),
-    ".or_flag": ("OrFlag",),
-    ".or_map": ("OrMap",),
-    ".record": ("Record",),
-    ".registry": ("MODULES", "module_for_state", "module_for_tag"),
-    ".text_body": ("TextBody",),
-    ".ttl_set": ("TtlSet",),
-}, modules=("add_wins_set", "lww_register", "max_register", "or_flag", "or_map", "record",
-            "schema", "text_body", "ttl_set"))
+_EXPORTS = {
+    "AddWinsSet": ".add_wins_set",
+    "CrdtModule": ".base",
+    "Clock": ".clock", "tick_ms": ".clock", "wall_ms": ".clock",
+    "CausalContext": ".dots", "Dot": ".dots",
+    "LwwRegister": ".lww_register",
+    "MaxRegister": ".max_register",
+    "OrFlag": ".or_flag",
+    "OrMap": ".or_map",
+    "Record": ".record",
+    "MODULES": ".registry", "module_for_state": ".registry", "module_for_tag": ".registry",
+    "TextBody": ".text_body",
+    "TtlSet": ".ttl_set",
+}
+"""Each exported name (not a submodule) by the submodule defining it."""
+
+
+def __getattr__(name: str) -> Any:
+    """An exported name or submodule, imported on its first read and kept."""
+    where = _EXPORTS.get(name)
+    if where is None and name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = importlib.import_module(where or f".{name}", __name__)
+    value = getattr(module, name) if where else module
+    globals()[name] = value
+    return value
