@@ -226,7 +226,6 @@ def run() -> None:
     os._exit(code or 0)
 
 
-
 def __getattr__(name: str) -> click.Group:
     """``main``, the click group (``cli_commands.main``), imported when first read."""
     if name != "main":
