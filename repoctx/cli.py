@@ -6,6 +6,13 @@ bug). Exit codes: 0 success, 1 an error repoctx names, 2 bad usage (a missing
 repository or store included: nothing is created), 75 the store is busy (try again
 later). Only ``repoctx index`` creates a store. Heavy modules are imported inside the
 commands that use them, so ``repoctx --version`` and a single tool call start fast.
+
+This module is the process's entry (``run``) and ``repoctx index`` itself; the click
+commands are in ``cli_commands`` (``main``, also readable here). A plain ``repoctx
+index`` (its own options, each once, every path as click would accept it:
+``plain_index``) runs without importing click, whose import was ~13 ms of a no-op
+index's ~90 (issue 15); anything else, ``--help`` and every usage error included, goes
+through click.
 """
 
 from __future__ import annotations
@@ -16,26 +23,17 @@ import json
 import os
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import click
-
-from repoctx.cli_check import COMMANDS as CHECK_COMMANDS
-from repoctx.cli_common import (
-    EXIT_ERROR,
-    Cli,
-    emit,
-    fails_cleanly,
-    json_option,
-    repo_options,
-)
-from repoctx.cli_memory import memory
+from repoctx.cli_failure import EXIT_ERROR, failure
 from repoctx.cli_progress import Phases, process_seconds
-from repoctx.cli_sync import COMMANDS as SYNC_COMMANDS
-from repoctx.errors import RepoctxError
 
 if TYPE_CHECKING:
+    import click
+
+    from repoctx.reconcile import PassReport
     from repoctx.store import Store
     from repoctx.vectors import BackfillReport
     from repoctx.vectors.alongside import Alongside
@@ -50,74 +48,11 @@ def open_for(path: Path, store_dir: Path | None, repo_id: str | None, *,
                       readonly=readonly)
 
 
-@click.group(cls=Cli, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="repoctx")
-def main() -> None:
-    """repoctx: a repository-context store for coding agents."""
-
-
-@main.command()
-@repo_options()
-@json_option
-@fails_cleanly
-def stats(path: Path, store_dir: Path | None, repo_id: str | None, as_json: bool) -> None:
-    """Print the store's trees (records, bytes) and its export's bytes per table."""
-    from repoctx.trees import DATA_FILE
-
-    with open_for(path, store_dir, repo_id, readonly=True) as store:
-        rows = [{"tree": t.name, "records": t.records, "bytes": t.bytes} for t in store.stats()]
-        data = store.trees.path / DATA_FILE  # the file: trees + free pages
-        payload = {"store": str(store.path), "repoId": store.repo_id,
-                   "replicaId": store.replica_id, "trees": rows,
-                   "lmdb": {"path": str(data), "bytes": data.stat().st_size,
-                            "inTrees": sum(r["bytes"] for r in rows)},
-                   "export": _export_bytes(store.path)}
-    emit(payload, as_json, _stats_text)
-
-
-def _export_bytes(store_path: Path) -> dict[str, Any] | None:
-    from repoctx.contextpull.table_bytes import table_bytes
-    from repoctx.retrieval import EXPORT_NAME
-
-    out = store_path / EXPORT_NAME
-    if not out.is_file():
-        return None
-    tables = [{"table": name, "bytes": size} for name, size in table_bytes(out)]
-    return {"path": str(out), "bytes": out.stat().st_size, "tables": tables}
-
-
-def _stats_text(p: dict) -> str:
-    lines = [f"store {p['store']}  repo {p['repoId']}  replica {p['replicaId']}"]
-    lines += [f"  {r['tree']:<34} {r['records']:>9} records {r['bytes']:>12} bytes"
-              for r in p["trees"]]
-    lines.append(f"lmdb {p['lmdb']['path']}  {p['lmdb']['bytes']} bytes"
-                 f" ({p['lmdb']['inTrees']} in the trees, the rest free or LMDB's own)")
-    if p["export"] is not None:
-        lines.append(f"export {p['export']['path']}  {p['export']['bytes']} bytes")
-        lines += [f"  {r['table']:<44} {r['bytes']:>12} bytes" for r in p["export"]["tables"]]
-    return "\n".join(lines)
-
-
-@main.command()
-@repo_options(new_store=True)
-@click.option("--full", is_flag=True, help="Re-read and re-project every file.")
-@click.option("--no-wait", is_flag=True, help="Fail at once if another index is running.")
-@click.option("--no-export", is_flag=True, help="Do not refresh the ContextPull export.")
-@click.option("--embedder", default=None, metavar="NAME",
-              help="Embed files, symbols and memory for semantic search: none, static "
-                   "(fast) or minilm (slow, best) (kept for later runs; default: the one "
-                   "chosen before, else static when all-MiniLM-L6-v2 weights are "
-                   "installed, else none).")
-@json_option
-@fails_cleanly
-def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, no_wait: bool,
-          no_export: bool, embedder: str | None, as_json: bool) -> None:
-    """Index PATH into its store: files, packages, symbols, content, cross-references.
-
-    Creates the store (PATH/.repoctx) on the first run. On a terminal a progress bar
-    follows the phases of a run longer than a second; --json reports each phase's
-    seconds and the wall time of the whole command.
-    """
+def index_run(path: Path, store_dir: Path | None, repo_id: str | None, full: bool,
+              no_wait: bool, no_export: bool, embedder: str | None, as_json: bool,
+              ) -> tuple[dict[str, Any], Callable[[dict[str, Any]], str]]:
+    """``repoctx index`` (``cli_commands.index`` is its click command): index PATH into
+    its store, then refresh the export; returns the payload and its human text."""
     from repoctx.reconcile import PassOptions, reconcile_pass
 
     phases = Phases(show=not as_json)
@@ -129,16 +64,18 @@ def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, n
             payload = report.as_json()
             moved = bool(report.added or report.changed or report.removed)
             embedding = _start_embed(store, path, store_dir, repo_id, embedder, moved, phases)
-            payload["export"] = None if no_export else _export(store, path, phases,
-                                                               report.warnings, not no_wait)
+            payload["export"] = None if no_export else _export(store, path, phases, report,
+                                                               not no_wait)
             payload["vectors"] = _finish_embed(embedding, phases, report.warnings)
     finally:
         phases.close()
     payload["seconds"] |= {k: round(v, 4) for k, v in phases.seconds.items() if k != "pass"}
     payload["seconds"]["wall"] = round(process_seconds(), 4)
     payload["warnings"] = report.warnings
-    emit(payload, as_json, lambda p: report.text() + _export_line(p["export"]) +
-         f"\n  {p['seconds']['wall']:.2f}s in all")
+    return payload, lambda p: (report.text() + _export_line(p["export"]) +
+                               f"\n  {p['seconds']['wall']:.2f}s in all")
+
+
 
 
 def _start_embed(store: Store, path: Path, store_dir: Path | None, repo_id: str | None,
@@ -175,7 +112,7 @@ def _finish_embed(embedding: Alongside | BackfillReport | None, phases: Phases,
     return embedding.as_json()
 
 
-def _export(store: Store, path: Path, phases: Phases, warnings: list[str],
+def _export(store: Store, path: Path, phases: Phases, report: PassReport,
             wait: bool) -> dict[str, Any]:
     from repoctx.reconcile import writer_lock
     from repoctx.retrieval import EXPORT_NAME, refresh_export
@@ -183,7 +120,7 @@ def _export(store: Store, path: Path, phases: Phases, warnings: list[str],
     out = store.path / EXPORT_NAME
     # Under the indexer lock: an export may patch the file in place (docs/store.md).
     with phases.phase("export"), writer_lock(store.path, wait=wait):
-        exported = refresh_export(store, path, out, warnings)
+        exported = refresh_export(store, path, out, report.warnings, nodes=report.nodes)
     if exported is None:
         return {"path": str(out), "unchanged": True}
     return {"path": str(out), "unchanged": False, "documents": exported.documents,
@@ -199,191 +136,87 @@ def _export_line(export: dict | None) -> str:
             f"{export['path']}")
 
 
-@main.command()
-@repo_options()
-@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), default=None,
-              help="Export file (default: the store's contextpull.sqlite).")
-@json_option
-@fails_cleanly
-def export(path: Path, out: Path | None, store_dir: Path | None, repo_id: str | None,
-           as_json: bool) -> None:
-    """Export PATH into a ContextPull SQLite store any ContextPull reader can open.
-
-    From PATH's repoctx store when it has one (run `repoctx index` first), else
-    straight from the directory's documents, as ContextPull's own ingest does.
-    """
-    from repoctx.contextpull import export_directory, export_store
-    from repoctx.retrieval import EXPORT_NAME, build_search_index, export_extras
-    from repoctx.store import has_store, store_path
-
-    if out is not None and not out.parent.is_dir():
-        raise click.UsageError(f"output directory {out.parent} does not exist")
-    if has_store(store_path(path.resolve(), store_dir)):
-        with open_for(path, store_dir, repo_id, readonly=True) as store:
-            out = out or store.path / EXPORT_NAME
-            report = export_store(store, path, out, previous=out if out.exists() else None,
-                                  finalize=export_extras(store))
-    else:
-        out = out or path / ".repoctx" / EXPORT_NAME
-        out.parent.mkdir(parents=True, exist_ok=True)
-        report = export_directory(path, out, previous=out if out.exists() else None,
-                                  finalize=build_search_index)
-    payload = {"path": str(out), "documents": report.documents, "sections": report.sections,
-               "reused": report.reused, "corpusFingerprint": report.corpus_fingerprint,
-               **report.skipped.as_json(), "leftoversRemoved": list(report.leftovers_removed)}
-    emit(payload, as_json, lambda p: f"exported {p['documents']} documents, {p['sections']} "
-         f"sections ({p['reused']} documents reused) to {p['path']}\n"
-         f"  skipped: {report.skipped.text()}" + "".join(
-             f"\n  removed {name}, left by a killed export" for name in p["leftoversRemoved"]))
+INDEX_FLAGS = {"--json": "as_json", "--full": "full", "--no-wait": "no_wait",
+               "--no-export": "no_export"}
+"""``repoctx index``'s flags, by the keyword ``index_run`` takes each as."""
+INDEX_VALUES = {"--repo": "repo", "--store": "store_dir", "--repo-id": "repo_id",
+                "--embedder": "embedder"}
+"""``repoctx index``'s options with a value (``--path``, hidden, is left to click)."""
 
 
-class _ToolsHelp(click.Command):
-    """``repoctx call --help`` ends with the list of tools."""
+def plain_index(argv: list[str]) -> dict[str, Any] | None:
+    """``index_run``'s keywords when ``argv`` is a ``repoctx index`` click would run
+    as is: ``index``, then known options each given once, at most one PATH, and every
+    path one click accepts (an existing readable directory; a store that is not a
+    file). None for anything else: click then runs it, and says what is wrong."""
+    if not argv or argv[0] != "index":
+        return None
+    found: dict[str, Any] = {}
+    positional: list[str] = []
+    args = iter(argv[1:])
+    for arg in args:
+        name, equals, value = arg.partition("=")
+        if name in INDEX_VALUES:
+            if not equals:
+                value = next(args, "")
+            if not value or value.startswith("-") or INDEX_VALUES[name] in found:
+                return None
+            found[INDEX_VALUES[name]] = value
+        elif arg in INDEX_FLAGS and INDEX_FLAGS[arg] not in found:
+            found[INDEX_FLAGS[arg]] = True
+        elif arg.startswith("-") or positional:
+            return None
+        else:
+            positional.append(arg)
+    repos = [Path(p) for p in (*positional, found.pop("repo", None)) if p]
+    if not all(_readable_dir(p) for p in repos) or len({p.resolve() for p in repos}) > 1:
+        return None
+    store = found.get("store_dir")
+    if store is not None and os.path.exists(store) and not (
+            os.path.isdir(store) and os.access(store, os.R_OK)):
+        return None
+    return {"path": repos[0] if repos else Path("."),
+            "store_dir": Path(store) if store is not None else None,
+            "repo_id": found.get("repo_id"), "embedder": found.get("embedder"),
+            **{key: found.get(key, False) for key in INDEX_FLAGS.values()}}
 
-    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        with formatter.section("Tools"):
-            formatter.write_dl(_tool_lines())
+
+def _readable_dir(path: Path) -> bool:
+    return os.path.isdir(path) and os.access(path, os.R_OK)
 
 
-def _tool_lines() -> list[tuple[str, str]]:
-    from repoctx.retrieval.tools import tools
+def dispatch(argv: list[str]) -> int | str | None:
+    """Run the command ``argv`` names; its exit status (an ``int``, or a message to print)."""
+    plain = plain_index(argv)
+    if plain is None:
+        from repoctx.cli_commands import main
 
-    return [(t.name, _first_sentence(t.description)) for t in tools().values()]
-
-
-def _first_sentence(text: str, width: int = 96) -> str:
-    head = text.split(". ")[0].split(" — ")[0].strip().rstrip(".")
-    return head if len(head) <= width else head[:width].rsplit(" ", 1)[0] + " …"
-
-
-@main.command(cls=_ToolsHelp)
-@click.argument("tool")
-@click.argument("arguments", default="{}")
-@click.option("--db", type=click.Path(path_type=Path, exists=True, dir_okay=False), default=None,
-              help="A ContextPull file to read (ContextPull tools only; no store needed).")
-@repo_options(positional=False)
-def call(tool: str, arguments: str, db: Path | None, path: Path, store_dir: Path | None,
-         repo_id: str | None) -> None:
-    """Run one TOOL with the JSON object ARGUMENTS and print its JSON answer.
-
-    Exit 1 with {"error": {"message": ...}} on stdout on a tool error (an unknown tool,
-    bad arguments, a repository that was never indexed, a call that ran past
-    $REPOCTX_CALL_TIMEOUT seconds, 10 by default).
-    """
-    from repoctx import deadline
-
+        try:
+            main(argv)
+        except SystemExit as exc:
+            return exc.code
+        return 0
     try:
-        args = _json_object(arguments)
-        with deadline.bounded(deadline.call_seconds(), tool):
-            result = _call(tool, args, db, path, store_dir, repo_id)
-    except RepoctxError as exc:
-        _tool_error(str(exc))
-    except Exception as exc:  # a bug still answers in the tool-error shape, not a traceback
-        _tool_error(f"internal error: {type(exc).__name__}: {exc}")
-    from repoctx.retrieval.tools import serialize
-
-    click.echo(serialize(result))
-
-
-def _call(tool: str, args: dict[str, Any], db: Path | None, path: Path,
-          store_dir: Path | None, repo_id: str | None) -> dict[str, Any]:
-    if db is not None:
-        from repoctx.contextpull import Reader, call_tool
-
-        with Reader(db) as reader:
-            return call_tool(reader, tool, args)
-    from repoctx.retrieval import open_workspace
-    from repoctx.retrieval.tools import call as run_tool
-    from repoctx.retrieval.tools import find_tool
-
-    writes = not find_tool(tool).read_only  # a reader opens the store read-only
-    with open_workspace(path, store_dir=store_dir, repo_id=repo_id,
-                        writable=None if writes else False) as ws:
-        return run_tool(ws, tool, args)
-
-
-def _json_object(text: str) -> dict[str, Any]:
-    from repoctx.errors import ToolError
-
-    try:
-        value = json.loads(text)
-    except ValueError as exc:
-        raise ToolError(f"arguments are not JSON ({exc}); give a JSON object, e.g. "
-                        "'{\"query\": \"...\"}'") from None
-    if not isinstance(value, dict):
-        kind = {list: "an array", str: "a string", type(None): "null", bool: "a boolean"}.get(
-            type(value), "a number")
-        raise ToolError(f"arguments must be a JSON object, not {kind}; e.g. "
-                        "'{\"query\": \"...\"}'")
-    return value
-
-
-def _tool_error(message: str) -> None:
-    click.echo(json.dumps({"error": {"message": message}}))
-    sys.exit(EXIT_ERROR)
-
-
-@main.command("tools")
-@json_option
-def tools_command(as_json: bool) -> None:
-    """List every tool with one line on what it answers."""
-    lines = _tool_lines()
-    emit([{"name": n, "summary": s} for n, s in lines], as_json,
-         lambda rows: "\n".join(f"{r['name']:<28} {r['summary']}" for r in rows))
-
-
-@main.command()
-@repo_options(positional=False)
-@fails_cleanly
-def serve(path: Path, store_dir: Path | None, repo_id: str | None) -> None:
-    """Serve the repocontext_* and ContextPull tools over MCP on stdio.
-
-    The store is opened at the first call: until `repoctx index` has run, every tool
-    answers a tool error saying so, and a later index needs no restart.
-    """
-    from repoctx.retrieval import open_workspace
-    from repoctx.server import serve as run_server
-
-    run_server(lambda: open_workspace(path, store_dir=store_dir, repo_id=repo_id))
-
-
-@main.command()
-@repo_options()
-@json_option
-@fails_cleanly
-def gc(path: Path, store_dir: Path | None, repo_id: str | None, as_json: bool) -> None:
-    """Reap tombstones and expired records past their tree's grace period now."""
-    with open_for(path, store_dir, repo_id) as store:
-        reaped = store.gc()
-    emit({"reaped": reaped}, as_json,
-         lambda p: "\n".join(f"{k:<34} {v:>9} reaped" for k, v in p["reaped"].items()))
-
-
-@main.command()
-@click.argument("dest", type=click.Path(path_type=Path))
-@repo_options()
-@fails_cleanly
-def backup(dest: Path, path: Path, store_dir: Path | None, repo_id: str | None) -> None:
-    """Write a compact copy of the store to DEST (open it with --store DEST)."""
-    if dest.exists():
-        raise click.UsageError(f"{dest} exists; backup writes a new directory")
-    with open_for(path, store_dir, repo_id, readonly=True) as store:
-        copied = store.backup(dest)
-    click.echo(f"backed up {store.path} to {dest}: {sum(copied.records.values())} records in "
-               f"{len(copied.records)} trees, {copied.bytes / 1e6:.1f} MB, verified")
+        payload, text = index_run(**plain)
+    except KeyboardInterrupt:
+        sys.stderr.write("repoctx: aborted\n")
+        return EXIT_ERROR
+    except Exception as exc:  # noqa: BLE001 - the one line ``fails_cleanly`` prints
+        line, code = failure(exc)
+        sys.stderr.write(line + "\n")
+        return code
+    sys.stdout.write((json.dumps(payload, indent=2, sort_keys=True) if plain["as_json"]
+                      else text(payload)) + "\n")
+    return 0
 
 
 def run() -> None:
-    """``repoctx`` as a process (the console script, ``python -m repoctx``): ``main``,
+    """``repoctx`` as a process (the console script, ``python -m repoctx``): ``dispatch``,
     then, once it returns or exits with a status and no other thread is left to wait
     for, the exit handlers and an exit that skips tearing the interpreter down. Freeing
     every object a one-file ``repoctx index`` made (the tokenizer's 100k ranks among them)
     was ~60 ms of CPU after the work was done (issue 15). Anything else propagates."""
-    try:
-        main()
-        code: int | str | None = 0
-    except SystemExit as exc:
-        code = exc.code
+    code = dispatch(sys.argv[1:])
     if not isinstance(code, int | None) or threading.active_count() > 1:
         sys.exit(code)  # an exit message to print, or threads to join: the usual way
     atexit._run_exitfuncs()
@@ -393,8 +226,10 @@ def run() -> None:
     os._exit(code or 0)
 
 
-main.add_command(memory)
-for _command in SYNC_COMMANDS:
-    main.add_command(_command)
-for _command in CHECK_COMMANDS:
-    main.add_command(_command)
+def __getattr__(name: str) -> click.Group:
+    """``main``, the click group (``cli_commands.main``), imported when first read."""
+    if name != "main":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from repoctx.cli_commands import main
+
+    return main

@@ -7,8 +7,8 @@ Exit codes: 0 success, 1 an error repoctx names (one line on stderr), 2 bad usag
 
 from __future__ import annotations
 
+import importlib
 import json
-import os
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -17,9 +17,10 @@ from typing import Any
 
 import click
 
-from repoctx.errors import RepoctxError, StoreBusyError
+from repoctx.cli_failure import EXIT_BUSY, EXIT_ERROR, failure
 
-EXIT_ERROR, EXIT_BUSY = 1, 75
+__all__ = ["EXIT_BUSY", "EXIT_ERROR", "Cli", "emit", "fails_cleanly", "json_option",
+           "repo_options"]
 
 
 def fails_cleanly(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -29,23 +30,40 @@ def fails_cleanly(command: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
-        except RepoctxError as exc:
-            click.echo(f"repoctx: {exc}", err=True)
-            sys.exit(EXIT_BUSY if isinstance(exc, StoreBusyError) else EXIT_ERROR)
         except click.ClickException:
             raise  # click's own usage errors keep their message and exit code (2)
         except Exception as exc:
-            if os.environ.get("REPOCTX_DEBUG"):
-                raise
-            click.echo(f"repoctx: internal error: {type(exc).__name__}: {exc} (this is a "
-                       "bug; REPOCTX_DEBUG=1 shows the traceback)", err=True)
-            sys.exit(EXIT_ERROR)
+            line, code = failure(exc)
+            click.echo(line, err=True)
+            sys.exit(code)
 
     return wrapper
 
 
 class Cli(click.Group):
-    """The ``repoctx`` group: a usage error is one line on stderr and exit status 2."""
+    """The ``repoctx`` group: a usage error is one line on stderr and exit status 2.
+
+    ``lazy_commands`` names commands by ``"module:attribute"``: each module is imported
+    only when its command runs or a listing (``--help``) needs it, so a command such as
+    ``repoctx index`` does not pay for the others' modules (issue 15).
+    """
+
+    def __init__(self, *args: Any, lazy_commands: dict[str, str] | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_commands = dict(lazy_commands or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command's name, the lazy ones included (none imported)."""
+        return sorted({*super().list_commands(ctx), *self.lazy_commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command ``cmd_name``, its module imported on first use if it is lazy."""
+        where = self.lazy_commands.get(cmd_name)
+        if where is not None and cmd_name not in self.commands:
+            module, _, attribute = where.partition(":")
+            self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
+        return super().get_command(ctx, cmd_name)
 
     def main(self, *args: Any, **kwargs: Any) -> Any:  # noqa: D102 - click's entry point
         try:

@@ -19,6 +19,7 @@ import threading
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from repoctx.crdt import Clock
 from repoctx.crdt.record import Record
@@ -27,15 +28,16 @@ from repoctx.trees import (
     DATA_FILE,
     DEFAULT_MAP_SIZE,
     TREES,
-    BackupReport,
     Batch,
     Snapshot,
     Trees,
     TreeStats,
     check_repo_id,
-    compact,
     make_key,
 )
+
+if TYPE_CHECKING:
+    from repoctx.trees import BackupReport
 
 FORMAT_VERSION = 2
 """1: plain msgpack records. 2: records of some trees may be stored compressed
@@ -102,6 +104,8 @@ class Store:
 
     def gc(self, now_ms: int | None = None) -> dict[str, int]:
         """Compact every tree now; returns records reaped per tree."""
+        from repoctx.trees import compact
+
         return compact(self.trees, now_ms=now_ms)
 
     def backup(self, dest: Path) -> BackupReport:

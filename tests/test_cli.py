@@ -16,7 +16,9 @@ from repoctx.trees import LOCAL_TREE, TREES
 
 
 def command_paths(group: click.Group, prefix: tuple[str, ...] = ()):
-    for name, command in sorted(group.commands.items()):
+    with click.Context(group) as ctx:  # the lazily imported commands too
+        commands = [(name, group.get_command(ctx, name)) for name in group.list_commands(ctx)]
+    for name, command in commands:
         yield (*prefix, name)
         if isinstance(command, click.Group):
             yield from command_paths(command, (*prefix, name))
@@ -175,3 +177,49 @@ def test_the_process_writes_all_its_output_and_keeps_its_exit_codes(tmp_path):
     with writer_lock(tmp_path / ".repoctx"):
         busy = _process("index", str(tmp_path), "--repo-id", "demo", "--no-wait")
     assert busy.returncode == EXIT_BUSY, busy.stderr
+
+
+def test_a_plain_index_is_parsed_as_click_would_and_anything_else_is_left_to_click(tmp_path):
+    from pathlib import Path
+
+    from repoctx.cli import plain_index
+
+    repo, store = str(tmp_path), str(tmp_path / "new-store")
+    assert plain_index(["index", repo, "--json", "--store", store, "--repo-id=demo",
+                        "--full", "--embedder", "none"]) == {
+        "path": Path(repo), "store_dir": Path(store), "repo_id": "demo", "embedder": "none",
+        "as_json": True, "full": True, "no_wait": False, "no_export": False}
+    assert plain_index(["index"])["path"] == Path(".")
+    assert plain_index(["index", "--repo", repo, repo])["path"] == Path(repo)
+    (tmp_path / "file").write_text("x")
+    for argv in (["stats", repo], ["index", "--help"], ["index", repo, "--bogus"],
+                 ["index", str(tmp_path / "missing")], ["index", str(tmp_path / "file")],
+                 ["index", repo, "--store", str(tmp_path / "file")], ["index", repo, repo],
+                 ["index", "--repo", repo, str(tmp_path.parent)], ["index", "--store"],
+                 ["index", "--json", "--json"], ["index", "--store", "--json"],
+                 ["index", "--path", repo], ["index", "--json=1"], ["--version"], []):
+        assert plain_index(argv) is None, argv
+
+
+def test_a_plain_no_op_index_imports_no_click_and_fails_as_click_commands_do(tmp_path):
+    import subprocess
+    import sys
+    import time
+
+    from repoctx.reconcile import walk_cache
+    from tests.conftest import loaded_by
+
+    CliRunner().invoke(main, ["index", str(tmp_path), "--json"])  # creates the store
+    time.sleep(walk_cache.RACY_NS / 1e9 + 0.1)  # folders old enough for the walk cache
+    CliRunner().invoke(main, ["index", str(tmp_path), "--json"])  # settles the walk cache
+    run = ("import io; from repoctx.cli import dispatch; out, sys.stdout = sys.stdout,"
+           f" io.StringIO(); assert dispatch(['index', {str(tmp_path)!r}, '--json']) == 0;"
+           " assert '\"unchanged\": true' in sys.stdout.getvalue(); sys.stdout = out")
+    assert loaded_by(run, ("click", "repoctx.cli_commands", "repoctx.cli_common",
+                          "repoctx.reconcile.walk", "repoctx.crdt.text_body",
+                          "repoctx.crdt.or_map")) == []
+    with writer_lock(tmp_path / ".repoctx"):  # busy: the one line and 75, as under click
+        busy = subprocess.run([sys.executable, "-m", "repoctx", "index", str(tmp_path),
+                               "--no-wait"], capture_output=True, text=True)
+    assert busy.returncode == EXIT_BUSY and busy.stderr.startswith("repoctx: ")
+    assert len(busy.stderr.splitlines()) == 1 and "Traceback" not in busy.stderr

@@ -248,21 +248,28 @@ class _NodeFile(UnreadFile):
 
 
 def _documents(
-    root: Path, records: Mapping[str, Record], max_bytes: int, known: dict[str, _Known]
+    root: Path, records: Mapping[str, Record], max_bytes: int, known: dict[str, _Known],
+    walked: Mapping[str, tuple[int, int]],
 ) -> Iterator[_NodeFile]:
-    """The files of ``records`` to export, unread, with the stat they have now."""
+    """The files of ``records`` to export, unread, with the stat they have now: the one
+    ``walked`` holds (the walk of the pass just before, when given), else taken here."""
     base = str(root)
     for path in sorted(records):
         if path.rpartition("/")[2] in IGNORE_FILES:
             continue
         location = os.path.join(base, path)
-        try:
-            found = os.stat(location)
-        except OSError:
-            continue  # gone since the index: it simply is not exported
-        if stat.S_ISREG(found.st_mode) and found.st_size <= max_bytes:
-            yield _NodeFile(path, found.st_size, found.st_mtime_ns, location, max_bytes,
-                            records, known)  # fmt: skip
+        size_mtime = walked.get(path)
+        if size_mtime is None:
+            try:
+                found = os.stat(location)
+            except OSError:
+                continue  # gone since the index: it simply is not exported
+            if not stat.S_ISREG(found.st_mode):
+                continue
+            size_mtime = found.st_size, found.st_mtime_ns
+        if size_mtime[0] <= max_bytes:
+            yield _NodeFile(path, *size_mtime, location, max_bytes, records,
+                            known)  # fmt: skip
 
 
 def export_store(
@@ -274,18 +281,24 @@ def export_store(
     index_budget: int = DEFAULT_INDEX_BUDGET,
     max_bytes: int = DEFAULT_MAX_BYTES,
     finalize: Finalize | None = None,
+    nodes: file_node.Lent | None = None,
 ) -> ExportReport:
     """Export the files ``store`` knows under ``root`` into the ContextPull store ``out``.
 
     ``previous`` (often ``out`` itself) lends unchanged documents, as in ``write_export``;
     each file's stat is recorded, so the next export reads only files whose stat changed.
+    ``nodes`` (a pass's scan of the file nodes and its walk's stats, ``file_node.Lent``)
+    spares scanning the nodes again while the store is still as that pass left it, and
+    stat'ing the files its walk listed.
     """
     root = Path(root)
     with store.snapshot() as snapshot:
-        records = file_node.records_in(store, snapshot)
+        records = file_node.records_in(store, snapshot, nodes)
         known: dict[str, _Known] = {}
-        started_ns = time.time_ns()  # before any stat is taken (``contextpull/files``)
-        documents = list(_documents(root, records, max_bytes, known))
+        # before any stat is taken (``contextpull/files``): the pass's walk took them
+        started_ns = time.time_ns() if nodes is None else nodes.since_ns
+        walked = {} if nodes is None else nodes.stats
+        documents = list(_documents(root, records, max_bytes, known, walked))
         return write_export(
             out, documents, corpus_root=str(root.resolve()), previous=previous,
             index_budget=index_budget,

@@ -34,7 +34,6 @@ Types" (2016) — YATA, the algorithm behind Yjs/yrs.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
@@ -211,6 +210,8 @@ def _migrate(update: bytes) -> bytes:
 
 
 def _id53(data: bytes) -> int:
+    import hashlib  # here: its OpenSSL load (~2 ms) is no cost of a no-op ``repoctx index``
+
     return int.from_bytes(hashlib.sha256(data).digest()[:8], "big") & ((1 << 53) - 1)
 
 

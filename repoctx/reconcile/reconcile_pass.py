@@ -33,10 +33,10 @@ from . import walk_cache
 from .lock import writer_lock
 from .report import PassReport
 from .status import write_status
-from .walk import Walk, WalkedFile, walk
 
 if TYPE_CHECKING:
     from .steps import Live, State, Work
+    from .walk import Walk, WalkedFile
 
 Progress = Callable[[int], None]
 
@@ -81,6 +81,8 @@ def reconcile_pass(store: Store, root: Path, options: PassOptions = PassOptions(
                 if settled is not None:
                     _report_settled(report, settled)
                     return _finished(store, report, started)
+            from .walk import walk  # here: a pass the saved walk settles never walks
+
             generation = store.trees.generation(walk_cache.STRUCTURAL)
             walked_ns = time.time_ns()
             with _timed(report, "walk"):
@@ -93,6 +95,8 @@ def reconcile_pass(store: Store, root: Path, options: PassOptions = PassOptions(
             write_status(store.path, {"status": "indexing", "phase": "project",
                                       "repoId": store.repo_id, "files": len(plan.work)})
             generation += _write(store, root, options, report, plan, progress)
+            report.nodes = plan.live.lend(
+                generation, {f.path: (f.size, f.mtime_ns) for f in found.files}, walked_ns)
             binary = _settled(found, plan, options)
             if binary is not None:
                 walk_cache.save(store, root, found, binary, scope, generation, walked_ns)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import asdict, dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .file_node import Lent
 
 
 @dataclass
@@ -26,6 +29,9 @@ class PassReport:
     records_written: int = 0
     seconds: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    nodes: Lent | None = field(default=None, repr=False, compare=False)
+    """The pass's scan of the file nodes, for the export after it (``file_node.Lent``);
+    None when the pass wrote nothing or did not scan. Not part of the JSON."""
 
     def skip(self, path: str, reason: str) -> None:
         """Count a file left out, keeping the first few paths per reason."""
@@ -36,7 +42,8 @@ class PassReport:
 
     def as_json(self) -> dict[str, Any]:
         """The report as plain JSON-able values, keyed in camelCase like every answer."""
-        out = asdict(self)
+        out = asdict(replace(self, nodes=None))
+        del out["nodes"]
         out["skipped"] = dict(self.skipped)
         out["backfilled"] = dict(self.backfilled)
         out["seconds"] = {k: round(v, 4) for k, v in self.seconds.items()}

@@ -23,6 +23,7 @@ from repoctx.trees import BY_FAMILY
 
 if TYPE_CHECKING:
     from repoctx.contextpull import ExportReport
+    from repoctx.reconcile.file_node import Lent
 
 EXPORT_NAME = "contextpull.sqlite"
 """The export's file name inside the store folder."""
@@ -50,8 +51,12 @@ def _file(out: Path) -> list[int] | None:
 
 
 def refresh_export(store: Store, root: Path, out: Path,
-                   warnings: list[str] | None = None) -> ExportReport | None:
-    """Export ``store`` to ``out`` unless the export there is current (then None)."""
+                   warnings: list[str] | None = None, *,
+                   nodes: Lent | None = None) -> ExportReport | None:
+    """Export ``store`` to ``out`` unless the export there is current (then None).
+
+    ``nodes``: the file nodes the pass before scanned (``PassReport.nodes``), taken
+    instead of a scan while still current."""
     sources = _sources(store, root)  # read before exporting: a later write re-exports
     saved = store.trees.get_local(_name(store))
     if saved is not None and saved["sources"] == sources and saved["file"] == _file(out):
@@ -62,7 +67,7 @@ def refresh_export(store: Store, root: Path, out: Path,
 
     problems: list[str] = []
     report = export_store(store, root, out, previous=out if out.exists() else None,
-                          finalize=export_extras(store, problems))
+                          finalize=export_extras(store, problems), nodes=nodes)
     with store.batch() as batch:
         if problems:  # an incomplete export is redone next time
             batch.delete_local(_name(store))

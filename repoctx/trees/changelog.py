@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Callable, Iterator
-from hashlib import sha256 as _sha256
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import lmdb
@@ -81,7 +80,9 @@ def pair_hash(lkey: bytes, raw: bytes) -> int:
     The low 128 bits of SHA-256: the fastest cryptographic hash here (hardware SHA),
     and a non-linear one, so unrelated edits cannot cancel out in a bucket's XOR.
     """
-    return int.from_bytes(_sha256(lkey + b"\0" + canonical(raw)).digest(), "big") & _MASK
+    from hashlib import sha256  # here: OpenSSL's load is no cost of a process writing nothing
+
+    return int.from_bytes(sha256(lkey + b"\0" + canonical(raw)).digest(), "big") & _MASK
 
 
 def segment_name(tree: str, segment: int) -> str:
@@ -126,8 +127,10 @@ class Changes:
         """Fold the noted writes into the digests and append one change-log entry; reset."""
         if not self.pending:
             return
+        from hashlib import sha256  # here: no cost of a process that writes nothing
+
         by_segment: dict[tuple[str, int], dict[int, int]] = {}
-        hash_, from_bytes, crc32 = _sha256, int.from_bytes, zlib.crc32  # hot loop: bind once
+        hash_, from_bytes, crc32 = sha256, int.from_bytes, zlib.crc32  # hot loop: bind once
         for tree, keys in self.pending.items():
             for lkey, (old, new) in keys.items():
                 if old is not None:

@@ -23,7 +23,6 @@ Pure functions.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
 
@@ -149,6 +148,8 @@ def lmdb_key(key: str) -> bytes:
     raw = key.encode()
     if len(raw) <= MAX_KEY_BYTES:
         return raw
+    import hashlib  # here: a short key (nearly all) needs no OpenSSL load
+
     digest = hashlib.sha256(raw).hexdigest()[:24]
     prefix = raw[: MAX_KEY_BYTES - _HASH_SUFFIX].decode(errors="ignore").encode()
     return prefix + b"~" + digest.encode()

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import lmdb
 
@@ -21,13 +21,14 @@ from repoctx.crdt.record import Record
 from repoctx.errors import CorruptRecordError, StoreReadOnlyError
 
 from . import codec
-from .backup import BackupReport, backup
 from .batch import Batch
-from .compaction import compact
 from .keys import lmdb_key, may_be_hashed, route, tree_of
 from .lmdb_env import DEFAULT_MAP_SIZE, lmdb_errors, open_env
 from .spec import BY_NAME, GENERATIONS, LOCAL_TREE, REAPABLE_WRITES, TREES, TreeSpec
 from .visibility import visible
+
+if TYPE_CHECKING:  # backup and compaction are imported when they run
+    from .backup import BackupReport
 
 OnCorrupt = Callable[[CorruptRecordError], None]
 
@@ -234,6 +235,8 @@ class Trees:
         self.writes += written
         self.commits += 1 if written else 0
         if due:
+            from .compaction import compact
+
             compact(self, names=due)
 
     def merge(self, key: str, delta: Record) -> None:
@@ -287,6 +290,8 @@ class Trees:
         """Write a compact, verified copy of the environment into ``dest / subdir``
         (``dest`` a new directory), without the store-local names ``drop_local``
         (``trees/backup``)."""
+        from .backup import backup
+
         return backup(self.env, self.dbs, dest, drop_local, subdir)
 
     def close(self) -> None:

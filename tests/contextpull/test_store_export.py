@@ -174,3 +174,26 @@ def test_a_re_export_reads_only_files_whose_stat_changed(
     assert report.patched and report.sectioned == 1
     export(repo, tmp_path / "fresh.db")
     assert dump(tmp_path / "again.db") == dump(tmp_path / "fresh.db")
+
+
+def test_an_export_given_the_pass_s_scan_and_walk_writes_what_a_scan_and_stats_write(
+    repo: Path, tmp_path: Path
+) -> None:
+    for i in range(4):  # enough unchanged nodes that the pass lends its scan
+        (repo / f"pkg/mod{i}.py").write_text(f"def f{i}():\n    return {i}\n")
+    with open_store(repo, repo_id="demo") as store:
+        reconcile_pass(store, repo, PassOptions(workers=1))
+        (repo / "pkg/app.py").write_text(APP + "\n\ndef appended():\n    return 2\n")
+        report = reconcile_pass(store, repo, PassOptions(workers=1))
+        lent = report.nodes
+        assert lent is not None and lent.written == {"pkg/app.py"}
+        assert lent.stats["pkg/app.py"] == (os.stat(repo / "pkg/app.py").st_size,
+                                            os.stat(repo / "pkg/app.py").st_mtime_ns)
+        assert lent.since_ns <= time.time_ns()
+        given = export_store(store, repo, tmp_path / "given.sqlite", nodes=lent)
+        scanned = export_store(store, repo, tmp_path / "scanned.sqlite")
+    assert (given.documents, given.sections) == (scanned.documents, scanned.sections)
+    assert dump(tmp_path / "given.sqlite") == dump(tmp_path / "scanned.sqlite")
+    since = rows(tmp_path / "given.sqlite",
+                 "SELECT value FROM repoctx_meta WHERE key = 'stats_since_ns'")
+    assert since == [(str(lent.since_ns),)]  # the stats were the walk's, taken after it began

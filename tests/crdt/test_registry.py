@@ -28,3 +28,17 @@ def test_unknown_tags_and_states_are_encoding_errors():
         module_for_state(record.empty())
     with pytest.raises(InvalidEncodingError, match="int is not a CRDT state"):
         module_for_state(3)
+
+
+def test_a_type_module_is_imported_when_its_tag_or_state_is_first_looked_up():
+    from tests.conftest import loaded_by
+
+    types = ("repoctx.crdt.or_map", "repoctx.crdt.text_body", "repoctx.crdt.ttl_set",
+             "repoctx.crdt.or_flag", "repoctx.crdt.add_wins_set")
+    assert loaded_by("from repoctx.crdt import record, registry", types) == []
+    assert loaded_by("from repoctx.crdt import registry, tags; "
+                     "registry.module_for_tag(tags.OR_MAP)", types) == ["repoctx.crdt.or_map"]
+    # a state made by a module imported directly, never looked up by tag
+    assert loaded_by("from repoctx.crdt import registry; import repoctx.crdt.ttl_set as t; "
+                     "assert registry.module_for_state(t.empty()) is t", types) == [
+        "repoctx.crdt.ttl_set"]

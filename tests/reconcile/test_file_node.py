@@ -1,7 +1,11 @@
 """reconcile/file_node: node deltas round-trip, retiring makes a tombstone, stat_of."""
 
+from repoctx import open_store
 from repoctx.crdt import record
+from repoctx.reconcile import PassOptions, reconcile_pass
 from repoctx.reconcile import file_node as fn
+
+from .helpers import write
 
 NODE = fn.FileNode("pkg/a.py", 10, 123, "d" * 64, "python", 5, ("pkg.a.b", "pkg.a.a"),
                    (fn.XREF, fn.CONTENT))
@@ -88,3 +92,39 @@ def test_live_nodes_check_a_node_when_it_is_looked_up_not_when_scanned(tmp_path)
         report = reconcile_pass(store, root, PassOptions(workers=1))
         assert any("'b.py': its node does not decode" in w for w in report.warnings)
         assert fn.load_all(store)["b.py"].tokens  # rewritten whole: it decodes again
+
+
+def _nodes(live) -> dict:
+    return {path: fn.file_node(path, live[path]) for path in live}
+
+
+def test_a_pass_lends_its_scan_and_the_export_reads_only_what_it_wrote(tmp_path):
+    root = tmp_path / "repo"
+    write(root, {f"m{i}.py": f"X = {i}\n" for i in range(6)} | {"a.md": "# A\n"})
+    options = PassOptions(workers=1)
+    with open_store(root, repo_id="demo") as store:
+        assert reconcile_pass(store, root, options).nodes is None  # a first index: all new
+        write(root, {"m1.py": "X = 'changed'\n", "new.py": "Y = 1\n"})
+        (root / "m2.py").unlink()
+        report = reconcile_pass(store, root, options)
+        assert report.nodes is not None and report.nodes.written == {"m1.py", "m2.py", "new.py"}
+        with store.snapshot() as snap:
+            lent, scanned = fn.records_in(store, snap, report.nodes), fn.records_in(store, snap)
+        assert _nodes(lent) == _nodes(scanned) and "m2.py" not in lent and "new.py" in lent
+        assert fn.file_node("m1.py", lent["m1.py"]).size == len("X = 'changed'\n")
+
+
+def test_a_lent_scan_is_not_taken_once_another_pass_wrote(tmp_path):
+    root = tmp_path / "repo"
+    write(root, {f"m{i}.py": f"X = {i}\n" for i in range(6)})
+    options = PassOptions(workers=1)
+    with open_store(root, repo_id="demo") as store:
+        reconcile_pass(store, root, options)
+        write(root, {"m1.py": "X = 'one'\n"})
+        first = reconcile_pass(store, root, options).nodes
+        write(root, {"m3.py": "X = 'three, later'\n"})
+        reconcile_pass(store, root, options)  # another writer since ``first``
+        with store.snapshot() as snap:
+            stale, scanned = fn.records_in(store, snap, first), fn.records_in(store, snap)
+        assert _nodes(stale) == _nodes(scanned)
+        assert fn.file_node("m3.py", stale["m3.py"]).size == len("X = 'three, later'\n")

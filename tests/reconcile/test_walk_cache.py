@@ -231,3 +231,29 @@ def test_a_racy_directory_is_listed_again_and_its_files_still_count_as_settled(r
                         lambda rec: decoded.append(rec) or stat_of(rec))
     report = run(repo)
     assert report.changed == 1 and report.unchanged == 3 and len(decoded) == 1
+
+
+def test_the_walk_is_saved_in_columns_and_replaces_the_format_1_entry(repo):
+    with open_store(repo, repo_id="demo") as store, store.batch() as batch:
+        batch.put_local("walk-cache/demo", {"root": str(repo), "paths": ["app.py"]})
+    settle(repo)
+    with open_store(repo, repo_id="demo") as store:
+        value = store.trees.get_local(walk_cache._name(store))
+        assert store.trees.get_local("walk-cache/demo") is None  # an older repoctx walks
+    assert value["format"] == walk_cache.FORMAT and value["pathsCount"] == 5
+    assert isinstance(value["paths"], str) and isinstance(value["sizes"], bytes)
+    assert len(value["sizes"]) == len(value["mtimes"]) == 8 * 5
+    assert rechecked(run(repo))
+
+
+@pytest.mark.parametrize("damage", [{"paths": 7}, {"sizes": b"\0" * 5}, {"pathsCount": 3},
+                                    {"format": 1}])
+def test_a_saved_walk_that_does_not_unpack_is_walked_afresh(repo, damage):
+    settle(repo)
+    with open_store(repo, repo_id="demo") as store:
+        name = walk_cache._name(store)
+        with store.batch() as batch:
+            batch.put_local(name, store.trees.get_local(name) | damage)
+    report = run(repo)
+    assert not rechecked(report) and report.unchanged == 4 and report.records_written == 0
+    assert rechecked(run(repo))  # the walk saved afresh

@@ -4,7 +4,7 @@ from dataclasses import replace
 
 from repoctx.crdt import max_register, or_flag, record
 from repoctx.trees import compact, lmdb_key
-from repoctx.trees import trees as trees_module
+from repoctx.trees import compaction as compaction_module
 from repoctx.trees.spec import BY_FAMILY, BY_NAME, DAY_MS, REAPABLE_WRITES
 from tests.conftest import lww_record
 
@@ -78,7 +78,8 @@ def test_only_tombstones_and_expiring_writes_bring_compaction_on(store, monkeypa
     monkeypatch.setitem(BY_NAME, spec.name, spec)
     monkeypatch.setitem(BY_FAMILY, "mem", spec)
     runs = []
-    monkeypatch.setattr(trees_module, "compact", lambda trees, names: runs.append(names))
+    # (``Trees`` imports ``compact`` from its module when a commit brings compaction on)
+    monkeypatch.setattr(compaction_module, "compact", lambda trees, names: runs.append(names))
     for i in range(10):  # live records leave nothing to reap: a tree that grows never rescans
         store.trees.merge(store.key("mem", f"live/{i}"), lww_record(store, body=str(i)))
     assert runs == []
