@@ -201,6 +201,21 @@ def test_a_plain_index_is_parsed_as_click_would_and_anything_else_is_left_to_cli
         assert plain_index(argv) is None, argv
 
 
+def test_the_plain_index_knows_every_option_of_the_click_command_and_no_other():
+    """An option added to (or dropped from) ``repoctx index`` must reach the plain path's
+    tables too: else a dropped one would still be accepted there."""
+    from repoctx.cli import INDEX_FLAGS, INDEX_VALUES
+    from repoctx.cli_commands import index
+
+    options = {opt for param in index.params for opt in param.opts if opt.startswith("--")}
+    hidden = {opt for param in index.params if getattr(param, "hidden", False)
+              for opt in param.opts}
+    assert set(INDEX_FLAGS) | set(INDEX_VALUES) == options - hidden
+    flags = {opt for param in index.params if getattr(param, "is_flag", False)
+             for opt in param.opts}
+    assert set(INDEX_FLAGS) == flags
+
+
 def test_a_plain_no_op_index_imports_no_click_and_fails_as_click_commands_do(tmp_path):
     import subprocess
     import sys

@@ -23,18 +23,9 @@ search-index update uses it too, ``retrieval/search_index``).
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import sys
 import threading
-import types
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from functools import partial
 from itertools import chain, islice
 from typing import NamedTuple, Protocol, TypeVar
 
@@ -45,7 +36,7 @@ from repoctx.contextpull.extra_rows import ExtraRows
 from repoctx.contextpull.files import UnreadFile
 from repoctx.contextpull.records import DocumentRows, prepare
 from repoctx.errors import ContextPullError
-from repoctx.reconcile.workers import default_workers, die_with_starter
+from repoctx.reconcile.workers import default_workers
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -205,78 +196,6 @@ def encode_all(
             side.join()
 
 
-def _in_order(pool: ProcessPoolExecutor, task: Callable[[T], R], args: Iterator[T],
-              window: int, pending: deque[tuple[T, Future[R]]] | None = None,
-              ) -> Iterator[tuple[T, R]]:
-    """``(arg, task(arg))`` for each of ``args``, in order, run on ``pool`` with at most
-    ``window`` tasks submitted and not yet taken (``pending``: those already submitted),
-    so results not yet used stay a few chunks however many there are (issue 15)."""
-    pending = deque() if pending is None else pending
-    while True:
-        while len(pending) < window and (arg := next(args, None)) is not None:
-            pending.append((arg, pool.submit(task, arg)))
-        if not pending:
-            return
-        arg, future = pending.popleft()
-        yield arg, future.result()
-
-
-def _run(function: Callable[[T], R], chunk: list[T]) -> list[R]:
-    """Worker task of ``ordered_map``: the function over one chunk."""
-    return [function(item) for item in chunk]
-
-
-_MAIN_LOCK = threading.Lock()
-
-
-@contextmanager
-def _main_hidden() -> Iterator[None]:
-    """``sys.modules["__main__"]`` is a bare module meanwhile: a fresh worker started now
-    is told of no main module to import (nothing names one; ``multiprocessing`` reads
-    ``__main__``'s ``__spec__`` and ``__file__`` when it starts a process)."""
-    with _MAIN_LOCK:
-        main = sys.modules.get("__main__")
-        sys.modules["__main__"] = types.ModuleType("__main__")
-        try:
-            yield
-        finally:
-            if main is None:
-                del sys.modules["__main__"]
-            else:
-                sys.modules["__main__"] = main
-
-
-_FRESH = multiprocessing.get_context(
-    "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn")
-
-
-class _FreshProcess(_FRESH.Process):  # type: ignore[name-defined,misc]
-    """A fresh worker that does not import the caller's ``__main__``: a forkserver or
-    spawn worker runs the caller's main script again (as ``__mp_main__``) before its
-    first task, so a script that calls an export without an ``if __name__ ==
-    "__main__":`` guard ran itself again in every worker, which then failed to start
-    workers of its own; a guarded one still paid its imports once per worker."""
-
-    @staticmethod
-    def _Popen(process_obj: object) -> object:  # noqa: N802 (multiprocessing's name)
-        with _main_hidden():
-            return _FRESH.Process._Popen(process_obj)
-
-
-class _FreshContext(type(_FRESH)):  # type: ignore[misc]
-    """``_FRESH``'s start method, its workers started by ``_FreshProcess``."""
-
-    Process = _FreshProcess
-
-
-def _fresh_context(function: Callable) -> multiprocessing.context.BaseContext:
-    """Where ``ordered_map`` starts its workers: without the caller's ``__main__``,
-    unless ``function`` lives there (its workers need it to unpickle the function)."""
-    if getattr(function, "__module__", None) == "__main__":
-        return _FRESH
-    return _FreshContext()
-
-
 def ordered_map(function: Callable[[T], R], items: Iterable[T], *, chunk: int,
                 min_items: int, workers: int | None = None) -> Iterator[tuple[T, R]]:
     """``(item, function(item))`` for each of ``items``, in order, over ``workers``
@@ -289,8 +208,8 @@ def ordered_map(function: Callable[[T], R], items: Iterable[T], *, chunk: int,
     afterwards, which on a 55,000-file tree was 0.5-0.9 GiB more in all (bench/e2e.py).
     The export's sectioning (``encode_all``) and the search-index update
     (``retrieval/search_index``) use it.
-    The workers do not run the caller's ``__main__`` (``_FreshProcess``) unless
-    ``function`` is defined there, and die with this process (``die_with_starter``).
+    The workers do not run the caller's ``__main__`` unless ``function`` is defined
+    there, and die with this process (``contextpull/fresh_workers``).
     """
     workers = default_workers() if workers is None else workers
     iterator = iter(items)
@@ -299,15 +218,9 @@ def ordered_map(function: Callable[[T], R], items: Iterable[T], *, chunk: int,
         for item in chain(head, iterator):
             yield item, function(item)
         return
-    pool = ProcessPoolExecutor(workers, mp_context=_fresh_context(function),
-                               initializer=die_with_starter, initargs=(os.getpid(),))
+    from repoctx.contextpull.fresh_workers import in_order  # its imports: only for a pool
+
     rest = chain(head, iterator)
     chunks = iter(lambda: list(islice(rest, chunk)), [])
-    try:
-        for items_, results in _in_order(pool, partial(_run, function), chunks,
-                                         IN_FLIGHT * workers):
-            yield from zip(items_, results, strict=True)
-    except BrokenProcessPool as exc:  # a worker was killed (OOM, signal): no results for it
-        raise ContextPullError(f"an export worker died: {exc}") from exc
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    for items_, results in in_order(function, chunks, workers, IN_FLIGHT * workers):
+        yield from zip(items_, results, strict=True)

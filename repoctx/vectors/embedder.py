@@ -11,7 +11,6 @@ L2-normalised when the normalisation is ``"l2"``. Pure (the real model lives in
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -26,6 +25,8 @@ NONE_NAME = "none"
 
 def space_fingerprint(model: str, dim: int, normalisation: str) -> str:
     """The 16-hex-digit identity of an embedding space (model, dimension, normalisation)."""
+    import hashlib  # ~2 ms a no-op index without an embedder does without (issue 15)
+
     text = f"{model}\n{dim}\n{normalisation}".encode()
     return hashlib.sha256(text).hexdigest()[:16]
 

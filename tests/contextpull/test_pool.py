@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from repoctx.contextpull import pool
+from repoctx.contextpull import fresh_workers, pool
 from repoctx.contextpull.documents import Definition, Section, SourceDocument
 from repoctx.contextpull.pool import IN_FLIGHT, encode_all, ordered_map
 from repoctx.contextpull.records import DocumentRows
@@ -93,7 +93,7 @@ def test_small_exports_stay_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_pool(*args: object, **kwargs: object) -> None:
         raise AssertionError("a small export forks no workers")
 
-    monkeypatch.setattr(pool, "ProcessPoolExecutor", no_pool)
+    monkeypatch.setattr(fresh_workers, "ProcessPoolExecutor", no_pool)
     assert len(items()) < pool.POOL_MIN_DOCUMENTS
     assert len(list(encode_all(items(), 2000, "t", workers=4))) == len(items())
 
