@@ -76,8 +76,6 @@ def index_run(path: Path, store_dir: Path | None, repo_id: str | None, full: boo
                                f"\n  {p['seconds']['wall']:.2f}s in all")
 
 
-
-
 def _start_embed(store: Store, path: Path, store_dir: Path | None, repo_id: str | None,
                  embedder: str | None, moved: bool, phases: Phases,
                  ) -> Alongside | BackfillReport | None:
@@ -168,20 +166,20 @@ def plain_index(argv: list[str]) -> dict[str, Any] | None:
             return None
         else:
             positional.append(arg)
-    repos = [Path(p) for p in (*positional, found.pop("repo", None)) if p]
-    if not all(_readable_dir(p) for p in repos) or len({p.resolve() for p in repos}) > 1:
+    # checked as given: Path("") would be ".", but click rejects an empty PATH
+    given = [p for p in (*positional, found.pop("repo", None)) if p is not None]
+    if not all(map(_readable_dir, given)) or len({Path(p).resolve() for p in given}) > 1:
         return None
     store = found.get("store_dir")
-    if store is not None and os.path.exists(store) and not (
-            os.path.isdir(store) and os.access(store, os.R_OK)):
+    if store is not None and os.path.exists(store) and not _readable_dir(store):
         return None
-    return {"path": repos[0] if repos else Path("."),
+    return {"path": Path(given[0]) if given else Path("."),
             "store_dir": Path(store) if store is not None else None,
             "repo_id": found.get("repo_id"), "embedder": found.get("embedder"),
             **{key: found.get(key, False) for key in INDEX_FLAGS.values()}}
 
 
-def _readable_dir(path: Path) -> bool:
+def _readable_dir(path: str) -> bool:
     return os.path.isdir(path) and os.access(path, os.R_OK)
 
 

@@ -197,7 +197,8 @@ def test_a_plain_index_is_parsed_as_click_would_and_anything_else_is_left_to_cli
                  ["index", repo, "--store", str(tmp_path / "file")], ["index", repo, repo],
                  ["index", "--repo", repo, str(tmp_path.parent)], ["index", "--store"],
                  ["index", "--json", "--json"], ["index", "--store", "--json"],
-                 ["index", "--path", repo], ["index", "--json=1"], ["--version"], []):
+                 ["index", "--path", repo], ["index", "--json=1"], ["index", ""],
+                 ["--version"], []):
         assert plain_index(argv) is None, argv
 
 
