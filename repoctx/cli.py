@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import json
 import os
 import sys
 import threading
@@ -27,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from repoctx.cli_failure import EXIT_ERROR, failure
+from repoctx.cli_output import ABORTED, EXIT_ERROR, failure, rendered
 from repoctx.cli_progress import Phases, process_seconds
 
 if TYPE_CHECKING:
@@ -197,14 +196,13 @@ def dispatch(argv: list[str]) -> int | str | None:
     try:
         payload, text = index_run(**plain)
     except KeyboardInterrupt:
-        sys.stderr.write("repoctx: aborted\n")
+        sys.stderr.write(f"\n{ABORTED}\n")  # click's blank line first, as under click
         return EXIT_ERROR
     except Exception as exc:  # noqa: BLE001 - the one line ``fails_cleanly`` prints
         line, code = failure(exc)
         sys.stderr.write(line + "\n")
         return code
-    sys.stdout.write((json.dumps(payload, indent=2, sort_keys=True) if plain["as_json"]
-                      else text(payload)) + "\n")
+    sys.stdout.write(rendered(payload, plain["as_json"], text) + "\n")
     return 0
 
 

@@ -8,7 +8,6 @@ Exit codes: 0 success, 1 an error repoctx names (one line on stderr), 2 bad usag
 from __future__ import annotations
 
 import importlib
-import json
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -17,7 +16,7 @@ from typing import Any
 
 import click
 
-from repoctx.cli_failure import EXIT_BUSY, EXIT_ERROR, failure
+from repoctx.cli_output import ABORTED, EXIT_BUSY, EXIT_ERROR, failure, rendered
 
 __all__ = ["EXIT_BUSY", "EXIT_ERROR", "Cli", "emit", "fails_cleanly", "json_option",
            "repo_options"]
@@ -76,7 +75,7 @@ class Cli(click.Group):
             click.echo(f"repoctx: {exc.format_message()} (see `{command}--help`)", err=True)
             sys.exit(exc.exit_code)
         except click.exceptions.Abort:
-            click.echo("repoctx: aborted", err=True)
+            click.echo(ABORTED, err=True)
             sys.exit(EXIT_ERROR)
 
 
@@ -130,4 +129,4 @@ def json_option(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def emit(payload: Any, as_json: bool, text: Callable[[Any], str]) -> None:
     """Print ``payload`` as JSON or through ``text``."""
-    click.echo(json.dumps(payload, indent=2, sort_keys=True) if as_json else text(payload))
+    click.echo(rendered(payload, as_json, text))

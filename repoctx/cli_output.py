@@ -1,16 +1,27 @@
-"""cli_failure — what a command that raised prints, and its exit status, without click.
+"""cli_output — what a command prints, and its exit status, without click.
 
-Shared by ``cli_common.fails_cleanly`` (click commands) and ``cli.dispatch`` (a plain
-``repoctx index``, run without importing click), so both fail alike.
+Shared by ``cli_common`` (the click commands) and ``cli.dispatch`` (a plain ``repoctx
+index``, run without importing click), so both print and fail alike.
 """
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Callable
+from typing import Any
 
 from repoctx.errors import RepoctxError, StoreBusyError
 
 EXIT_ERROR, EXIT_BUSY = 1, 75
+
+ABORTED = "repoctx: aborted"
+"""The line for a command interrupted (Ctrl-C); its exit status is ``EXIT_ERROR``."""
+
+
+def rendered(payload: Any, as_json: bool, text: Callable[[Any], str]) -> str:
+    """``payload`` as ``--json`` prints it (indented, keys sorted), else through ``text``."""
+    return json.dumps(payload, indent=2, sort_keys=True) if as_json else text(payload)
 
 
 def failure(exc: Exception) -> tuple[str, int]:

@@ -1,11 +1,11 @@
-"""cli_failure: the line and exit status of a failed command, shared by click and the
-plain ``repoctx index``."""
+"""cli_output: what a command prints and the line and exit status of a failed one,
+shared by click and the plain ``repoctx index``."""
 
 from __future__ import annotations
 
 import pytest
 
-from repoctx.cli_failure import EXIT_BUSY, EXIT_ERROR, failure
+from repoctx.cli_output import EXIT_BUSY, EXIT_ERROR, failure, rendered
 from repoctx.errors import StoreBusyError, StoreMissingError
 
 
@@ -24,3 +24,8 @@ def test_a_bug_is_named_as_one_and_re_raised_under_repoctx_debug(monkeypatch):
     monkeypatch.setenv("REPOCTX_DEBUG", "1")
     with pytest.raises(KeyError):
         failure(KeyError("k"))
+
+
+def test_json_is_indented_with_sorted_keys_and_text_comes_from_the_payload():
+    assert rendered({"b": 1, "a": [2]}, True, str) == '{\n  "a": [\n    2\n  ],\n  "b": 1\n}'
+    assert rendered({"n": 3}, False, lambda p: f"n={p['n']}") == "n=3"
