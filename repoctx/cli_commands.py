@@ -1,7 +1,7 @@
 """cli_commands — the ``repoctx`` click group and its commands (``cli`` runs them).
 
-``repoctx index`` is ``cli.index_run``; here it is one click command among the others,
-which a plain ``repoctx index`` never imports (``cli.plain_index``).
+``repoctx index`` is ``cli_index.index_run``; here it is one click command among the
+others, which a plain ``repoctx index`` never imports (``cli.plain_index``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from typing import Any
 
 import click
 
-from repoctx.cli import index_run, open_for
 from repoctx.cli_common import (
     EXIT_ERROR,
     Cli,
@@ -22,6 +21,7 @@ from repoctx.cli_common import (
     json_option,
     repo_options,
 )
+from repoctx.cli_index import index_run, open_for
 from repoctx.errors import RepoctxError
 
 LAZY_COMMANDS = {
