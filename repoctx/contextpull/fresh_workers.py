@@ -45,12 +45,11 @@ def in_order(function: Callable[[T], R], chunks: Iterator[list[T]], workers: int
 
 
 def _in_order(pool: ProcessPoolExecutor, task: Callable[[T], R], args: Iterator[T],
-              window: int, pending: deque[tuple[T, Future[R]]] | None = None,
-              ) -> Iterator[tuple[T, R]]:
+              window: int) -> Iterator[tuple[T, R]]:
     """``(arg, task(arg))`` for each of ``args``, in order, run on ``pool`` with at most
-    ``window`` tasks submitted and not yet taken (``pending``: those already submitted),
-    so results not yet used stay a few chunks however many there are (issue 15)."""
-    pending = deque() if pending is None else pending
+    ``window`` tasks submitted and not yet taken, so results not yet used stay a few
+    chunks however many there are (issue 15)."""
+    pending: deque[tuple[T, Future[R]]] = deque()
     while True:
         while len(pending) < window and (arg := next(args, None)) is not None:
             pending.append((arg, pool.submit(task, arg)))

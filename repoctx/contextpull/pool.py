@@ -67,6 +67,8 @@ class Unexported(NamedTuple):
 
     path: str
     reason: str
+
+
 # Below this many documents the workers' start and the result transfer cost more than
 # they save.
 POOL_MIN_DOCUMENTS = 200

@@ -47,10 +47,6 @@ from repoctx.trees import decode_stored, make_key, visible
 if TYPE_CHECKING:
     from repoctx.trees import Snapshot
 
-# Scan the symbol tree when the symbols wanted are at least 1/SCAN_SHARE of its records
-# (a scan copies every record under the repository's prefix, a lookup only the wanted).
-SCAN_SHARE = 3
-
 
 class _Known:
     """What the store says of one exported file, checked against its current bytes.

@@ -9,7 +9,7 @@ Retiring a file writes None everywhere, which makes the node a tombstone.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Iterable, Iterator, MutableMapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +21,8 @@ from .fields import lww_delta, lww_value
 
 if TYPE_CHECKING:
     from repoctx.trees import Snapshot
+
+    from .walk import WalkedFile
 
 CONTENT, SYMBOLS, XREF = "content", "symbols", "xref"
 MARKERS = (CONTENT, SYMBOLS, XREF)
@@ -100,16 +102,16 @@ class LiveNodes(MutableMapping[str, "FileNode | Record"]):
         self._values.pop(path, None)
         self._written.add(path)
 
-    def lend(self, generation: int, stats: dict[str, tuple[int, int]],
-             since_ns: int) -> Lent | None:
+    def lend(self, generation: int, walked: Iterable[WalkedFile], since_ns: int) -> Lent | None:
         """What a later reader of the same store may take instead of scanning again: the
         scanned records of the paths never set or deleted here, valid while the
         structural tree is at ``generation`` (what it reads once this pass's writes,
-        and nobody else's, are in), and the walk's ``stats``. None when most paths were
-        written (a first index): reading those again costs what a scan does, and
-        keeping the scan costs memory."""
+        and nobody else's, are in), and the stats of the files ``walked``. None when
+        most paths were written (a first index): reading those again costs what a scan
+        does, and keeping the scan costs memory."""
         if 2 * len(self._written) > len(self._scanned):
             return None
+        stats = {f.path: (f.size, f.mtime_ns) for f in walked}
         return Lent(generation, self._scanned, frozenset(self._written), stats, since_ns)
 
     def __iter__(self) -> Iterator[str]:

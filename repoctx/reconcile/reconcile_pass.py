@@ -95,8 +95,7 @@ def reconcile_pass(store: Store, root: Path, options: PassOptions = PassOptions(
             write_status(store.path, {"status": "indexing", "phase": "project",
                                       "repoId": store.repo_id, "files": len(plan.work)})
             generation += _write(store, root, options, report, plan, progress)
-            report.nodes = plan.live.lend(
-                generation, {f.path: (f.size, f.mtime_ns) for f in found.files}, walked_ns)
+            report.nodes = plan.live.lend(generation, found.files, walked_ns)
             binary = _settled(found, plan, options)
             if binary is not None:
                 walk_cache.save(store, root, found, binary, scope, generation, walked_ns)

@@ -52,11 +52,11 @@ STRUCTURAL = BY_FAMILY["file"].name
 """The tree of file nodes, whose generation a saved walk is checked against."""
 
 FORMAT = 2
-"""2: the walk in columns (``_COLUMNS``), each one string or one run of 64-bit integers,
-which a no-op ``repoctx index`` decodes in a fraction of the time of msgpack lists of
-7k paths and 14k integers (issue 15). Saved under its own name (``_name``), so a
-repoctx of another format never reads it; a saved walk that does not unpack is not
-loaded (the pass walks and saves one afresh)."""
+"""2: the walk in columns (``_NAMES``, ``_INTEGERS``), each one string or one run of
+64-bit integers, which a no-op ``repoctx index`` decodes in a fraction of the time of
+msgpack lists of 7k paths and 14k integers (issue 15). Saved under its own name
+(``_name``), so a repoctx of another format never reads it; a saved walk that does not
+unpack is not loaded (the pass walks and saves one afresh)."""
 
 _NAMES = ("watched", "paths")
 """Columns of relative paths, stored NUL-separated (no path holds a NUL)."""
@@ -193,16 +193,16 @@ class Saved:
 def load(store: Store, root: Path, scope: tuple) -> Saved | None:
     """The walk a settled pass saved for ``root`` under ``scope``, if any."""
     saved = store.trees.get_local(_name(store))
-    if (not isinstance(saved, dict) or saved.get("format") != FORMAT
-            or saved["root"] != os.path.realpath(root) or saved["scope"] != list(scope)):
-        return None
-    try:
+    try:  # a value that is not a walk this version saved whole: the pass walks afresh
+        if (saved["format"] != FORMAT or saved["root"] != os.path.realpath(root)
+                or saved["scope"] != list(scope) or not isinstance(saved["generation"], int)):
+            return None
         for column in _NAMES:
             saved[column] = _unpack_names(saved[column], saved[f"{column}Count"])
         for column in _INTEGERS:
             saved[column] = _unpack_integers(saved[column])
     except (KeyError, TypeError, ValueError, AttributeError):
-        return None  # not a walk this version saved whole: the pass walks afresh
+        return None
     if (len(saved["ctimes"]) != len(saved["watched"])
             or not len(saved["sizes"]) == len(saved["mtimes"]) == len(saved["paths"])):
         return None

@@ -99,10 +99,6 @@ class Snapshot:
                     return
                 yield raw_key, raw
 
-    def records(self, spec: TreeSpec) -> int:
-        """Stored records of ``spec``'s tree: every repository's, hidden ones included."""
-        return self._txn.stat(self._trees.dbs[spec.name])["entries"]
-
     def get_encoded(self, key: str) -> bytes | None:
         """The stored bytes at ``key`` (hidden or not), undecoded: see ``decode_stored``."""
         raw = self._txn.get(lmdb_key(key), db=self._trees.dbs[tree_of(key).name])

@@ -257,7 +257,7 @@ def test_a_killed_mapper_leaves_no_worker_nor_server_behind() -> None:
     mapper = subprocess.Popen([sys.executable, "-c", _MAPPER], stdout=subprocess.PIPE,
                               text=True, cwd=Path(__file__).resolve().parents[2])
     workers = {int(mapper.stdout.readline()) for _ in range(20)}
-    left = _family(mapper.pid) | workers  # the server and the workers it pooled
+    left = _family(mapper.pid) | workers  # the server and the workers it forked
     assert workers and mapper.pid not in workers
     mapper.kill()
     mapper.wait()

@@ -109,7 +109,11 @@ def test_a_pass_lends_its_scan_and_the_export_reads_only_what_it_wrote(tmp_path)
         report = reconcile_pass(store, root, options)
         assert report.nodes is not None and report.nodes.written == {"m1.py", "m2.py", "new.py"}
         with store.snapshot() as snap:
-            lent, scanned = fn.records_in(store, snap, report.nodes), fn.records_in(store, snap)
+            scans = []
+            snap.scan = lambda *args, **kw: scans.append(args) or type(snap).scan(snap, *args, **kw)
+            lent = fn.records_in(store, snap, report.nodes)
+            assert scans == []  # the lent scan was taken, not a scan again
+            scanned = fn.records_in(store, snap)
         assert _nodes(lent) == _nodes(scanned) and "m2.py" not in lent and "new.py" in lent
         assert fn.file_node("m1.py", lent["m1.py"]).size == len("X = 'changed'\n")
 
