@@ -226,7 +226,8 @@ def _plan(store: Store, space: str, kinds: tuple[str, ...], now_ms: int | None,
         count = live.counted() if prior is None else prior.live + live.counted() - sum(
             1 for sid in live.touched or () if sid in covered and split_source_id(sid)[0] in kinds)
         scanned = None if found is None else settled.new(
-            snap, space, kinds, count + live.memory(), store.key(MEMORY, "x")[:-1])
+            snap, space, kinds, count + live.memory(), store.key(MEMORY, "x")[:-1],
+            live.until_ms)
     if found is None:
         report.digest_rebuilt = True
         with store.batch() as batch:

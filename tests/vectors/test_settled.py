@@ -5,6 +5,7 @@ import time
 
 import pytest
 
+from repoctx.crdt import max_register, record
 from repoctx.memory.entries import remember
 from repoctx.reconcile import PassOptions, reconcile_pass
 from repoctx.vectors import ann_index, backfill, settled, space_of
@@ -73,6 +74,22 @@ def test_the_mark_lapses_when_a_memory_entry_expires(indexed, embedder):
     assert backfill(store, embedder, now_ms=now + 1_000).settled
     lapsed = backfill(store, embedder, now_ms=now + 61_000)
     assert not lapsed.settled and lapsed.retired == 1  # the expired entry's vectors go
+
+
+def test_the_mark_lapses_when_a_file_node_expires(indexed, embedder):
+    """A file node may carry an expiry (any record may): it lapses without a write, so
+    the mark holds only until then, as for a memory entry."""
+    store = indexed.store
+    now = int(time.time() * 1000)
+    with store.batch() as batch:
+        batch.merge(store.key("file", "README.md"), record.write(
+            {record.EXPIRES: max_register.raise_to(max_register.EMPTY, now + 60_000)},
+            store.tick()))
+    backfill(store, embedder, now_ms=now)
+    backfill(store, embedder, now_ms=now)  # leaves the mark, valid until the expiry
+    assert backfill(store, embedder, now_ms=now + 1_000).settled
+    lapsed = backfill(store, embedder, now_ms=now + 61_000)
+    assert not lapsed.settled and lapsed.retired == 1  # the expired file's vectors go
 
 
 def test_another_space_or_more_kinds_scan_again(indexed, embedder):
