@@ -161,10 +161,13 @@ def backfill(store: Store, embedder: Embedder | None, *, kinds: Iterable[str] = 
 def _catch_up(store: Store, space: str, kinds: tuple[str, ...], plan: _Plan,
               report: BackfillReport) -> None:
     """When nothing is left to do, leave (after the last write) the ``caught_up`` mark
-    and, when this back-fill did work, the ``settled`` mark a scan now would leave."""
+    and, when this back-fill did work, the ``settled`` mark a scan now would leave. A
+    digest invalidated since (a sync that brought membership in) leaves neither."""
     if report.error is not None or report.remaining:
         return
     with store.snapshot() as snap:
+        if not coverage.built(snap, store.repo_id, space):
+            return
         mark = None if plan.caught_up is None else caught_up.new(snap, space, kinds,
                                                                   *plan.caught_up)
         done = None if plan.scanned is None or plan.settled is not None or report.retrained \

@@ -8,7 +8,7 @@ import pytest
 from repoctx.crdt import max_register, record
 from repoctx.memory.entries import remember
 from repoctx.reconcile import PassOptions, reconcile_pass
-from repoctx.vectors import ann_index, backfill, settled, space_of
+from repoctx.vectors import ann_index, backfill, coverage, settled, space_of
 from tests.reconcile.helpers import write
 
 
@@ -132,6 +132,29 @@ def test_a_backfill_that_did_all_it_found_leaves_the_mark(indexed, embedder, no_
     no_scan()
     again = backfill(store, embedder)
     assert again.settled and again.live == after.live and again.embedded == 0
+
+
+def test_a_digest_invalidated_after_the_last_write_is_rebuilt(indexed, embedder,
+                                                             monkeypatch):
+    """A sync that brings membership in invalidates the digest; one that lands between a
+    back-fill's last write and the mark it then leaves must not be settled over."""
+    store, root = indexed.store, indexed.root
+    settle(store, embedder)
+    write(root, {"README.md": "# Payments\n\nShipping is free above fifty euros.\n"})
+    reconcile_pass(store, root, PassOptions(workers=1))
+    module = importlib.import_module("repoctx.vectors.backfill")
+    retrain = module._maybe_retrain
+
+    def then_a_sync(store, *args):
+        retrain(store, *args)
+        with store.batch() as batch:
+            coverage.invalidate(batch, store.repo_id, store.tick(), store.replica_id)
+
+    monkeypatch.setattr(module, "_maybe_retrain", then_a_sync)
+    assert backfill(store, embedder).embedded == 1
+    monkeypatch.setattr(module, "_maybe_retrain", retrain)
+    again = backfill(store, embedder)
+    assert not again.settled and again.digest_rebuilt
 
 
 def test_a_settled_no_op_index_imports_no_numpy(tmp_path, monkeypatch):
