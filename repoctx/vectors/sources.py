@@ -220,13 +220,14 @@ class _Node:
 
 def _node(key: str, rec: Record) -> _Node:
     try:
-        return _Node(key_name(key), file_node.field_of(rec, "digest"),
-                     tuple(file_node.field_of(rec, "markers") or ()), file_node.symbols_of(rec))
+        return _fields(key, rec)
     except Exception:  # noqa: BLE001 - the whole check names the damage (or passes)
-        checked = check_stored(key, rec)
-        return _Node(key_name(key), file_node.field_of(checked, "digest"),
-                     tuple(file_node.field_of(checked, "markers") or ()),
-                     file_node.symbols_of(checked))
+        return _fields(key, check_stored(key, rec))
+
+
+def _fields(key: str, rec: Record) -> _Node:
+    return _Node(key_name(key), file_node.field_of(rec, "digest"),
+                 tuple(file_node.field_of(rec, "markers") or ()), file_node.symbols_of(rec))
 
 
 def _files(nodes: list[_Node]) -> dict[str, tuple[str, str]]:
