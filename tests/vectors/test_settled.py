@@ -14,7 +14,8 @@ from tests.reconcile.helpers import write
 
 @pytest.fixture
 def no_scan(monkeypatch):
-    """Make a gap scan fail the test: a settled back-fill must not run one."""
+    """Make a gap scan, full or from the ``caught_up`` mark, fail the test: a settled
+    back-fill must not run one."""
 
     def scan(*args, **kwargs):
         raise AssertionError("the gap scan ran")
@@ -22,6 +23,7 @@ def no_scan(monkeypatch):
     def forbid() -> None:
         module = importlib.import_module("repoctx.vectors.backfill")  # not the function
         monkeypatch.setattr(module, "live_sources", scan)
+        monkeypatch.setattr(module, "live_since", scan)  # the scan from a caught_up mark
 
     return forbid
 
