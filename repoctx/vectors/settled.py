@@ -22,6 +22,8 @@ from repoctx.crdt import record
 from repoctx.store import Store
 from repoctx.trees import Snapshot
 
+from . import sources
+
 MARK = "vectors/settled/{repo}"
 READ = ("repo-context-structural", "repo-context-memory", "repo-context-vector-membership",
         "repo-context-vector-metadata", "repo-context-vector-coverage",
@@ -44,6 +46,8 @@ class Settled:
     generations: dict[str, int]
     until_ms: int | None
     """The earliest expiry of a memory entry or file node live then (None: none expires)."""
+    windows: bool
+    """``sources.CODE_FILE_WINDOWS`` then (which files are sources)."""
 
 
 def new(snap: Snapshot, space: str, kinds: Iterable[str], live: int, memory_prefix: str,
@@ -52,7 +56,8 @@ def new(snap: Snapshot, space: str, kinds: Iterable[str], live: int, memory_pref
     (the earliest expiry of a live file node: ``files_until_ms``)."""
     expiries = [record.expires_ms(rec) for _, rec in snap.scan(memory_prefix)]
     until = min((e for e in [*expiries, files_until_ms] if e is not None), default=None)
-    return Settled(space, tuple(sorted(kinds)), live, _generations(snap), until)
+    return Settled(space, tuple(sorted(kinds)), live, _generations(snap), until,
+                   sources.CODE_FILE_WINDOWS)
 
 
 def after_writes(snap: Snapshot, mark: Settled) -> Settled:
@@ -87,6 +92,7 @@ def holds(store: Store, space: str, kinds: Iterable[str], now_ms: int | None = N
         except TypeError:  # another version's mark: scan, and mark afresh
             return None
         if (mark.space != space or not set(kinds) <= set(mark.kinds)
+                or mark.windows != sources.CODE_FILE_WINDOWS
                 or mark.generations != _generations(snap)):
             return None
         return mark if mark.until_ms is None or snap.now_ms < mark.until_ms else None

@@ -8,7 +8,7 @@ import pytest
 from repoctx.crdt import max_register, record
 from repoctx.memory.entries import remember
 from repoctx.reconcile import PassOptions, reconcile_pass
-from repoctx.vectors import ann_index, backfill, coverage, settled, space_of
+from repoctx.vectors import ann_index, backfill, coverage, settled, sources, space_of
 from tests.reconcile.helpers import write
 
 
@@ -101,6 +101,16 @@ def test_another_space_or_more_kinds_scan_again(indexed, embedder):
     mark = settled.holds(store, space_of(embedder), ("file",))
     assert mark is not None and mark.space == space_of(embedder)
     assert settled.holds(store, "another-space", ("file",)) is None
+
+
+def test_a_mark_left_before_code_file_windows_changed_does_not_hold(indexed, embedder,
+                                                                     monkeypatch):
+    """Which files are sources (``CODE_FILE_WINDOWS``) changes with no write."""
+    store = indexed.store
+    settle(store, embedder)
+    monkeypatch.setattr(sources, "CODE_FILE_WINDOWS", True)
+    after = backfill(store, embedder)
+    assert not after.settled and after.embedded > 0
 
 
 def test_a_write_after_the_scan_leaves_a_mark_that_does_not_hold(indexed, embedder):
