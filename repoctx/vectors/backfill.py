@@ -100,12 +100,17 @@ class _Plan:
     todo: list[Source]
     retire: list[tuple[str, int]]
     covered: dict[str, coverage.Entry] = field(default_factory=dict)
-    settled: settled.Settled | None = None  # when there is nothing to do
     scanned: settled.Settled | None = None
-    """The mark of this scan (a valid digest), left after a back-fill that did it all."""
+    """The mark of this scan (a valid digest): left at once when there is nothing to do,
+    else after a back-fill that did it all."""
     caught_up: tuple[int, dict[str, FileMark]] | None = None
     """The file and symbol sources live, and the file marks, for the mark a complete
     back-fill leaves (None: the last one still holds)."""
+
+    @property
+    def idle(self) -> bool:
+        """Nothing to embed or retire."""
+        return not (self.todo or self.retire)
 
 
 def backfill(store: Store, embedder: Embedder | None, *, kinds: Iterable[str] = KINDS,
@@ -146,8 +151,8 @@ def backfill(store: Store, embedder: Embedder | None, *, kinds: Iterable[str] = 
         # by the next back-fill's gap scan.
         report.error = str(exc)
     report.remaining = total - done
-    if plan.settled is not None:  # a write from here on (a retrain) unsettles it again
-        settled.record_mark(store, plan.settled)
+    if plan.scanned is not None and plan.idle:  # a write from here on (a retrain)
+        settled.record_mark(store, plan.scanned)  # unsettles it again
     if writer.deferred:
         if writer.kept:
             writer.build_deferred(store, seed)
@@ -161,13 +166,16 @@ def backfill(store: Store, embedder: Embedder | None, *, kinds: Iterable[str] = 
 def _catch_up(store: Store, space: str, kinds: tuple[str, ...], plan: _Plan,
               report: BackfillReport) -> None:
     """When nothing is left to do, leave (after the last write) the ``caught_up`` mark
-    and, when this back-fill did work, the ``settled`` mark a scan now would leave."""
+    and, when this back-fill did work, the ``settled`` mark a scan now would leave. A
+    digest invalidated since (a sync that brought membership in) leaves neither."""
     if report.error is not None or report.remaining:
         return
     with store.snapshot() as snap:
+        if not coverage.built(snap, store.repo_id, space):
+            return
         mark = None if plan.caught_up is None else caught_up.new(snap, space, kinds,
                                                                   *plan.caught_up)
-        done = None if plan.scanned is None or plan.settled is not None or report.retrained \
+        done = None if plan.scanned is None or plan.idle or report.retrained \
             else settled.after_writes(snap, plan.scanned)
     if mark is not None:
         caught_up.record_mark(store, mark)
@@ -226,15 +234,15 @@ def _plan(store: Store, space: str, kinds: tuple[str, ...], now_ms: int | None,
         count = live.counted() if prior is None else prior.live + live.counted() - sum(
             1 for sid in live.touched or () if sid in covered and split_source_id(sid)[0] in kinds)
         scanned = None if found is None else settled.new(
-            snap, space, kinds, count + live.memory(), store.key(MEMORY, "x")[:-1])
+            snap, space, kinds, count + live.memory(), store.key(MEMORY, "x")[:-1],
+            live.until_ms)
     if found is None:
         report.digest_rebuilt = True
         with store.batch() as batch:
             coverage.rebuild(batch, repo, space, covered, store.tick(), store.replica_id)
     report.live = count + live.memory()
     fresh = prior is None or bool(todo or retire or live.touched)
-    return _Plan(todo, retire, covered, None if todo or retire else scanned, scanned,
-                 (count, live.files) if fresh else None)
+    return _Plan(todo, retire, covered, scanned, (count, live.files) if fresh else None)
 
 
 def _changed(live: LiveSources, covered: dict[str, coverage.Entry]) -> Iterator[str]:

@@ -75,6 +75,15 @@ def read(snap: Snapshot, repo_id: str, space: str) -> Coverage | None:
     return Coverage(space, entries, rows)
 
 
+def built(snap: Snapshot, repo_id: str, space: str) -> bool:
+    """Whether the digest of ``space`` is built (its state row only, one read)."""
+    try:
+        state = _value(snap.get(state_key(repo_id)), STATE)
+    except (CorruptRecordError, TypeError, ValueError):
+        return False
+    return isinstance(state, Mapping) and state.get("space") == space
+
+
 def _value(rec: Record | None, name: str) -> Any:
     return record.field_state(rec, name, lww_register).value
 

@@ -6,7 +6,7 @@ Django where the rest of the command takes ~0.1 s. A gap scan that finds nothing
 embed or retire leaves a mark in the store-local tree: the space, the kinds it looked
 at, how many sources were live, the generations of the trees the scan reads
 (``Trees.generation``, as its own snapshot saw them) and the earliest expiry of a live
-memory entry (the one thing that changes without a write). A later back-fill of that
+memory entry or file node (the one thing that changes without a write). A later back-fill of that
 space and those kinds that finds the same generations before that expiry would find
 nothing either, so it skips the scan. Any record-writing batch of those trees, by any
 process (a pass, a memory write, a sync, the back-fill itself), moves a generation and
@@ -21,6 +21,8 @@ from dataclasses import asdict, dataclass, replace
 from repoctx.crdt import record
 from repoctx.store import Store
 from repoctx.trees import Snapshot
+
+from . import sources
 
 MARK = "vectors/settled/{repo}"
 READ = ("repo-context-structural", "repo-context-memory", "repo-context-vector-membership",
@@ -43,15 +45,19 @@ class Settled:
     live: int
     generations: dict[str, int]
     until_ms: int | None
-    """The earliest expiry of a memory entry live then (None: none expires)."""
+    """The earliest expiry of a memory entry or file node live then (None: none expires)."""
+    windows: bool
+    """``sources.CODE_FILE_WINDOWS`` then (which files are sources)."""
 
 
 def new(snap: Snapshot, space: str, kinds: Iterable[str], live: int, memory_prefix: str,
-        ) -> Settled:
-    """The mark for a gap scan over ``snap`` that found ``live`` sources and nothing to do."""
+        files_until_ms: int | None) -> Settled:
+    """The mark for a gap scan over ``snap`` that found ``live`` sources and nothing to do
+    (the earliest expiry of a live file node: ``files_until_ms``)."""
     expiries = [record.expires_ms(rec) for _, rec in snap.scan(memory_prefix)]
-    until = min((e for e in expiries if e is not None), default=None)
-    return Settled(space, tuple(sorted(kinds)), live, _generations(snap), until)
+    until = min((e for e in [*expiries, files_until_ms] if e is not None), default=None)
+    return Settled(space, tuple(sorted(kinds)), live, _generations(snap), until,
+                   sources.CODE_FILE_WINDOWS)
 
 
 def after_writes(snap: Snapshot, mark: Settled) -> Settled:
@@ -86,6 +92,7 @@ def holds(store: Store, space: str, kinds: Iterable[str], now_ms: int | None = N
         except TypeError:  # another version's mark: scan, and mark afresh
             return None
         if (mark.space != space or not set(kinds) <= set(mark.kinds)
+                or mark.windows != sources.CODE_FILE_WINDOWS
                 or mark.generations != _generations(snap)):
             return None
         return mark if mark.until_ms is None or snap.now_ms < mark.until_ms else None

@@ -84,6 +84,9 @@ class LiveSources(Mapping[str, Source]):
         self.files: dict[str, FileMark] = {}
         """Every live file node's ``FileMark`` (empty when files and symbols were not
         asked for)."""
+        self.until_ms: int | None = None
+        """The earliest expiry of a live file node (None: none expires); every such
+        node is decoded, by ``live_since`` too (its ``FileMark`` never matches)."""
         self.touched: set[str] | None = None
         """``live_since``: the file and symbol ids a change since the mark can have
         made, gone or moved (the rows hold the live ones among them); None: every id."""
@@ -105,6 +108,14 @@ class LiveSources(Mapping[str, Source]):
 
     def __contains__(self, sid: object) -> bool:
         return sid in self._rows or sid in self._memory
+
+    def add_file(self, rec: Record, mark: bytes, node: _Node) -> None:
+        """Keep the ``FileMark`` of the live file node ``rec``, stored as bytes named
+        ``mark``."""
+        expires = record.expires_ms(rec)
+        if expires is not None:
+            self.until_ms = expires if self.until_ms is None else min(self.until_ms, expires)
+        self.files[node.path] = (b"" if expires is not None else mark), node.symbols
 
     def counted(self) -> int:
         """How many file and symbol sources are held."""
@@ -142,8 +153,7 @@ def live_sources(store: Store, snap: Snapshot, kinds: Iterable[str] = KINDS) -> 
         nodes = []
         for key, rec in snap.scan(family_prefix(store.repo_id, "file"), checked=False):
             nodes.append(_node(key, rec))
-            out.files[nodes[-1].path] = _mark(rec, stored.get(nodes[-1].path, b""),
-                                              nodes[-1])
+            out.add_file(rec, stored.get(nodes[-1].path, b""), nodes[-1])
         out._rows.update(_rows(nodes, kinds))
     if MEMORY in kinds:
         out._memory.update(_memory(store, snap))
@@ -173,7 +183,7 @@ def live_since(store: Store, snap: Snapshot, kinds: Iterable[str],
             rec = snap.get(key)
             if rec is not None:  # else a tombstone: not live
                 changed.append(_node(key, rec))
-                out.files[path] = _mark(rec, mark, changed[-1])
+                out.add_file(rec, mark, changed[-1])
         moved = {n.path for n in changed} | {p for p in before if p not in out.files}
         names = {fq for p in moved if p in before for fq in before[p][1]}
         names.update(fq for n in changed for fq in n.symbols)
@@ -193,10 +203,6 @@ def _stored(store: Store, snap: Snapshot) -> Iterator[tuple[str, bytes]]:
     return snap.scan_encoded(BY_FAMILY["file"], family_prefix(store.repo_id, "file"))
 
 
-def _mark(rec: Record, mark: bytes, node: _Node) -> FileMark:
-    return (b"" if record.expires_ms(rec) is not None else mark), node.symbols
-
-
 def _rows(nodes: list[_Node], kinds: set[str]) -> dict[str, tuple[str, str]]:
     rows = _files(nodes) if FILE in kinds else {}
     return (rows | _symbols(nodes)) if SYMBOL in kinds else rows
@@ -214,13 +220,14 @@ class _Node:
 
 def _node(key: str, rec: Record) -> _Node:
     try:
-        return _Node(key_name(key), file_node.field_of(rec, "digest"),
-                     tuple(file_node.field_of(rec, "markers") or ()), file_node.symbols_of(rec))
+        return _fields(key, rec)
     except Exception:  # noqa: BLE001 - the whole check names the damage (or passes)
-        checked = check_stored(key, rec)
-        return _Node(key_name(key), file_node.field_of(checked, "digest"),
-                     tuple(file_node.field_of(checked, "markers") or ()),
-                     file_node.symbols_of(checked))
+        return _fields(key, check_stored(key, rec))
+
+
+def _fields(key: str, rec: Record) -> _Node:
+    return _Node(key_name(key), file_node.field_of(rec, "digest"),
+                 tuple(file_node.field_of(rec, "markers") or ()), file_node.symbols_of(rec))
 
 
 def _files(nodes: list[_Node]) -> dict[str, tuple[str, str]]:

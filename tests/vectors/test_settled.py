@@ -5,15 +5,17 @@ import time
 
 import pytest
 
+from repoctx.crdt import max_register, record
 from repoctx.memory.entries import remember
 from repoctx.reconcile import PassOptions, reconcile_pass
-from repoctx.vectors import ann_index, backfill, settled, space_of
+from repoctx.vectors import ann_index, backfill, coverage, settled, sources, space_of
 from tests.reconcile.helpers import write
 
 
 @pytest.fixture
 def no_scan(monkeypatch):
-    """Make a gap scan fail the test: a settled back-fill must not run one."""
+    """Make a gap scan, full or from the ``caught_up`` mark, fail the test: a settled
+    back-fill must not run one."""
 
     def scan(*args, **kwargs):
         raise AssertionError("the gap scan ran")
@@ -21,6 +23,7 @@ def no_scan(monkeypatch):
     def forbid() -> None:
         module = importlib.import_module("repoctx.vectors.backfill")  # not the function
         monkeypatch.setattr(module, "live_sources", scan)
+        monkeypatch.setattr(module, "live_since", scan)  # the scan from a caught_up mark
 
     return forbid
 
@@ -75,6 +78,22 @@ def test_the_mark_lapses_when_a_memory_entry_expires(indexed, embedder):
     assert not lapsed.settled and lapsed.retired == 1  # the expired entry's vectors go
 
 
+def test_the_mark_lapses_when_a_file_node_expires(indexed, embedder):
+    """A file node may carry an expiry (any record may): it lapses without a write, so
+    the mark holds only until then, as for a memory entry."""
+    store = indexed.store
+    now = int(time.time() * 1000)
+    with store.batch() as batch:
+        batch.merge(store.key("file", "README.md"), record.write(
+            {record.EXPIRES: max_register.raise_to(max_register.EMPTY, now + 60_000)},
+            store.tick()))
+    backfill(store, embedder, now_ms=now)
+    backfill(store, embedder, now_ms=now)  # leaves the mark, valid until the expiry
+    assert backfill(store, embedder, now_ms=now + 1_000).settled
+    lapsed = backfill(store, embedder, now_ms=now + 61_000)
+    assert not lapsed.settled and lapsed.retired == 1  # the expired file's vectors go
+
+
 def test_another_space_or_more_kinds_scan_again(indexed, embedder):
     store = indexed.store
     settle(store, embedder)
@@ -82,6 +101,16 @@ def test_another_space_or_more_kinds_scan_again(indexed, embedder):
     mark = settled.holds(store, space_of(embedder), ("file",))
     assert mark is not None and mark.space == space_of(embedder)
     assert settled.holds(store, "another-space", ("file",)) is None
+
+
+def test_a_mark_left_before_code_file_windows_changed_does_not_hold(indexed, embedder,
+                                                                     monkeypatch):
+    """Which files are sources (``CODE_FILE_WINDOWS``) changes with no write."""
+    store = indexed.store
+    settle(store, embedder)
+    monkeypatch.setattr(sources, "CODE_FILE_WINDOWS", True)
+    after = backfill(store, embedder)
+    assert not after.settled and after.embedded > 0
 
 
 def test_a_write_after_the_scan_leaves_a_mark_that_does_not_hold(indexed, embedder):
@@ -115,6 +144,29 @@ def test_a_backfill_that_did_all_it_found_leaves_the_mark(indexed, embedder, no_
     no_scan()
     again = backfill(store, embedder)
     assert again.settled and again.live == after.live and again.embedded == 0
+
+
+def test_a_digest_invalidated_after_the_last_write_is_rebuilt(indexed, embedder,
+                                                             monkeypatch):
+    """A sync that brings membership in invalidates the digest; one that lands between a
+    back-fill's last write and the mark it then leaves must not be settled over."""
+    store, root = indexed.store, indexed.root
+    settle(store, embedder)
+    write(root, {"README.md": "# Payments\n\nShipping is free above fifty euros.\n"})
+    reconcile_pass(store, root, PassOptions(workers=1))
+    module = importlib.import_module("repoctx.vectors.backfill")
+    retrain = module._maybe_retrain
+
+    def then_a_sync(store, *args):
+        retrain(store, *args)
+        with store.batch() as batch:
+            coverage.invalidate(batch, store.repo_id, store.tick(), store.replica_id)
+
+    monkeypatch.setattr(module, "_maybe_retrain", then_a_sync)
+    assert backfill(store, embedder).embedded == 1
+    monkeypatch.setattr(module, "_maybe_retrain", retrain)
+    again = backfill(store, embedder)
+    assert not again.settled and again.digest_rebuilt
 
 
 def test_a_settled_no_op_index_imports_no_numpy(tmp_path, monkeypatch):
