@@ -75,8 +75,10 @@ def start(store: Store, root: Path, store_dir: Path | None, repo_id: str | None,
             "store_dir": store_dir and str(store_dir), "repo_id": repo_id,
             "embedder": embedder, "fd": write}
     try:
+        # Its stdout is not the command's: a stray print would break ``--json`` output.
         process = subprocess.Popen([sys.executable, "-c", CHILD, json.dumps(args)],
-                                   stdin=subprocess.DEVNULL, pass_fds=(write,))
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                   pass_fds=(write,))
     finally:
         os.close(write)
     return Alongside(process, os.fdopen(read, "rb"), embedder, time.perf_counter())
