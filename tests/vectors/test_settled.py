@@ -66,16 +66,22 @@ def test_a_memory_write_unsettles_the_mark(indexed, embedder):
     assert not after.settled and after.embedded == 1
 
 
+def assert_lapses_at(store, embedder, now: int, expiry: int) -> None:
+    """The mark a back-fill at ``now`` leaves holds until ``expiry``, when the source that
+    expires then is retired."""
+    backfill(store, embedder, now_ms=now)
+    backfill(store, embedder, now_ms=now)  # leaves the mark, valid until the expiry
+    assert backfill(store, embedder, now_ms=expiry - 59_000).settled
+    lapsed = backfill(store, embedder, now_ms=expiry + 1_000)
+    assert not lapsed.settled and lapsed.retired == 1  # the expired source's vectors go
+
+
 def test_the_mark_lapses_when_a_memory_entry_expires(indexed, embedder):
     store = indexed.store
     now = int(time.time() * 1000)
     remember(store, "ops", "freeze", title="Freeze", body="Until Monday.", ttl_seconds=60,
              now_ms=now)
-    backfill(store, embedder, now_ms=now)
-    backfill(store, embedder, now_ms=now)  # leaves the mark, valid until the expiry
-    assert backfill(store, embedder, now_ms=now + 1_000).settled
-    lapsed = backfill(store, embedder, now_ms=now + 61_000)
-    assert not lapsed.settled and lapsed.retired == 1  # the expired entry's vectors go
+    assert_lapses_at(store, embedder, now, now + 60_000)
 
 
 def test_the_mark_lapses_when_a_file_node_expires(indexed, embedder):
@@ -87,11 +93,7 @@ def test_the_mark_lapses_when_a_file_node_expires(indexed, embedder):
         batch.merge(store.key("file", "README.md"), record.write(
             {record.EXPIRES: max_register.raise_to(max_register.EMPTY, now + 60_000)},
             store.tick()))
-    backfill(store, embedder, now_ms=now)
-    backfill(store, embedder, now_ms=now)  # leaves the mark, valid until the expiry
-    assert backfill(store, embedder, now_ms=now + 1_000).settled
-    lapsed = backfill(store, embedder, now_ms=now + 61_000)
-    assert not lapsed.settled and lapsed.retired == 1  # the expired file's vectors go
+    assert_lapses_at(store, embedder, now, now + 60_000)
 
 
 def test_another_space_or_more_kinds_scan_again(indexed, embedder):
