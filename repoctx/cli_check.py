@@ -13,7 +13,8 @@ from pathlib import Path
 
 import click
 
-from repoctx.cli_common import EXIT_ERROR, emit, fails_cleanly, json_option, repo_options
+from repoctx.cli_common import emit, fails_cleanly, json_option, repo_options
+from repoctx.cli_output import EXIT_ERROR
 from repoctx.errors import StoreMissingError
 
 

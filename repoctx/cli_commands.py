@@ -13,15 +13,9 @@ from typing import Any
 
 import click
 
-from repoctx.cli_common import (
-    EXIT_ERROR,
-    Cli,
-    emit,
-    fails_cleanly,
-    json_option,
-    repo_options,
-)
+from repoctx.cli_common import Cli, emit, fails_cleanly, json_option, repo_options
 from repoctx.cli_index import index_run, open_for
+from repoctx.cli_output import EXIT_ERROR
 from repoctx.errors import RepoctxError
 
 LAZY_COMMANDS = {

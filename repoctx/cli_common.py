@@ -16,10 +16,9 @@ from typing import Any
 
 import click
 
-from repoctx.cli_output import ABORTED, EXIT_BUSY, EXIT_ERROR, failure, rendered
+from repoctx.cli_output import ABORTED, EXIT_ERROR, failure, rendered
 
-__all__ = ["EXIT_BUSY", "EXIT_ERROR", "Cli", "emit", "fails_cleanly", "json_option",
-           "repo_options"]
+__all__ = ["Cli", "emit", "fails_cleanly", "json_option", "repo_options"]
 
 
 def fails_cleanly(command: Callable[..., Any]) -> Callable[..., Any]:

@@ -9,7 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from repoctx.cli import main
-from repoctx.cli_common import EXIT_BUSY, EXIT_ERROR, fails_cleanly
+from repoctx.cli_common import fails_cleanly
+from repoctx.cli_output import EXIT_BUSY, EXIT_ERROR
 from repoctx.errors import StoreBusyError, ToolError
 from repoctx.reconcile import writer_lock
 from repoctx.trees import LOCAL_TREE, TREES

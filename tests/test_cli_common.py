@@ -1,7 +1,8 @@
 import click
 from click.testing import CliRunner
 
-from repoctx.cli_common import EXIT_BUSY, EXIT_ERROR, emit, fails_cleanly, json_option
+from repoctx.cli_common import emit, fails_cleanly, json_option
+from repoctx.cli_output import EXIT_BUSY, EXIT_ERROR
 from repoctx.errors import StoreBusyError, ToolError
 
 

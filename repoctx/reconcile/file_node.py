@@ -153,7 +153,8 @@ class Lent:
 
 
 STRUCTURAL = BY_FAMILY["file"].name
-"""The tree holding the file nodes (and its generation)."""
+"""The tree holding the file nodes: its generation dates a saved walk (``walk_cache``)
+and a lent scan."""
 
 
 def load_records(store: Store) -> LiveNodes:

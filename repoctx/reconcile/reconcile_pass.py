@@ -83,7 +83,7 @@ def reconcile_pass(store: Store, root: Path, options: PassOptions = PassOptions(
                     return _finished(store, report, started)
             from .walk import walk  # here: a pass the saved walk settles never walks
 
-            generation = store.trees.generation(walk_cache.STRUCTURAL)
+            generation = store.trees.generation(fn.STRUCTURAL)
             walked_ns = time.time_ns()
             with _timed(report, "walk"):
                 found = walk(root, store_dir=store.path, max_depth=options.max_depth,
@@ -343,7 +343,7 @@ def _write(store: Store, root: Path, options: PassOptions, report: PassReport, p
                 close = (lambda batch: _close_pass(store, batch, state, binary_before,
                                                    writes_before)) if last else None
                 written = write_steps(store, options, state, chunk, close)
-                structural += 1 if written.get(walk_cache.STRUCTURAL) else 0
+                structural += 1 if written.get(fn.STRUCTURAL) else 0
                 if advance:
                     advance(len(chunk))
             report.symbols_written = state.counts.symbols

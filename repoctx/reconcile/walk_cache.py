@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from repoctx.store import Store
-from repoctx.trees import BY_FAMILY
+
+from .file_node import STRUCTURAL
 
 if TYPE_CHECKING:  # the walk is imported when a pass walks: a settled no-op does not
     from .walk import Listing, Walk
@@ -48,8 +49,6 @@ def _stable_skips() -> frozenset[str]:
 
     return frozenset({SPECIAL_FILE, UNDECODABLE_NAME, BROKEN_SYMLINK})
 
-STRUCTURAL = BY_FAMILY["file"].name
-"""The tree of file nodes, whose generation a saved walk is checked against."""
 
 FORMAT = 2
 """2: the walk in columns (``_NAMES``, ``_INTEGERS``), each one string or one run of

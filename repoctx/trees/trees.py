@@ -265,7 +265,8 @@ class Trees:
         Whoever derived something from a tree at generation ``g`` knows the tree is
         unchanged, by any writer in any process, while it still reads ``g``.
         """
-        return self.get_local(GENERATIONS, {}).get(tree, 0)
+        with self.snapshot() as snap:
+            return snap.generation(tree)
 
     def stats(self) -> list[TreeStats]:
         """Records and bytes per named tree."""

@@ -231,8 +231,7 @@ def _plan(store: Store, space: str, kinds: tuple[str, ...], now_ms: int | None,
                         if sid in covered and sid not in live and split_source_id(sid)[0] in kinds)
         retire += [(sid, -1) for sid in orphans if sid not in covered]
         todo = [live[sid] for sid in sorted(_changed(live, covered))]
-        count = live.counted() if prior is None else prior.live + live.counted() - sum(
-            1 for sid in live.touched or () if sid in covered and split_source_id(sid)[0] in kinds)
+        count = _live_count(live, None if prior is None else prior.live, covered, kinds)
         scanned = None if found is None else settled.new(
             snap, space, kinds, count + live.memory(), store.key(MEMORY, "x")[:-1],
             live.until_ms)
@@ -243,6 +242,18 @@ def _plan(store: Store, space: str, kinds: tuple[str, ...], now_ms: int | None,
     report.live = count + live.memory()
     fresh = prior is None or bool(todo or retire or live.touched)
     return _Plan(todo, retire, covered, scanned, (count, live.files) if fresh else None)
+
+
+def _live_count(live: LiveSources, marked: int | None, covered: dict[str, coverage.Entry],
+                kinds: tuple[str, ...]) -> int:
+    """The file and symbol sources live now: what a full scan holds, else (a plan from a
+    ``caught_up`` mark that counted ``marked``) that count with the touched sources the
+    digest covered taken out and those live now put in."""
+    if marked is None:
+        return live.counted()
+    before = sum(1 for sid in live.touched or ()
+                 if sid in covered and split_source_id(sid)[0] in kinds)
+    return marked - before + live.counted()
 
 
 def _changed(live: LiveSources, covered: dict[str, coverage.Entry]) -> Iterator[str]:

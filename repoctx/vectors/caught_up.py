@@ -21,14 +21,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 
 from repoctx.store import Store
-from repoctx.trees import Snapshot
+from repoctx.trees import BY_FAMILY, Snapshot
 
 from . import sources
 from .sources import FileMark
 
 MARK = "vectors/caught-up/{repo}"
-TREES = ("repo-context-vector-membership", "repo-context-vector-metadata",
-         "repo-context-vector-coverage")
+TREES = tuple(BY_FAMILY[family].name for family in ("vmem", "vec", "vcov"))
 """What the digest and membership are: a mark holds while no one has written them."""
 VERSION = 1
 """Bumped when what a mark holds (e.g. how ``sources.fingerprint`` reads a node) changes."""

@@ -20,14 +20,13 @@ from dataclasses import asdict, dataclass, replace
 
 from repoctx.crdt import record
 from repoctx.store import Store
-from repoctx.trees import Snapshot
+from repoctx.trees import BY_FAMILY, Snapshot
 
 from . import sources
 
 MARK = "vectors/settled/{repo}"
-READ = ("repo-context-structural", "repo-context-memory", "repo-context-vector-membership",
-        "repo-context-vector-metadata", "repo-context-vector-coverage",
-        "repo-context-vector-payload", "repo-context-vector-index")
+READ = tuple(BY_FAMILY[family].name
+             for family in ("file", "mem", "vmem", "vec", "vcov", "vpay", "vidx"))
 """The trees a back-fill reads or writes: file nodes and memory entries (the live
 sources), and every vector tree. A mark holds the generations its gap scan saw, so a
 back-fill's own write after the scan (a retrain, an index built for a killed run's
