@@ -50,11 +50,11 @@ from _corpus import CACHE, django_source  # noqa: E402
 from _report import load_average, write_section  # noqa: E402
 
 from repoctx import vectors  # noqa: E402
-from repoctx.retrieval.tools import call  # noqa: E402
-from repoctx.vectors import settings  # noqa: E402
-from repoctx.vectors.bert import Bert  # noqa: E402
-from repoctx.vectors.minilm import model_directory  # noqa: E402
-from repoctx.vectors.static import StaticEmbedder, piece_outputs, reduce  # noqa: E402
+from repoctx.tools.registry import call  # noqa: E402
+from repoctx.vectors.embedders import settings
+from repoctx.vectors.embedders.bert import Bert  # noqa: E402
+from repoctx.vectors.embedders.minilm import model_directory  # noqa: E402
+from repoctx.vectors.embedders.static import StaticEmbedder, piece_outputs, reduce  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 RAW = CACHE / "static-piece-outputs.npy"
@@ -203,10 +203,10 @@ def dump_lists(ws: Any, embedder: Any, queries: list[tuple[str, set[str]]],
     embeds (the reduced query of a pasted issue), and whether the text is long."""
     import importlib
 
-    from repoctx.retrieval.search_state import search_state
-    from repoctx.retrieval.task_text import index_stats, query_terms
+    from repoctx.retrieval.search.state import search_state
+    from repoctx.retrieval.search.task_text import index_stats, query_terms
 
-    search_module = importlib.import_module("repoctx.retrieval.search")  # the module, not
+    search_module = importlib.import_module("repoctx.retrieval.search.hits")  # the module, not
     use(ws.store, embedder)                                               # the function
     vectors.backfill(ws.store, embedder)
     use(ws.store, None)
@@ -225,8 +225,8 @@ def dump_lists(ws: Any, embedder: Any, queries: list[tuple[str, set[str]]],
 def replay(dumps: list[dict[str, Any]], short: float, long: float, k: int,
            share: bool) -> dict[str, float]:
     """recall@5 and MRR over files of ``fusion.guarded`` with these weights."""
-    from repoctx.retrieval.fusion import guarded
-    from repoctx.retrieval.search import STRONG_REASONS
+    from repoctx.retrieval.search.fusion import guarded
+    from repoctx.retrieval.search.hits import STRONG_REASONS
 
     run = Run()
     for d in dumps:

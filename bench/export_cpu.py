@@ -41,13 +41,13 @@ from e2e_incremental import import_once  # noqa: E402
 
 from repoctx import open_store  # noqa: E402
 from repoctx.contextpull import export_store  # noqa: E402
-from repoctx.contextpull.encoded import encode  # noqa: E402
-from repoctx.contextpull.records import prepare  # noqa: E402
 from repoctx.contextpull.schema import SECTION_MAX_CHARS, schema_statements  # noqa: E402
-from repoctx.contextpull.store_export import StoreDefinitions, _documents  # noqa: E402
-from repoctx.reconcile import file_node  # noqa: E402
-from repoctx.retrieval.export_extras import ExportExtras, export_extras  # noqa: E402
-from repoctx.retrieval.search_index import (  # noqa: E402
+from repoctx.contextpull.write.encoded import encode  # noqa: E402
+from repoctx.contextpull.write.records import prepare  # noqa: E402
+from repoctx.contextpull.write.store_export import StoreDefinitions, _documents  # noqa: E402
+from repoctx.reconcile.nodes import file_node
+from repoctx.retrieval.index.export_extras import ExportExtras, export_extras  # noqa: E402
+from repoctx.retrieval.index.tables import (  # noqa: E402
     AUX_TABLE,
     DDL,
     TEXT_TABLE,
@@ -105,7 +105,7 @@ def _in_process_work(store, root: Path) -> dict[str, float]:
             out["read+sha"] += t1 - t0
             if isinstance(doc, str):
                 continue
-            from repoctx.contextpull.pool import _with_definitions
+            from repoctx.contextpull.write.pool import _with_definitions
 
             doc = _with_definitions(doc, defs)
             rows = prepare(doc, SECTION_MAX_CHARS, "now")

@@ -46,7 +46,7 @@ from _report import Results, load_average, run_and_write, tree_bench_arguments  
 from repoctx import open_store  # noqa: E402
 from repoctx.extract import extract, extractor_for, language_of  # noqa: E402
 from repoctx.reconcile import PassOptions, PassReport, reconcile_pass, walk  # noqa: E402
-from repoctx.reconcile.content_record import MAX_READ_BYTES  # noqa: E402
+from repoctx.reconcile.nodes.content_record import MAX_READ_BYTES  # noqa: E402
 from repoctx.reconcile.walk import is_binary  # noqa: E402
 from repoctx.reconcile.walk_cache import RACY_NS  # noqa: E402
 from repoctx.store import Store  # noqa: E402

@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from repoctx.vectors.bert import Bert, padded, read_safetensors
 from repoctx.vectors.chunks import windows
-from repoctx.vectors.minilm import model_directory
+from repoctx.vectors.embedders.bert import Bert, padded, read_safetensors
+from repoctx.vectors.embedders.minilm import model_directory
 
 DJANGO = Path(__file__).resolve().parent / ".cache" / "django-5.2.19"
 EPS = 1e-12

@@ -163,7 +163,7 @@ def repoctx_workspace(root: Path, workdir: Path):  # noqa: ANN201 (a Workspace)
 def repocontext_ranker(root: Path, workdir: Path) -> Ranker | None:
     """``repocontext_search`` over the same corpus; hits are reduced to their files. The
     build time reported covers the reconcile, the export and the search tables."""
-    from repoctx.retrieval import search
+    from repoctx.retrieval.search import search
 
     ws = repoctx_workspace(root, workdir)
 

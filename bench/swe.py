@@ -318,7 +318,7 @@ def _recall(found: set[str], gold: set[str]) -> float:
 def score_instance(ws: Any, inst: Instance, defs: Definitions, bm25: WholeFileBM25,
                    s: Scores) -> None:
     """Run the tools and the baseline on one instance; add its figures to ``s``."""
-    from repoctx.retrieval.tools import call
+    from repoctx.tools.registry import call
 
     gold = set(inst.gold)
     s.n += 1

@@ -35,11 +35,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # swe beside us
 
 import swe  # noqa: E402
 
-from repoctx.retrieval.context_rank import default_rank  # noqa: E402
-from repoctx.retrieval.tools import call  # noqa: E402
-from repoctx.retrieval.units import RANK_ALL_FILES  # noqa: E402
+from repoctx.retrieval.bundle.rank import default_rank  # noqa: E402
+from repoctx.retrieval.bundle.units import RANK_ALL_FILES  # noqa: E402
+from repoctx.tools.registry import call  # noqa: E402
 
-_context = importlib.import_module("repoctx.retrieval.context")  # the module, not the tool
+_context = importlib.import_module("repoctx.retrieval.bundle.context")  # the module, not the tool
 LONG_SPAN = 200
 CATEGORIES = {
     "A": "gold file not in the plan",

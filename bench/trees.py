@@ -50,7 +50,7 @@ def file_node(store: Store, i: int, version: int) -> record.Record:
 
 def stat_change(store: Store, i: int, version: int) -> record.Record:
     """What the reconcile writes for an edited file: only the fields whose values changed
-    (``reconcile/file_node.node_delta`` skips the rest)."""
+    (``reconcile/nodes/file_node.node_delta`` skips the rest)."""
     tick = store.tick()
     return record.write({
         "size": lww(store, 10_000 + i + version, tick),

@@ -2,7 +2,7 @@
 
 Two sets of 20,000 unit vectors of 384 dimensions (numpy, seeded): *clustered* (100
 centres, noise of about the centres' norm) and *unclustered* (uniform on the sphere),
-200 held-out queries each. The index is the persisted one (``vectors.ann_index``) in a
+200 held-out queries each. The index is the persisted one (``vectors.ann.ann_index``) in a
 temporary store; "exact" is the same store's vectors scanned in full (``nprobe`` = all
 partitions). Reported: partitions, calibrated probes, recall@10, query p50/p95 and the
 retrain time. With ``repoctx[embed]`` installed, all-MiniLM-L6-v2 throughput on this
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # _report beside us
 from _report import write_section  # noqa: E402
 
 from repoctx import open_store  # noqa: E402
-from repoctx.vectors import ann_index, ivf  # noqa: E402
+from repoctx.vectors.ann import ann_index, ivf
 from repoctx.vectors.chunks import windows  # noqa: E402
 
 DIM, QUERIES, K = 384, 200, 10
@@ -76,7 +76,7 @@ def measure(name: str, points: np.ndarray, n: int, probes: int | None = None) ->
 def minilm_throughput() -> str | None:
     try:
         from repoctx.vectors import MiniLmEmbedder
-        from repoctx.vectors.minilm import model_directory
+        from repoctx.vectors.embedders.minilm import model_directory
         model_directory()
     except Exception:  # the extra is optional: no model, no line
         return None

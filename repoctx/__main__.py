@@ -1,5 +1,5 @@
 """``python -m repoctx`` runs the command line."""
 
-from repoctx.cli import run
+from repoctx.cli.entry import run
 
 run()

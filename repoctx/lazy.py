@@ -6,8 +6,8 @@ submodule that defines each exported name; the name is imported the first time i
 read (``from pkg import name`` or ``pkg.name``) and kept, so later reads cost nothing.
 
 The package behaves as if it had imported its names eagerly: an exported name that is
-also a submodule's name (``retrieval.search``, the function, beside
-``retrieval/search.py``) stays the exported object when that submodule is imported
+also a submodule's name (``retrieval.search.hits``, the function, beside
+``retrieval/search/hits.py``) stays the exported object when that submodule is imported
 later, as an eager ``from .search import search`` leaves it. Packages keep the eager
 imports under ``if TYPE_CHECKING:`` so type checkers and import-linter see them.
 """

@@ -21,7 +21,7 @@ from typing import Any
 import lmdb
 
 from repoctx.crdt import record
-from repoctx.retrieval.repair import DERIVED
+from repoctx.maintenance.repair import DERIVED
 from repoctx.trees import BY_FAMILY, BY_NAME, TREES, codec, tree_of
 
 MEMORY = BY_FAMILY["mem"].name

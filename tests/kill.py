@@ -7,7 +7,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from repoctx.contextpull.leftovers import temporary_name
+from repoctx.contextpull.write.leftovers import temporary_name
 
 
 def kill_while_exporting(command: list[str], out: Path) -> Path:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from repoctx.retrieval import open_workspace
-from repoctx.retrieval.tools import call
+from repoctx.tools.registry import call
 
 from .reconcile.helpers import as_nobody
 

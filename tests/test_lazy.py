@@ -76,15 +76,16 @@ def test_export_lazily_turns_a_module_lazy(package):
 def test_importing_the_cli_imports_no_store_and_no_heavy_library():
     """``repoctx --version`` must start fast (issue 14, finding 8): nothing heavy at import."""
     heavy = ("mcp", "numpy", "tiktoken", "lmdb", "pycrdt", "rapidfuzz", "tree_sitter",
-             "sqlite3", "tqdm", "repoctx.store", "repoctx.retrieval.tools", "uvicorn",
+             "sqlite3", "tqdm", "repoctx.store", "repoctx.tools.registry", "uvicorn",
              "repoctx.sync.protocol")
     assert loaded_by("import repoctx.cli", heavy) == []
 
 
 def test_listing_the_tools_imports_neither_the_mcp_sdk_nor_numpy():
     """``repoctx call`` of one tool lists the registry: no MCP SDK, no numpy, no handlers."""
-    assert loaded_by("from repoctx.retrieval import tools; tools.tools()", (
-        "mcp", "numpy", "rapidfuzz", "repoctx.retrieval.context", "repoctx.retrieval.search",
+    assert loaded_by("from repoctx.tools import tools; tools()", (
+        "mcp", "numpy", "rapidfuzz", "repoctx.retrieval.bundle.context",
+        "repoctx.retrieval.search.hits",
     )) == []
 
 

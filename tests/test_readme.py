@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from repoctx.cli import main
-from repoctx.retrieval.tools import tools
+from repoctx.tools.registry import tools
 
 README = (Path(__file__).parent.parent / "README.md").read_text("utf-8")
 

@@ -10,18 +10,18 @@ from typing import TYPE_CHECKING
 from repoctx.lazy import export_lazily
 
 if TYPE_CHECKING:
-    from repoctx.contextpull.definitions import SymbolSpan
-    from repoctx.contextpull.directory import export_directory
-    from repoctx.contextpull.documents import Definition, SourceDocument
-    from repoctx.contextpull.extra_rows import ExtraRows, ExtraSink
     from repoctx.contextpull.integrity import check_export
-    from repoctx.contextpull.pool import ordered_map
-    from repoctx.contextpull.reader import Reader
-    from repoctx.contextpull.records import DocumentRows
-    from repoctx.contextpull.search import Embedder
-    from repoctx.contextpull.store_export import export_store
-    from repoctx.contextpull.tools import call_tool, check_arguments, tool_definitions
-    from repoctx.contextpull.writer import PREVIOUS_SCHEMA, ExportReport, write_export
+    from repoctx.contextpull.read.reader import Reader
+    from repoctx.contextpull.read.search import Embedder
+    from repoctx.contextpull.read.tools import call_tool, check_arguments, tool_definitions
+    from repoctx.contextpull.sections.definitions import SymbolSpan
+    from repoctx.contextpull.sections.documents import Definition, SourceDocument
+    from repoctx.contextpull.write.directory import export_directory
+    from repoctx.contextpull.write.extra_rows import ExtraRows, ExtraSink
+    from repoctx.contextpull.write.pool import ordered_map
+    from repoctx.contextpull.write.records import DocumentRows
+    from repoctx.contextpull.write.store_export import export_store
+    from repoctx.contextpull.write.writer import PREVIOUS_SCHEMA, ExportReport, write_export
 
 __all__ = [
     "Definition",
@@ -45,16 +45,16 @@ __all__ = [
 ]
 
 export_lazily(__name__, {
-    ".definitions": ("SymbolSpan",),
-    ".directory": ("export_directory",),
-    ".documents": ("Definition", "SourceDocument"),
-    ".extra_rows": ("ExtraRows", "ExtraSink"),
+    ".sections.definitions": ("SymbolSpan",),
+    ".write.directory": ("export_directory",),
+    ".sections.documents": ("Definition", "SourceDocument"),
+    ".write.extra_rows": ("ExtraRows", "ExtraSink"),
     ".integrity": ("check_export",),
-    ".pool": ("ordered_map",),
-    ".reader": ("Reader",),
-    ".records": ("DocumentRows",),
-    ".search": ("Embedder",),
-    ".store_export": ("export_store",),
-    ".tools": ("call_tool", "check_arguments", "tool_definitions"),
-    ".writer": ("ExportReport", "PREVIOUS_SCHEMA", "write_export"),
+    ".write.pool": ("ordered_map",),
+    ".read.reader": ("Reader",),
+    ".write.records": ("DocumentRows",),
+    ".read.search": ("Embedder",),
+    ".write.store_export": ("export_store",),
+    ".read.tools": ("call_tool", "check_arguments", "tool_definitions"),
+    ".write.writer": ("ExportReport", "PREVIOUS_SCHEMA", "write_export"),
 })

@@ -6,7 +6,7 @@ storage, so reading never writes the file nor creates side files next to it. A r
 connection stops a statement once the running call is past its deadline (``deadline``).
 
 An export is patched in place inside one rollback-journal transaction
-(``contextpull/patch``). A patching process killed mid-transaction leaves a *hot* journal
+(``contextpull/write/patch``). A patching process killed mid-transaction leaves a *hot* journal
 beside the file, which SQLite rolls back on the next open, but only on an open that may
 write: a ``mode=ro`` open fails with ``SQLITE_READONLY_ROLLBACK`` instead. A read-only
 open that meets one rolls it back first through a short read-write open (what any SQLite
@@ -26,7 +26,7 @@ from repoctx.errors import ContextPullError
 PATCH_BUSY_SECONDS = 10.0
 """How long an in-place patch waits for readers to finish a statement before it commits
 (SQLite's busy timeout; a reader holds its lock while a statement runs); past it the
-writer patches a copy and renames it into place instead (``contextpull/patch``)."""
+writer patches a copy and renames it into place instead (``contextpull/write/patch``)."""
 
 
 def read_only_uri(path: Path) -> str:

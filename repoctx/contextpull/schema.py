@@ -16,7 +16,7 @@ WRITER_KEY, WRITER_NAME = "writer", "repoctx"
 FTS_ROWIDS_KEY, FTS_ROWIDS_VALUE = "fts_rowids", "sections"
 INDEX_COUNTS_KEY = "index_counts"
 # When the stats behind ``repoctx_documents.mtime_ns`` began to be taken (ns since the
-# epoch; ``contextpull/files``). Without it no recorded stat is trusted.
+# epoch; ``contextpull/write/files``). Without it no recorded stat is trusted.
 STATS_SINCE_KEY = "stats_since_ns"
 
 

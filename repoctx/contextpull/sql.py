@@ -14,7 +14,7 @@ INSERT_REPOCTX_META = "INSERT INTO repoctx_meta(key, value) VALUES (?, ?)"
 DELETE_META = "DELETE FROM meta"
 DELETE_REPOCTX_META = "DELETE FROM repoctx_meta"
 # Insert statements put ``doc_id`` and the rowid last: the rest of each row is built once,
-# possibly in a worker (``contextpull/encoded``), and the writer only appends them.
+# possibly in a worker (``contextpull/write/encoded``), and the writer only appends them.
 INSERT_DOCUMENT = (
     "INSERT INTO documents(path, title, summary, summary_src, sha256, bytes, kind,"
     " n_sections, ingested_at, doc_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"

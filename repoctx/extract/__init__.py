@@ -19,8 +19,8 @@ extractors never raise on malformed source.
 """
 
 from repoctx.extract.language import Files, Import, Language, split_qualname
-from repoctx.extract.languages import language_of
 from repoctx.extract.modules import module_name
+from repoctx.extract.path_language import language_of
 from repoctx.extract.registry import (
     Extractor,
     extract,

@@ -14,7 +14,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 
-from repoctx.extract import (
+from repoctx.extract.language import Extractor, Files, Import, Language, split_qualname
+from repoctx.extract.languages import (
     c,
     cpp,
     csharp,
@@ -27,8 +28,7 @@ from repoctx.extract import (
     rust,
     typescript,
 )
-from repoctx.extract.language import Extractor, Files, Import, Language, split_qualname
-from repoctx.extract.languages import language_of
+from repoctx.extract.path_language import language_of
 from repoctx.extract.symbol import Symbol
 
 _BUILTIN: tuple[Language, ...] = (

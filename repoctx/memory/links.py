@@ -25,7 +25,7 @@ from typing import Any
 
 from repoctx.crdt.record import Record
 from repoctx.errors import InvalidKeyError, ToolError
-from repoctx.reconcile import file_node, symbol_record
+from repoctx.reconcile.nodes import file_node, symbol_record
 from repoctx.trees import key_name, parse_key
 
 from .memory_record import FAMILY, parse_memory_key

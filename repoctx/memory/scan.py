@@ -21,7 +21,7 @@ from typing import Any
 
 from repoctx.crdt.record import Record
 from repoctx.errors import ToolError
-from repoctx.reconcile import file_node, package_node, symbol_record
+from repoctx.reconcile.nodes import file_node, package_node, symbol_record
 from repoctx.store import Store
 from repoctx.trees import key_name
 

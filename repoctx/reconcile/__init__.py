@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 from repoctx.lazy import export_lazily
 
 if TYPE_CHECKING:
-    from . import content_record, file_node, package_node, root_node, symbol_record, xref_record
-    from .file_node import FileNode
+    from . import nodes
     from .lock import is_locked, writer_lock
+    from .nodes.file_node import FileNode
+    from .nodes.symbol_record import Declaration, declarations_of
     from .reconcile_pass import PassOptions, reconcile_pass
     from .report import PassReport
     from .status import read_status, write_status
-    from .symbol_record import Declaration, declarations_of
     from .walk import Walk, is_binary, walk
     from .xref import edges, snake
 
@@ -26,32 +26,26 @@ __all__ = [
     "PassOptions",
     "PassReport",
     "Walk",
-    "content_record",
     "declarations_of",
     "edges",
-    "file_node",
     "is_binary",
     "is_locked",
-    "package_node",
+    "nodes",
     "read_status",
     "reconcile_pass",
-    "root_node",
     "snake",
-    "symbol_record",
     "walk",
     "write_status",
     "writer_lock",
-    "xref_record",
 ]
 
 export_lazily(__name__, {
-    ".file_node": ("FileNode",),
+    ".nodes.file_node": ("FileNode",),
     ".lock": ("is_locked", "writer_lock"),
     ".reconcile_pass": ("PassOptions", "reconcile_pass"),
     ".report": ("PassReport",),
     ".status": ("read_status", "write_status"),
-    ".symbol_record": ("Declaration", "declarations_of"),
+    ".nodes.symbol_record": ("Declaration", "declarations_of"),
     ".walk": ("Walk", "is_binary", "walk"),
     ".xref": ("edges", "snake"),
-}, modules=("content_record", "file_node", "package_node", "root_node", "symbol_record",
-            "xref_record"))
+}, modules=("nodes",))

@@ -14,11 +14,10 @@ import os
 from dataclasses import dataclass
 
 from repoctx.extract import extract, extractor_for, language_of
+from repoctx.reconcile.nodes.content_record import MAX_READ_BYTES, pack_body
+from repoctx.reconcile.nodes.symbol_record import Declaration, declarations_of
+from repoctx.reconcile.walk import is_binary
 from repoctx.tokenizer import count_tokens
-
-from .content_record import MAX_READ_BYTES, pack_body
-from .symbol_record import Declaration, declarations_of
-from .walk import is_binary
 
 _CHUNK = 1 << 20
 

@@ -14,8 +14,8 @@ from contextlib import contextmanager
 from functools import partial
 from typing import TYPE_CHECKING
 
-from .analyse import Analysis, Job, analyse
-from .workers import die_with_parent
+from repoctx.reconcile.analyse import Analysis, Job, analyse
+from repoctx.reconcile.workers import die_with_parent
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor

@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 
 from repoctx.crdt.record import Record
 from repoctx.errors import StoreError
+from repoctx.reconcile import xref_journal
+from repoctx.reconcile.nodes import content_record, file_node, package_node, symbol_record
+from repoctx.reconcile.nodes.symbol_record import Declaration
+from repoctx.reconcile.xref import edges
+from repoctx.reconcile.xref_journal import EdgeOp
 from repoctx.store import Store
 from repoctx.trees import Batch
-
-from . import content_record, file_node, package_node, symbol_record, xref_journal
-from .symbol_record import Declaration
-from .xref import edges
-from .xref_journal import EdgeOp
 
 Make = Callable[[Record | None], Record | None]
 

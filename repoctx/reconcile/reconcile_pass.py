@@ -25,18 +25,17 @@ from typing import TYPE_CHECKING
 from repoctx.collector import collector_paused
 from repoctx.crdt.record import Record
 from repoctx.errors import CorruptRecordError
+from repoctx.reconcile import walk_cache
+from repoctx.reconcile.lock import writer_lock
+from repoctx.reconcile.nodes import file_node as fn
+from repoctx.reconcile.report import PassReport
+from repoctx.reconcile.status import write_status
 from repoctx.store import Store
 from repoctx.trees import Batch
 
-from . import file_node as fn
-from . import walk_cache
-from .lock import writer_lock
-from .report import PassReport
-from .status import write_status
-
 if TYPE_CHECKING:
-    from .steps import Live, State, Work
-    from .walk import Walk, WalkedFile
+    from repoctx.reconcile.steps import Live, State, Work
+    from repoctx.reconcile.walk import Walk, WalkedFile
 
 Progress = Callable[[int], None]
 
@@ -81,7 +80,9 @@ def reconcile_pass(store: Store, root: Path, options: PassOptions = PassOptions(
                 if settled is not None:
                     _report_settled(report, settled)
                     return _finished(store, report, started)
-            from .walk import walk  # here: a pass the saved walk settles never walks
+            from repoctx.reconcile.walk import (
+                walk,  # here: a pass the saved walk settles never walks
+            )
 
             generation = store.trees.generation(fn.STRUCTURAL)
             walked_ns = time.time_ns()
@@ -180,8 +181,8 @@ def _classify(store: Store, found: Walk, options: PassOptions, report: PassRepor
         try:
             _classify_file(plan, f, options, report, settled)
         except Exception as exc:  # noqa: BLE001 - a node that does not decode: this file only
-            from .analyse import Job
-            from .steps import Work
+            from repoctx.reconcile.analyse import Job
+            from repoctx.reconcile.steps import Work
 
             report.warnings.append(f"{f.path!r}: its node does not decode "
                                    f"({type(exc).__name__}: {exc}); read afresh")
@@ -223,8 +224,8 @@ def _classify_file(plan: _Plan, f: WalkedFile, options: PassOptions, report: Pas
         return
     # Here, not at the top: a no-op pass never needs them, and ``analyse`` imports the
     # extractors (~13 ms of a no-op ``repoctx index``; issue 15).
-    from .analyse import Job
-    from .steps import Work
+    from repoctx.reconcile.analyse import Job
+    from repoctx.reconcile.steps import Work
 
     rec = plan.live.get(f.path)
     symbols = _wants_symbols(f.path, options)
@@ -252,7 +253,7 @@ def _classify_file(plan: _Plan, f: WalkedFile, options: PassOptions, report: Pas
 
 def _failed(plan: _Plan, report: PassReport, path: str, exc: Exception) -> None:
     """Leave ``path`` out of this pass, say why, and keep the next pass from skipping it."""
-    from .steps import not_indexed
+    from repoctx.reconcile.steps import not_indexed
 
     report.skip(path, "failed")
     report.warnings.append(not_indexed(path, f"{type(exc).__name__}: {exc}"))
@@ -274,7 +275,7 @@ def _wants_symbols(path: str, options: PassOptions) -> bool:
 def _missing(markers: tuple[str, ...], size: int, symbols: bool, options: PassOptions,
              ) -> tuple[bool, bool, bool]:
     """The projections (content, symbols, cross-references) a file still lacks."""
-    from .content_record import MAX_READ_BYTES
+    from repoctx.reconcile.nodes.content_record import MAX_READ_BYTES
 
     small = size <= MAX_READ_BYTES  # a larger file is re-checked by stat, projected once small
     return (small and options.content and fn.CONTENT not in markers,
@@ -318,11 +319,11 @@ def _write(store: Store, root: Path, options: PassOptions, report: PassReport, p
     """Analyse and project, one write transaction per batch of files, then apply the
     cross-references; returns how many of the batches wrote the structural tree (each
     moved its generation by one)."""
-    from . import xref_journal
-    from .pool import POOL_THRESHOLD, analyse_all, worker_pool
-    from .project import Counts
-    from .steps import State, write_steps
-    from .workers import default_workers
+    from repoctx.reconcile import xref_journal
+    from repoctx.reconcile.pool import POOL_THRESHOLD, analyse_all, worker_pool
+    from repoctx.reconcile.project import Counts
+    from repoctx.reconcile.steps import State, write_steps
+    from repoctx.reconcile.workers import default_workers
 
     known, changes = xref_journal.pending(store)  # an interrupted pass's edges come first
     state = State(Counts(changes=changes, journal_keys=known), report, plan.live,
@@ -369,7 +370,7 @@ def _close_pass(store: Store, batch: Batch, state: State, binary_before: dict[st
 def _finish(store: Store, batch: Batch, report: PassReport, live: Live) -> None:
     """Record the counts and this pass on the root node, in the pass's last batch (so a
     crash can never leave them behind the file nodes)."""
-    from .root_node import root_delta
+    from repoctx.reconcile.nodes.root_node import root_delta
 
     symbols: set[str] = set()
     for path in live:

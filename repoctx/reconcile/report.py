@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .file_node import Lent
+    from repoctx.reconcile.nodes.file_node import Lent
 
 
 @dataclass

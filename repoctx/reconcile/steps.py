@@ -17,16 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 from repoctx.crdt.record import Record
 from repoctx.errors import StoreBusyError, StoreFormatError, StoreIOError
+from repoctx.reconcile.analyse import Analysis, Job
+from repoctx.reconcile.nodes import file_node as fn
+from repoctx.reconcile.project import Counts, Projector
+from repoctx.reconcile.report import PassReport
 from repoctx.store import Store
 from repoctx.trees import Batch
 
-from . import file_node as fn
-from .analyse import Analysis, Job
-from .project import Counts, Projector
-from .report import PassReport
-
 if TYPE_CHECKING:
-    from .reconcile_pass import PassOptions
+    from repoctx.reconcile.reconcile_pass import PassOptions
 
 Live = fn.LiveNodes
 """Every live node of a pass by path, decoded only where the pass had to look inside."""

@@ -30,12 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from repoctx.reconcile.nodes.file_node import STRUCTURAL
 from repoctx.store import Store
 
-from .file_node import STRUCTURAL
-
 if TYPE_CHECKING:  # the walk is imported when a pass walks: a settled no-op does not
-    from .walk import Listing, Walk
+    from repoctx.reconcile.walk import Listing, Walk
 
 RACY_NS = 2_000_000_000
 """How old a directory's ctime must be, against the walk's start, to be trusted."""
@@ -45,7 +44,7 @@ UNTRUSTED = -1
 
 def _stable_skips() -> frozenset[str]:
     """Skip reasons that a saved walk can repeat: each needs a directory change to change."""
-    from .walk import BROKEN_SYMLINK, SPECIAL_FILE, UNDECODABLE_NAME
+    from repoctx.reconcile.walk import BROKEN_SYMLINK, SPECIAL_FILE, UNDECODABLE_NAME
 
     return frozenset({SPECIAL_FILE, UNDECODABLE_NAME, BROKEN_SYMLINK})
 
@@ -161,7 +160,7 @@ class Saved:
 
     def listings(self) -> dict[str, Listing]:
         """Directory path -> what the saved walk found in it, for ``walk(previous=...)``."""
-        from .walk import IGNORE_FILES, Listing, Skipped
+        from repoctx.reconcile.walk import IGNORE_FILES, Listing, Skipped
 
         value = self.value
         ctimes: dict[str, int] = {}

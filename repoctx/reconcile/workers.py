@@ -3,7 +3,7 @@ that die with the process that started them (their parent, or a starter that ask
 server for them).
 
 Kept apart from ``reconcile/pool`` (which imports the extractors) so that other pools
-and workers (``contextpull/pool``, ``vectors/alongside``) use them without loading what
+and workers (``contextpull/write/pool``, ``vectors/alongside``) use them without loading what
 they do not run.
 """
 

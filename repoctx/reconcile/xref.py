@@ -12,9 +12,8 @@ from __future__ import annotations
 import re
 
 from repoctx.extract import simple_name
-
-from .symbol_record import Declaration
-from .xref_record import DEPENDENTS, TESTS
+from repoctx.reconcile.nodes.symbol_record import Declaration
+from repoctx.reconcile.nodes.xref_record import DEPENDENTS, TESTS
 
 Edge = tuple[str, str]  # (relation, referenced name)
 

@@ -25,10 +25,9 @@ from typing import TYPE_CHECKING, Any
 import msgpack
 
 from repoctx.crdt.record import Record
+from repoctx.reconcile.nodes import xref_record
 from repoctx.store import Store
 from repoctx.trees import Batch
-
-from . import xref_record
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor

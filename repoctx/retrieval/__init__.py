@@ -6,27 +6,21 @@ from typing import TYPE_CHECKING
 from repoctx.lazy import export_lazily
 
 if TYPE_CHECKING:
-    from .context import context
-    from .context_rank import Candidate, Ranker, default_rank, reader_rank
-    from .export_extras import export_extras
-    from .export_refresh import EXPORT_NAME, refresh_export
-    from .integrity import check_store, check_text
-    from .receipts import receipt
-    from .repair import RepairReport, repair
-    from .search import refresh_index, search
-    from .search_index import build_search_index, has_search_index
-    from .wire import dumps, seal
+    from .bundle.context import context
+    from .bundle.rank import Candidate, Ranker, default_rank, reader_rank
+    from .bundle.receipts import receipt
+    from .bundle.wire import dumps, seal
+    from .index.export_extras import export_extras
+    from .index.export_refresh import EXPORT_NAME, refresh_export
+    from .index.tables import build_search_index, has_search_index
     from .workspace import Workspace, open_workspace
 
 __all__ = [
     "Candidate",
     "EXPORT_NAME",
     "Ranker",
-    "RepairReport",
     "Workspace",
     "build_search_index",
-    "check_store",
-    "check_text",
     "context",
     "default_rank",
     "dumps",
@@ -36,22 +30,16 @@ __all__ = [
     "reader_rank",
     "receipt",
     "refresh_export",
-    "refresh_index",
-    "repair",
     "seal",
-    "search",
 ]
 
 export_lazily(__name__, {
-    ".context": ("context",),
-    ".context_rank": ("Candidate", "Ranker", "default_rank", "reader_rank"),
-    ".export_extras": ("export_extras",),
-    ".export_refresh": ("EXPORT_NAME", "refresh_export"),
-    ".integrity": ("check_store", "check_text"),
-    ".receipts": ("receipt",),
-    ".repair": ("RepairReport", "repair"),
-    ".search": ("refresh_index", "search"),
-    ".search_index": ("build_search_index", "has_search_index"),
-    ".wire": ("dumps", "seal"),
+    ".bundle.context": ("context",),
+    ".bundle.rank": ("Candidate", "Ranker", "default_rank", "reader_rank"),
+    ".index.export_extras": ("export_extras",),
+    ".index.export_refresh": ("EXPORT_NAME", "refresh_export"),
+    ".bundle.receipts": ("receipt",),
+    ".index.tables": ("build_search_index", "has_search_index"),
+    ".bundle.wire": ("dumps", "seal"),
     ".workspace": ("Workspace", "open_workspace"),
 })

@@ -8,10 +8,10 @@ tests, under its snake form too).
 from __future__ import annotations
 
 from repoctx.extract import simple_name
-from repoctx.reconcile import Declaration, snake, symbol_record, xref_record
-
-from .search_state import search_state, sqlite_errors
-from .workspace import Workspace
+from repoctx.reconcile import Declaration, snake
+from repoctx.reconcile.nodes import symbol_record, xref_record
+from repoctx.retrieval.search.state import search_state, sqlite_errors
+from repoctx.retrieval.workspace import Workspace
 
 LOOKUP_LIMIT = 200
 """Most edges one reverse lookup returns (a popular name can have thousands)."""

@@ -18,11 +18,11 @@ from repoctx import deadline, vectors
 from repoctx.contextpull import Reader
 from repoctx.crdt import Record
 from repoctx.errors import NotIndexedError, StoreMissingError, ToolError
-from repoctx.reconcile import FileNode, file_node, read_status
+from repoctx.reconcile import FileNode, read_status
+from repoctx.reconcile.nodes import file_node
+from repoctx.retrieval.call_stats import CallStats
+from repoctx.retrieval.index.export_refresh import EXPORT_NAME
 from repoctx.store import Store, can_write, missing_message, open_store, store_path
-
-from .call_stats import CallStats
-from .export_refresh import EXPORT_NAME
 
 
 @dataclass

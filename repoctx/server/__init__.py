@@ -1,4 +1,4 @@
-"""server — the MCP server (stdio) exposing the tools of ``retrieval.tools``."""
+"""server — the MCP server (stdio) exposing the tools of ``tools.registry``."""
 
 from typing import TYPE_CHECKING
 

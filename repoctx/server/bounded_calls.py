@@ -63,7 +63,7 @@ class BoundedCalls:
 
     def _run(self, name: str, arguments: dict[str, Any],
              due: deadline.Deadline) -> dict[str, Any]:
-        from repoctx.retrieval.tools import call
+        from repoctx.tools.registry import call
 
         view = self._checkout()
         try:

@@ -1,7 +1,7 @@
 """server/mcp_server — the tools over MCP (stdio), on the official SDK's ``MCPServer``.
 
 Tools are listed with their title, their explicit input and output JSON schemas from
-the one registry (``retrieval.tools``) and annotations saying what each may do
+the one registry (``tools.registry``) and annotations saying what each may do
 (read-only, destructive, idempotent; none reaches beyond the repository), and answered
 with the same compact JSON every other door sends, as text and as structured content.
 Only the tools capability is advertised: the SDK's prompt and resource handlers are
@@ -23,8 +23,8 @@ from mcp_types import Tool as MCPTool
 
 from repoctx.errors import RepoctxError
 from repoctx.retrieval import Workspace
-from repoctx.retrieval.tool_spec import Tool
-from repoctx.retrieval.tools import serialize, tools
+from repoctx.tools.registry import serialize, tools
+from repoctx.tools.spec import Tool
 
 from .bounded_calls import BoundedCalls
 

@@ -24,11 +24,8 @@ from repoctx import vectors
 from repoctx.crdt import module_for_tag, record, wall_ms
 from repoctx.crdt.record import Record
 from repoctx.errors import CorruptRecordError, CrdtError, InvalidKeyError, WrongTreeError
-from repoctx.reconcile import (
-    edges,
-    symbol_record,
-    xref_journal,
-)
+from repoctx.reconcile import edges, xref_journal
+from repoctx.reconcile.nodes import symbol_record
 from repoctx.store import Store
 from repoctx.trees import BY_NAME, Batch, TreeSpec, lmdb_key, parse_key, reapable, tree_of
 from repoctx.trees import codec as tree_codec
@@ -138,7 +135,7 @@ def _receive_chunk(store: Store, items: list[Item]) -> Received:
         for repo_id in sorted(membership):
             # the coverage digest mirrors membership; what arrived behind the back-fill's
             # back makes it unbuilt, and the next gap scan rebuilds it (digest ⊆ membership)
-            vectors.coverage.invalidate(batch, repo_id, store.tick(), store.replica_id)
+            vectors.records.coverage.invalidate(batch, repo_id, store.tick(), store.replica_id)
     return out
 
 

@@ -11,7 +11,7 @@ in its export) checks each stored value once: the bytes a check passed are remem
 decoded. Damaged bytes never pass, so they raise every time they are read (issue 15).
 A scan may defer the check (``decode(..., checked=False)``, then ``check`` on the records
 a reader looks into): the file node scan of a one-file pass does, checking the changed
-files' nodes alone (``reconcile.file_node.LiveNodes``).
+files' nodes alone (``reconcile.nodes.file_node.LiveNodes``).
 
 Stored bytes may be compressed (store format 2, issue 15): a tree whose ``TreeSpec``
 says ``compress`` stores a record's encoding of ``COMPRESS_MIN`` bytes or more as

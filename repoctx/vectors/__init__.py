@@ -13,25 +13,9 @@ from typing import TYPE_CHECKING
 from repoctx.lazy import export_lazily
 
 if TYPE_CHECKING:
-    from . import (
-        alongside,
-        ann_index,
-        bert,
-        caught_up,
-        chunks,
-        coverage,
-        index_record,
-        ivf,
-        membership,
-        membership_record,
-        metadata_record,
-        payload_record,
-        settled,
-        sources,
-        static,
-    )
+    from . import alongside, ann, caught_up, chunks, embedders, records, settled, sources
     from .backfill import BackfillReport, backfill
-    from .embedder import (
+    from .embedders.embedder import (
         NONE,
         Embedder,
         EmbedderError,
@@ -41,8 +25,10 @@ if TYPE_CHECKING:
         space_fingerprint,
         space_of,
     )
+    from .embedders.minilm import MiniLmEmbedder
+    from .embedders.settings import CHOICES, choose, embedder_named, recorded
+    from .embedders.static import StaticEmbedder
     from .export import fill_embeddings
-    from .minilm import MiniLmEmbedder
     from .semantic import (
         APPROXIMATE,
         EMBEDDER_FAILED,
@@ -52,8 +38,6 @@ if TYPE_CHECKING:
         query_embedder,
         semantic_hits,
     )
-    from .settings import CHOICES, choose, embedder_named, recorded
-    from .static import StaticEmbedder
 
 __all__ = [
     "APPROXIMATE",
@@ -70,43 +54,35 @@ __all__ = [
     "NoneEmbedder",
     "StaticEmbedder",
     "alongside",
-    "ann_index",
+    "ann",
     "backfill",
-    "bert",
     "caught_up",
     "choose",
     "chunks",
-    "coverage",
     "embedder_named",
+    "embedders",
     "fill_embeddings",
-    "index_record",
     "is_none",
-    "ivf",
     "l2_normalise",
-    "membership",
-    "membership_record",
-    "metadata_record",
-    "payload_record",
     "query_embedder",
     "recorded",
+    "records",
     "semantic_hits",
     "settled",
     "sources",
     "space_fingerprint",
     "space_of",
-    "static",
 ]
 
 export_lazily(__name__, {
     ".backfill": ("BackfillReport", "backfill"),
-    ".embedder": ("NONE", "Embedder", "EmbedderError", "NoneEmbedder", "is_none", "l2_normalise",
-                  "space_fingerprint", "space_of"),
+    ".embedders.embedder": ("NONE", "Embedder", "EmbedderError", "NoneEmbedder", "is_none",
+                            "l2_normalise", "space_fingerprint", "space_of"),
     ".export": ("fill_embeddings",),
-    ".minilm": ("MiniLmEmbedder",),
+    ".embedders.minilm": ("MiniLmEmbedder",),
     ".semantic": ("APPROXIMATE", "EMBEDDER_FAILED", "EXACT", "NO_EMBEDDER", "NO_VECTORS",
                   "query_embedder", "semantic_hits"),
-    ".settings": ("CHOICES", "choose", "embedder_named", "recorded"),
-    ".static": ("StaticEmbedder",),
-}, modules=("alongside", "ann_index", "bert", "caught_up", "chunks", "coverage", "index_record",
-            "ivf", "membership", "membership_record", "metadata_record", "payload_record",
-            "settled", "sources", "static"))
+    ".embedders.settings": ("CHOICES", "choose", "embedder_named", "recorded"),
+    ".embedders.static": ("StaticEmbedder",),
+}, modules=("alongside", "ann", "caught_up", "chunks", "embedders", "records",
+            "settled", "sources"))

@@ -25,8 +25,7 @@ from typing import Any, BinaryIO
 
 from repoctx.reconcile.workers import die_with_parent
 from repoctx.store import Store
-
-from .backfill import BackfillReport
+from repoctx.vectors.backfill import BackfillReport
 
 
 @dataclass
@@ -115,9 +114,8 @@ def child(args: str) -> None:
     os.nice(NICE)
 
     from repoctx.store import open_store
-
-    from .backfill import backfill
-    from .settings import embedder_named
+    from repoctx.vectors.backfill import backfill
+    from repoctx.vectors.embedders.settings import embedder_named
 
     with os.fdopen(given["fd"], "w") as out:
         try:

@@ -22,14 +22,20 @@ from typing import TYPE_CHECKING, Any
 
 from repoctx.store import Store
 from repoctx.trees import Batch, Snapshot
-
-from . import caught_up, coverage, membership, settled
-from . import membership_record as mm
-from . import metadata_record as mr
-from . import payload_record as pr
-from .chunks import Chunk
-from .embedder import Embedder, EmbedderError, is_none, l2_normalise, space_of
-from .sources import (
+from repoctx.vectors import caught_up, settled
+from repoctx.vectors.chunks import Chunk
+from repoctx.vectors.embedders.embedder import (
+    Embedder,
+    EmbedderError,
+    is_none,
+    l2_normalise,
+    space_of,
+)
+from repoctx.vectors.records import coverage, membership
+from repoctx.vectors.records import membership_record as mm
+from repoctx.vectors.records import metadata_record as mr
+from repoctx.vectors.records import payload_record as pr
+from repoctx.vectors.sources import (
     KINDS,
     MEMORY,
     FileMark,
@@ -43,7 +49,7 @@ from .sources import (
 if TYPE_CHECKING:  # numpy (and the index, which needs it) load only when there is work:
     import numpy as np  # a settled no-op back-fill never imports them (issue 15)
 
-    from . import ann_index
+    from repoctx.vectors.ann import ann_index
 
 Progress = Callable[[int, int], None]
 """``progress(done, total)`` after each batch, counted in sources."""
@@ -198,7 +204,7 @@ def _switch(store: Store, space: str, report: BackfillReport) -> None:
     name = HELD.format(repo=store.repo_id)
     held = store.trees.get_local(name)
     if held and held != space:
-        from . import ann_index
+        from repoctx.vectors.ann import ann_index
 
         membership.retire_space(store, held)
         ann_index.drop(store, held)
@@ -265,7 +271,7 @@ def _changed(live: LiveSources, covered: dict[str, coverage.Entry]) -> Iterator[
 
 
 def _writer(store: Store, embedder: Embedder, space: str) -> ann_index.IndexWriter:
-    from . import ann_index
+    from repoctx.vectors.ann import ann_index
 
     with store.snapshot() as snap:
         view = ann_index.load(snap, store.repo_id, space)
@@ -318,7 +324,9 @@ def _groups(store: Store, space: str, todo: list[Source], batch_texts: int,
 
 
 def _item(store: Store, snap: Snapshot, space: str, src: Source) -> _Item:
-    from .source_texts import chunks_for  # symbol records (and extract): only to embed
+    from repoctx.vectors.source_texts import (
+        chunks_for,  # symbol records (and extract): only to embed
+    )
 
     adopted = membership.adoptable(snap, store.repo_id, space, src)
     if adopted is not None:
@@ -410,7 +418,7 @@ def _maybe_retrain(store: Store, space: str, writer: ann_index.IndexWriter,
                    covered: dict[str, coverage.Entry], report: BackfillReport, seed: int,
                    ) -> None:
     """Retrain on drift; build the index when vectors exist but it does not (dropped)."""
-    from . import ann_index
+    from repoctx.vectors.ann import ann_index
 
     view = writer.view
     missing = view is None and any(n > 0 for _, n in covered.values())

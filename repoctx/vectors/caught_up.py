@@ -22,9 +22,8 @@ from dataclasses import dataclass, fields
 
 from repoctx.store import Store
 from repoctx.trees import BY_FAMILY, Snapshot
-
-from . import sources
-from .sources import FileMark
+from repoctx.vectors import sources
+from repoctx.vectors.sources import FileMark
 
 MARK = "vectors/caught-up/{repo}"
 TREES = tuple(BY_FAMILY[family].name for family in ("vmem", "vec", "vcov"))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-from .embedder import Embedder, float32_bytes, is_none, l2_normalise
+from repoctx.vectors.embedders.embedder import Embedder, float32_bytes, is_none, l2_normalise
 
 BATCH = 64
 MISSING = ("SELECT s.id, s.heading_path, s.text FROM sections s"

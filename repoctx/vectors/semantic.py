@@ -15,12 +15,17 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from repoctx.store import Store
-
-from . import ann_index
-from . import metadata_record as mr
-from .embedder import Embedder, EmbedderError, is_none, l2_normalise, space_of
-from .settings import choose
-from .sources import MEMORY
+from repoctx.vectors.ann import ann_index
+from repoctx.vectors.embedders.embedder import (
+    Embedder,
+    EmbedderError,
+    is_none,
+    l2_normalise,
+    space_of,
+)
+from repoctx.vectors.embedders.settings import choose
+from repoctx.vectors.records import metadata_record as mr
+from repoctx.vectors.sources import MEMORY
 
 EXACT, APPROXIMATE = "semantic.exact", "semantic.approximate"
 NO_EMBEDDER, NO_VECTORS, EMBEDDER_FAILED = (

@@ -21,8 +21,7 @@ from dataclasses import asdict, dataclass, replace
 from repoctx.crdt import record
 from repoctx.store import Store
 from repoctx.trees import BY_FAMILY, Snapshot
-
-from . import sources
+from repoctx.vectors import sources
 
 MARK = "vectors/settled/{repo}"
 READ = tuple(BY_FAMILY[family].name

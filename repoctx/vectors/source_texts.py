@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from repoctx.reconcile import content_record, symbol_record
+from repoctx.reconcile.nodes import content_record, symbol_record
 from repoctx.store import Store
 from repoctx.trees import Snapshot
-
-from .chunks import Chunk, memory_chunks, symbol_chunks, windows
-from .sources import FILE, MEMORY, SYMBOL, Source, split_source_id
+from repoctx.vectors.chunks import Chunk, memory_chunks, symbol_chunks, windows
+from repoctx.vectors.sources import FILE, MEMORY, SYMBOL, Source, split_source_id
 
 
 def chunks_for(store: Store, snap: Snapshot, source: Source) -> tuple[list[Chunk], dict[str, Any]]:

@@ -20,11 +20,10 @@ from dataclasses import dataclass
 
 from repoctx.crdt import record
 from repoctx.crdt.record import Record
-from repoctx.reconcile import file_node
+from repoctx.reconcile.nodes import file_node
 from repoctx.store import Store
 from repoctx.trees import BY_FAMILY, Snapshot, check_stored, family_prefix, key_name
-
-from .chunks import memory_text
+from repoctx.vectors.chunks import memory_text
 
 FILE, SYMBOL, MEMORY = "file", "symbol", "mem"
 KINDS = (FILE, SYMBOL, MEMORY)

@@ -20,7 +20,7 @@ from repoctx.extract import (
     simple_name,
 )
 from repoctx.extract import registry as registry_module
-from repoctx.extract.python import extract_python
+from repoctx.extract.languages.python import extract_python
 
 from .memory_files import MemoryFiles
 
@@ -97,7 +97,7 @@ def test_simple_names_follow_each_convention() -> None:
 def test_every_language_owns_exactly_the_suffixes_language_of_gives_it() -> None:
     # `Language.suffixes` documents what `languages.language_of` dispatches on; the two
     # tables must not drift apart.
-    from repoctx.extract.languages import _BY_EXTENSION
+    from repoctx.extract.path_language import _BY_EXTENSION
 
     for language in registry_module._BUILTIN:
         assert language.suffixes, language.name

@@ -6,7 +6,8 @@ import pytest
 
 from repoctx.errors import ToolError
 from repoctx.memory import links
-from repoctx.reconcile import Declaration, symbol_record
+from repoctx.reconcile import Declaration
+from repoctx.reconcile.nodes import symbol_record
 
 from .conftest import key
 

@@ -6,7 +6,7 @@ import pytest
 
 from repoctx.reconcile import analyse as an
 from repoctx.reconcile.analyse import Job, analyse
-from repoctx.reconcile.content_record import unpack_body
+from repoctx.reconcile.nodes.content_record import unpack_body
 
 SOURCE = 'class Cart:\n    """A cart."""\n\n    def total(self):\n        return helper()\n'
 

@@ -20,7 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from repoctx import open_store
-from repoctx.reconcile import PassOptions, file_node, reconcile_pass
+from repoctx.reconcile import PassOptions, reconcile_pass
+from repoctx.reconcile.nodes import file_node
 
 # A name component: any bytes but "/" and NUL, weighted towards the hostile ones.
 _BYTE = st.one_of(

@@ -1,9 +1,10 @@
 """reconcile/project: projections of one file written into one batch."""
 
 from repoctx.crdt import record
-from repoctx.reconcile import file_node, package_node, symbol_record, xref_journal, xref_record
+from repoctx.reconcile import xref_journal
+from repoctx.reconcile.nodes import file_node, package_node, symbol_record, xref_record
+from repoctx.reconcile.nodes.symbol_record import Declaration
 from repoctx.reconcile.project import Counts, Projector
-from repoctx.reconcile.symbol_record import Declaration
 from repoctx.trees import BY_FAMILY
 
 

@@ -9,14 +9,12 @@ import pytest
 from repoctx import open_store
 from repoctx.crdt import record
 from repoctx.errors import StoreBusyError
-from repoctx.reconcile import (
-    PassOptions,
+from repoctx.reconcile import PassOptions, reconcile_pass, writer_lock
+from repoctx.reconcile.nodes import (
     content_record,
     file_node,
     package_node,
-    reconcile_pass,
     symbol_record,
-    writer_lock,
     xref_record,
 )
 

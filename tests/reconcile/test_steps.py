@@ -2,7 +2,8 @@
 
 from repoctx import open_store
 from repoctx.crdt import record
-from repoctx.reconcile import PassOptions, file_node, reconcile_pass, symbol_record
+from repoctx.reconcile import PassOptions, reconcile_pass
+from repoctx.reconcile.nodes import file_node, symbol_record
 
 from .helpers import write
 from .test_reconcile_pass import APP

@@ -3,8 +3,8 @@
 import pytest
 
 from repoctx.reconcile import xref  # the module: its test_subjects must not be collected
-from repoctx.reconcile.symbol_record import Declaration
-from repoctx.reconcile.xref_record import DEPENDENTS, TESTS
+from repoctx.reconcile.nodes.symbol_record import Declaration
+from repoctx.reconcile.nodes.xref_record import DEPENDENTS, TESTS
 
 
 @pytest.mark.parametrize("name, want", [

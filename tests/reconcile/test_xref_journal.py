@@ -1,8 +1,9 @@
 """reconcile/xref_journal: journal edge changes, then net and apply them once per name."""
 
-from repoctx.reconcile import xref_journal, xref_record
+from repoctx.reconcile import xref_journal
+from repoctx.reconcile.nodes import xref_record
+from repoctx.reconcile.nodes.xref_record import DEPENDENTS, TESTS
 from repoctx.reconcile.pool import worker_pool
-from repoctx.reconcile.xref_record import DEPENDENTS, TESTS
 
 
 def journal(store, *entries):

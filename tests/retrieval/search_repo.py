@@ -9,7 +9,7 @@ from repoctx import open_store
 from repoctx.contextpull import export_store
 from repoctx.reconcile import reconcile_pass
 from repoctx.retrieval import Workspace
-from repoctx.retrieval.search_index import build_search_index
+from repoctx.retrieval.index.tables import build_search_index
 
 FILES = {
     "shop/cart.py": '''"""Shopping cart."""

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from repoctx.retrieval.changed import changed
-from repoctx.retrieval.context import context
-from repoctx.retrieval.outline import outline
-from repoctx.retrieval.related import related
+from repoctx.retrieval.bundle.context import context
+from repoctx.retrieval.impact.changed import changed
+from repoctx.retrieval.impact.outline import outline
+from repoctx.retrieval.impact.related import related
 
 from .small_repo import build
 
@@ -118,7 +118,7 @@ def test_a_context_bundle_about_a_rust_function_carries_it_whole(poly):
 
 
 def test_search_finds_symbols_by_the_words_of_each_naming_habit(poly):
-    from repoctx.retrieval.search import search
+    from repoctx.retrieval.search.hits import search
 
     rust = search(poly, "reconcile balance")["hits"][0]
     assert rust["path"] == "ledger/src/ledger.rs"

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from repoctx.retrieval.changed import changed
-from repoctx.retrieval.outline import outline
-from repoctx.retrieval.related import related
+from repoctx.retrieval.impact.changed import changed
+from repoctx.retrieval.impact.outline import outline
+from repoctx.retrieval.impact.related import related
 
 from .small_repo import build
 

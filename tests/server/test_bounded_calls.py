@@ -14,8 +14,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from repoctx.deadline import CALL_SECONDS_ENV
 from repoctx.retrieval import open_workspace
-from repoctx.retrieval.tools import call
 from repoctx.server.bounded_calls import BoundedCalls
+from repoctx.tools.registry import call
 from tests.reconcile.helpers import write
 
 # 1,600 sections on which ``(a|a)+b`` backtracks for ~0.0025 s each: a whole grep of them

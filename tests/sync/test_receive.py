@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from repoctx.crdt import record, wall_ms
 from repoctx.crdt.record import Record
-from repoctx.reconcile import symbol_record, xref_record
-from repoctx.reconcile.symbol_record import Declaration
+from repoctx.reconcile.nodes import symbol_record, xref_record
+from repoctx.reconcile.nodes.symbol_record import Declaration
 from repoctx.sync import LocalTransport, Responder, canonical, receive, sync
 from repoctx.trees import codec, tree_of
 from tests.conftest import lww_record
@@ -82,7 +82,8 @@ def test_received_symbols_re_derive_their_reverse_edges(tmp_path):
 
 def test_membership_arriving_from_a_peer_unbuilds_the_coverage_digest(tmp_path):
     from repoctx.reconcile import reconcile_pass
-    from repoctx.vectors import backfill, coverage, space_of
+    from repoctx.vectors import backfill, space_of
+    from repoctx.vectors.records import coverage
     from tests.reconcile.helpers import write
     from tests.vectors.hashed_embedder import HashedBagTestEmbedder
 

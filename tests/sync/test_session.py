@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from repoctx import open_store
 from repoctx.crdt import add_wins_set, record, wall_ms
 from repoctx.errors import PeerUnavailableError
-from repoctx.reconcile import PassOptions, reconcile_pass, symbol_record, xref_record
+from repoctx.reconcile import PassOptions, reconcile_pass
+from repoctx.reconcile.nodes import symbol_record, xref_record
 from repoctx.reconcile.xref import edges
 from repoctx.sync import LocalTransport, Responder, sync
 from repoctx.sync.digests import roots

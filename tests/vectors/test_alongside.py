@@ -1,8 +1,8 @@
 """The back-fill in its own process: same result as in process, failures reported."""
 
 from repoctx.vectors import alongside, backfill, space_of
-from repoctx.vectors import metadata_record as mr
-from repoctx.vectors.static import CACHE_ENV, StaticEmbedder
+from repoctx.vectors.embedders.static import CACHE_ENV, StaticEmbedder
+from repoctx.vectors.records import metadata_record as mr
 
 from .tiny_model import build
 

@@ -11,10 +11,12 @@ import numpy as np
 from repoctx import open_store
 from repoctx.reconcile import PassOptions, reconcile_pass
 from repoctx.trees import BY_FAMILY
-from repoctx.vectors import ann_index, backfill, coverage, semantic_hits, space_of
-from repoctx.vectors import index_record as ir
-from repoctx.vectors import membership_record as mm
-from repoctx.vectors import metadata_record as mr
+from repoctx.vectors import backfill, semantic_hits, space_of
+from repoctx.vectors.ann import ann_index
+from repoctx.vectors.ann import index_record as ir
+from repoctx.vectors.records import coverage
+from repoctx.vectors.records import membership_record as mm
+from repoctx.vectors.records import metadata_record as mr
 from tests.reconcile.helpers import generated_repo, tree_values, write
 
 from .conftest import make_repo, ws

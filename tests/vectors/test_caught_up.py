@@ -6,8 +6,10 @@ import pytest
 
 from repoctx import open_store
 from repoctx.memory.entries import remember
-from repoctx.reconcile import PassOptions, file_node, reconcile_pass
-from repoctx.vectors import backfill, caught_up, coverage, space_of
+from repoctx.reconcile import PassOptions, reconcile_pass
+from repoctx.reconcile.nodes import file_node
+from repoctx.vectors import backfill, caught_up, space_of
+from repoctx.vectors.records import coverage
 from tests.reconcile.helpers import write
 
 from .conftest import make_repo

@@ -8,7 +8,9 @@ import pytest
 from repoctx.crdt import max_register, record
 from repoctx.memory.entries import remember
 from repoctx.reconcile import PassOptions, reconcile_pass
-from repoctx.vectors import ann_index, backfill, coverage, settled, sources, space_of
+from repoctx.vectors import backfill, settled, sources, space_of
+from repoctx.vectors.ann import ann_index
+from repoctx.vectors.records import coverage
 from tests.reconcile.helpers import write
 
 
@@ -179,7 +181,7 @@ def test_a_settled_no_op_index_imports_no_numpy(tmp_path, monkeypatch):
     import sys
     from pathlib import Path
 
-    from repoctx.vectors.static import CACHE_ENV
+    from repoctx.vectors.embedders.static import CACHE_ENV
 
     from .conftest import make_repo
     from .tiny_model import build
@@ -205,4 +207,4 @@ def test_a_settled_no_op_index_imports_no_numpy(tmp_path, monkeypatch):
     assert first["embedded"] > 0 and "numpy" in loaded_first  # the export embeds
     assert last["settled"] and last["embedder"] == "static" and last["embedded"] == 0
     assert "repoctx.vectors.backfill" in loaded
-    assert not {"numpy", "repoctx.vectors.bert", "repoctx.memory"} & loaded
+    assert not {"numpy", "repoctx.vectors.embedders.bert", "repoctx.memory"} & loaded

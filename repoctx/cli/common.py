@@ -1,0 +1,131 @@
+"""cli/common — what every ``repoctx`` command module shares: exit codes, error
+reporting, the ``--json`` flag and the store-location options.
+
+Exit codes: 0 success, 1 an error repoctx names (one line on stderr), 2 bad usage
+(click's own), 75 the store is busy (try again later).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any
+
+import click
+
+from repoctx.cli.output import ABORTED, EXIT_ERROR, failure, rendered
+
+__all__ = ["Cli", "emit", "fails_cleanly", "json_option", "repo_options"]
+
+
+def fails_cleanly(command: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn a ``RepoctxError`` into one line on stderr and a trustworthy exit code."""
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except click.ClickException:
+            raise  # click's own usage errors keep their message and exit code (2)
+        except Exception as exc:
+            line, code = failure(exc)
+            click.echo(line, err=True)
+            sys.exit(code)
+
+    return wrapper
+
+
+class Cli(click.Group):
+    """The ``repoctx`` group: a usage error is one line on stderr and exit status 2.
+
+    ``lazy_commands`` names commands by ``"module:attribute"``: each module is imported
+    only when its command runs or a listing (``--help``) needs it, so a command such as
+    ``repoctx index`` does not pay for the others' modules (issue 15).
+    """
+
+    def __init__(self, *args: Any, lazy_commands: dict[str, str] | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_commands = dict(lazy_commands or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command's name, the lazy ones included (none imported)."""
+        return sorted({*super().list_commands(ctx), *self.lazy_commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command ``cmd_name``, its module imported on first use if it is lazy."""
+        where = self.lazy_commands.get(cmd_name)
+        if where is not None and cmd_name not in self.commands:
+            module, _, attribute = where.partition(":")
+            self.add_command(getattr(importlib.import_module(module), attribute), cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:  # noqa: D102 - click's entry point
+        try:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        except click.exceptions.Exit as exc:
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            command = f"repoctx {exc.ctx.info_name} " if getattr(exc, "ctx", None) and \
+                exc.ctx.parent is not None else "repoctx "
+            click.echo(f"repoctx: {exc.format_message()} (see `{command}--help`)", err=True)
+            sys.exit(exc.exit_code)
+        except click.exceptions.Abort:
+            click.echo(ABORTED, err=True)
+            sys.exit(EXIT_ERROR)
+
+
+def repo_options(positional: bool = True, new_store: bool = False,
+                 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The repository and store options every command spells the same way.
+
+    ``--repo PATH`` names the repository root (``--path`` is kept as a hidden alias;
+    commands that took a positional PATH still do), ``--store DIR`` its store and
+    ``--repo-id ID`` the repository id. PATH must be an existing directory, and so must
+    ``--store`` unless the command creates stores (``new_store``): a missing one is
+    click's usage error, and nothing is created. The command receives ``path``,
+    ``store_dir`` and ``repo_id``.
+    """
+
+    def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
+        @wraps(command)
+        def wrapper(*args: Any, repo: Path | None, path_alias: Path | None,
+                    **kwargs: Any) -> Any:
+            given = [p for p in (kwargs.pop("path_arg", None), repo, path_alias) if p]
+            if len({p.resolve() for p in given}) > 1:
+                raise click.UsageError("give the repository once (PATH or --repo)")
+            return command(*args, path=given[0] if given else Path("."), **kwargs)
+
+        # click checks that each one exists: a usage error naming it, nothing created
+        directory = click.Path(path_type=Path, exists=True, file_okay=False)
+        options = [
+            click.option("--repo", type=directory, default=None,
+                         help="The repository (default: the current directory)."),
+            click.option("--path", "path_alias", type=directory, default=None, hidden=True),
+            click.option("--store", "store_dir", default=None,
+                         type=click.Path(path_type=Path, exists=not new_store, file_okay=False),
+                         help="Store directory (default: REPO/.repoctx)."),
+            click.option("--repo-id", default=None, help="Repository id (default: derived)."),
+        ]
+        if positional:
+            options.append(click.argument("path_arg", metavar="[PATH]", required=False,
+                                          type=directory))
+        for option in reversed(options):
+            wrapper = option(wrapper)
+        return wrapper
+
+    return decorate
+
+
+def json_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The ``--json`` flag."""
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON for machines.")(
+        command)
+
+
+def emit(payload: Any, as_json: bool, text: Callable[[Any], str]) -> None:
+    """Print ``payload`` as JSON or through ``text``."""
+    click.echo(rendered(payload, as_json, text))

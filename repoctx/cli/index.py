@@ -1,0 +1,115 @@
+"""cli/index — ``repoctx index``'s work: index PATH into its store, then refresh the export.
+
+``index_run`` is what both entries run: ``entry.dispatch`` for a plain ``repoctx index``
+(no click imported) and ``commands.index``, the click command. Heavy modules are
+imported inside the functions that use them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from repoctx.cli.progress import Phases, process_seconds
+
+if TYPE_CHECKING:
+    from repoctx.reconcile import PassReport
+    from repoctx.store import Store
+    from repoctx.vectors import BackfillReport
+    from repoctx.vectors.alongside import Alongside
+
+
+def open_for(path: Path, store_dir: Path | None, repo_id: str | None, *,
+             create: bool = False, readonly: bool = False) -> Store:
+    """Open the store a command works on (only ``repoctx index`` creates one)."""
+    from repoctx.store import open_store
+
+    return open_store(path, repo_id=repo_id, store_dir=store_dir, create=create,
+                      readonly=readonly)
+
+
+def index_run(path: Path, store_dir: Path | None, repo_id: str | None, full: bool,
+              no_wait: bool, no_export: bool, embedder: str | None, as_json: bool,
+              ) -> tuple[dict[str, Any], Callable[[dict[str, Any]], str]]:
+    """``repoctx index`` (``commands.index`` is its click command): index PATH into
+    its store, then refresh the export; returns the payload and its human text."""
+    from repoctx.reconcile import PassOptions, reconcile_pass
+
+    phases = Phases(show=not as_json)
+    try:
+        with open_for(path, store_dir, repo_id, create=True) as store:
+            with phases.phase("pass"):
+                report = reconcile_pass(store, path, PassOptions(full=full, wait=not no_wait),
+                                        progress=phases.files)
+            payload = report.as_json()
+            moved = bool(report.added or report.changed or report.removed)
+            embedding = _start_embed(store, path, store_dir, repo_id, embedder, moved, phases)
+            payload["export"] = None if no_export else _export(store, path, phases, report,
+                                                               not no_wait)
+            payload["vectors"] = _finish_embed(embedding, phases, report.warnings)
+    finally:
+        phases.close()
+    payload["seconds"] |= {k: round(v, 4) for k, v in phases.seconds.items() if k != "pass"}
+    payload["seconds"]["wall"] = round(process_seconds(), 4)
+    payload["warnings"] = report.warnings
+    return payload, lambda p: (report.text() + _export_line(p["export"]) +
+                               f"\n  {p['seconds']['wall']:.2f}s in all")
+
+
+def _start_embed(store: Store, path: Path, store_dir: Path | None, repo_id: str | None,
+                 embedder: str | None, moved: bool, phases: Phases,
+                 ) -> Alongside | BackfillReport | None:
+    """The back-fill: when the pass changed files, started in its own process beside the
+    export (``vectors.alongside``); else (only a killed run's leftovers, if anything) run
+    here at once, sparing a no-op index a process. None without an embedder."""
+    from repoctx import vectors
+
+    chosen = vectors.choose(store, embedder)
+    if vectors.is_none(chosen):
+        return None
+    if moved:
+        from repoctx.vectors import alongside
+
+        return alongside.start(store, path, store_dir, repo_id, chosen.name)
+    with phases.phase("embed"):
+        return vectors.backfill(store, chosen, progress=phases.steps("embed", "source"))
+
+
+def _finish_embed(embedding: Alongside | BackfillReport | None, phases: Phases,
+                  warnings: list[str]) -> dict[str, Any] | None:
+    if embedding is None:
+        return None
+    from repoctx.vectors import BackfillReport
+
+    if not isinstance(embedding, BackfillReport):  # an ``Alongside`` child: wait for it
+        with phases.phase("embed-wait"):
+            embedding = embedding.wait()
+        phases.seconds["embed"] = embedding.seconds
+    # (never fails the structural pass; a killed back-fill resumes at the next index)
+    warnings += [f"vectors: {embedding.error}"] if embedding.error else []
+    return embedding.as_json()
+
+
+def _export(store: Store, path: Path, phases: Phases, report: PassReport,
+            wait: bool) -> dict[str, Any]:
+    from repoctx.reconcile import writer_lock
+    from repoctx.retrieval import EXPORT_NAME, refresh_export
+
+    out = store.path / EXPORT_NAME
+    # Under the indexer lock: an export may patch the file in place (docs/store.md).
+    with phases.phase("export"), writer_lock(store.path, wait=wait):
+        exported = refresh_export(store, path, out, report.warnings, nodes=report.nodes)
+    if exported is None:
+        return {"path": str(out), "unchanged": True}
+    return {"path": str(out), "unchanged": False, "documents": exported.documents,
+            "sections": exported.sections}
+
+
+def _export_line(export: dict | None) -> str:
+    if export is None:
+        return ""
+    if export["unchanged"]:
+        return f"\n  export: unchanged -> {export['path']}"
+    return (f"\n  export: {export['documents']} documents, {export['sections']} sections -> "
+            f"{export['path']}")

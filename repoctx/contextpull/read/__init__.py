@@ -1,0 +1,3 @@
+"""contextpull/read — the conforming reader (seed 000) and its tools. Never writes."""
+
+__all__: list[str] = []

@@ -1,0 +1,319 @@
+"""retrieval/bundle/definition_slices — which whole definitions a file's slices carry.
+
+Reads the store only (declarations). A slice is a whole definition, never a window of
+matched words: the definition an agent edits arrives entire, with its signature.
+
+Which ones (``rank_definitions``): the search's hits in the file, in their order (a
+function nested in a function stands for its enclosing one, which holds it, when that
+fits the file's share); a class too long to send whole (``LARGE_CLASS_LINES``) as its
+header (from its ``class`` line to its first member: bases, docstring, class
+attributes) followed by its best members, each whole; then the definitions the task
+names exactly (``Class.method``, or a compound simple name written as code), wherever
+they are in the file. For the plan's first files every definition also competes as an
+extra: scored against the task's weighted terms (``TaskTerms``: each word's place and
+rarity, ``task_text.term_weights``) in its body (a class in its header: its members
+compete alone), more for the parts of its own name, damped for length; the
+definitions the first one calls get a share of its score (a fix often lands one call
+down), and so do the methods beside a method search hit (a fix often touches several
+methods of one class). ``units`` decides how many extras a budget lets in.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import accumulate
+
+from repoctx.extract.symbol import CLASS
+from repoctx.reconcile import Declaration
+from repoctx.retrieval.query import is_compound, split_identifier
+from repoctx.retrieval.search.task_text import (
+    DOTTED,
+    NO_STATS,
+    IndexStats,
+    code_terms,
+    term_weights,
+)
+from repoctx.retrieval.symbols import declared_in
+from repoctx.retrieval.workspace import Workspace
+
+Span = tuple[int, int, str | None]
+
+LARGE_CLASS_LINES = 120
+"""A class longer than this is split into its header and its matching members."""
+HEADER = "#header"
+"""Marks the span of a split class's header (its unit names the class, not all of it)."""
+NAME_PART_WEIGHT = 2.0
+"""A task term in a definition's own name counts this many times its body's share."""
+MAX_HITS = 6
+"""Most search hits of a file that its slices carry (in their rank order)."""
+MAX_MEMBERS = 3
+"""Most members of a split class hit by search that come right after its header."""
+CALLEE_SHARE = 0.5
+"""A definition the best one calls gets this share of the best one's score."""
+SIBLING_SHARE, SIBLING_OF = 0.3, 3
+"""A member of the class of one of the first ``SIBLING_OF`` core definitions (a method
+search hit) gets this share of that method's score: a fix often touches the methods
+beside the one the task is about."""
+CLOSE_SHARE = 0.5
+"""A definition search did not hit comes in at this share of the best score or more."""
+SIZE_LINES = 40
+"""Past this many lines a definition's body score is damped (log): a long body holds
+many words by its size alone."""
+IMPORT_LINES = 40
+"""Longest import block sent with a file's definitions (and how far down it may start)."""
+IMPORT_GAP = 8
+"""Lines without an import that end the block."""
+_IMPORTS = ("import ", "from ", "#include", "use ")
+_CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+
+
+@dataclass(frozen=True)
+class TaskTerms:
+    """What a task says, for ranking definitions: weighted words and names."""
+
+    weights: Mapping[str, float] = field(default_factory=dict)
+    """Lowercase word or identifier -> how much it tells (place and rarity)."""
+    names: frozenset[str] = frozenset()
+    """Lowercase simple names the task writes as code (``get_order_by``)."""
+    qualified: frozenset[str] = frozenset()
+    """Lowercase ``owner.name`` pairs the task writes (``sqlcompiler.get_order_by``)."""
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str] | None:
+        """One pattern matching any weighted word as a whole identifier (None: no word)."""
+        if not self.weights:
+            return None
+        words = sorted(self.weights, key=len, reverse=True)
+        return re.compile(r"(?<![A-Za-z0-9_])(?:" + "|".join(map(re.escape, words))
+                          + r")(?![A-Za-z0-9_])")
+
+
+NO_TERMS = TaskTerms()
+"""A task with no terms: the search's hits keep their order."""
+
+
+def task_terms(task: str, stats: IndexStats = NO_STATS) -> TaskTerms:
+    """The weighted terms and names of ``task``, rarity read from ``stats``."""
+    weights: dict[str, float] = {}
+    for term, score in term_weights(task, stats).items():
+        key = term.lower()
+        weights[key] = max(weights.get(key, 0.0), score)
+    names = frozenset(n.lower() for n in code_terms(task) if len(n) >= 3)
+    qualified = set()
+    for dotted in DOTTED.findall(task):
+        parts = dotted.lower().split(".")
+        qualified.update(f"{a}.{b}" for a, b in zip(parts, parts[1:], strict=False))
+    return TaskTerms(weights, names, frozenset(qualified))
+
+
+def with_decorators(lines: list[str], first: int) -> int:
+    """The first line of the definition declared at line ``first``: its decorators and
+    the comments right above it belong to it."""
+    line = first
+    while line > 1 and lines[line - 2].strip().startswith(("@", "#")):
+        line -= 1
+    return line
+
+
+@dataclass
+class _Candidate:
+    fq: str
+    start: int
+    end: int
+    key: str | None
+    head: int = 0
+    """Last line scored: a class is scored on its header (its members compete alone)."""
+    score: float = 0.0
+    named: int = 0
+
+
+def rank_definitions(ws: Workspace, path: str, symbols: Iterable[str], hits: Iterable[str],
+                     lines: list[str], terms: TaskTerms, *, every: bool = True,
+                     fit: int | None = None) -> tuple[list[Span], list[Span]]:
+    """The file's definitions that bear on the task, best first, as spans (a split
+    class's header keyed ``fq + HEADER``). ``hits`` are the search's symbols in the
+    file, best first; with no task term matching, they keep their order. Past the hits,
+    a definition comes in when the task names it or it scores at least ``CLOSE_SHARE``
+    of the best; without ``every`` only the hits compete (and the members of a large
+    class among them), which spares reading every declaration of a marginal file. A
+    function nested in a function stands for itself only when its enclosing one is
+    longer than ``fit`` characters."""
+    hits = list(hits)
+    if every:
+        pool = tuple(symbols)
+    else:
+        prefixes = tuple(h + "." for h in hits)
+        pool = tuple(s for s in symbols if s in hits or s.startswith(prefixes)
+                     or any(h.startswith(s + ".") for h in hits))
+    decls = dict(declared_in(ws, path, pool))
+
+    def size(fq: str) -> int:
+        decl = decls[fq]
+        return sum(len(line) for line in lines[decl.start_line - 1:decl.end_line])
+
+    outer = {}
+    for fq in decls:
+        top = _outermost(fq, decls)
+        outer[fq] = top if fit is None or top == fq or size(top) <= fit else fq
+    hits = [outer[fq] for fq in hits if fq in decls]
+    if not every:  # the hits and the members of hit classes; enclosing ones only map
+        prefixes = tuple(h + "." for h in hits)
+        decls = {fq: d for fq, d in decls.items() if fq in hits or fq.startswith(prefixes)}
+    ordered_hits = list(dict.fromkeys(hits))
+    found: list[_Candidate] = []
+    for fq, decl in decls.items():
+        if outer[fq] != fq and outer[fq] in decls:
+            continue  # inside a function: its enclosing function holds it
+        start = with_decorators(lines, decl.start_line)
+        head = decl.end_line
+        if decl.kind == CLASS:
+            first = min((d.start_line for m, d in decls.items() if _member(m, fq)),
+                        default=None)
+            if first is not None:
+                head = max(start, with_decorators(lines, first) - 1)
+                if decl.end_line - decl.start_line >= LARGE_CLASS_LINES:
+                    found.append(_Candidate(fq, start, head, fq + HEADER, head=head))
+                    continue
+        found.append(_Candidate(fq, start, decl.end_line, fq, head=head))
+    matched = _line_terms(lines, terms, [(c.start, c.head) for c in found])
+    for cand in found:
+        _score(cand, matched, terms)
+    return _order(found, ordered_hits, lines)
+
+
+def _order(found: list[_Candidate], hits: list[str],
+           lines: list[str]) -> tuple[list[Span], list[Span]]:
+    """(the core: each hit in its order, a split class's best members right after its
+    header, the definitions the task names after the first hit; the extras: the rest
+    scoring at least ``CLOSE_SHARE`` of the best, best first, the callees of the first
+    core definition and the siblings of the first core methods lifted)."""
+    by_fq = {c.fq: c for c in found}
+
+    def best_first(cands: Iterable[_Candidate]) -> list[_Candidate]:
+        return sorted(cands, key=lambda c: (-c.named, -c.score, c.start))
+
+    core: list[_Candidate] = []
+    for fq in hits[:MAX_HITS]:
+        cand = by_fq[fq]
+        core.append(cand)
+        if cand.key and cand.key.endswith(HEADER):
+            members = [c for c in found if _member(c.fq, fq) and (c.score > 0 or c.named)]
+            core.extend(c for c in best_first(members)[:MAX_MEMBERS] if c not in core)
+    named = [c for c in best_first(found) if c.named and c not in core]
+    core[1:1] = named
+    if not core:
+        core = [c for c in best_first(found)[:1] if c.score > 0]
+    rest = [c for c in found if c not in core]
+    if core:
+        top = core[0]
+        called = set(_CALL.findall("".join(lines[top.start - 1:top.end])))
+        for cand in rest:
+            if cand.fq.rsplit(".", 1)[-1] in called:
+                cand.score += top.score * CALLEE_SHARE
+        owners: dict[str, float] = {}
+        for cand in core[:SIBLING_OF]:
+            owner = cand.fq.rpartition(".")[0]
+            if owner in by_fq and cand.key == cand.fq:
+                owners[owner] = max(owners.get(owner, 0.0), cand.score)
+        for cand in rest:
+            cand.score += SIBLING_SHARE * owners.get(cand.fq.rpartition(".")[0], 0.0)
+    floor = CLOSE_SHARE * max((c.score for c in found), default=0.0)
+    extras = [c for c in best_first(rest) if c.score >= floor > 0]
+    return ([(c.start, c.end, c.key) for c in core], [(c.start, c.end, c.key) for c in extras])
+
+
+def _member(fq: str, owner: str) -> bool:
+    """True when ``fq`` is declared directly in ``owner`` (``A.b`` in ``A``, not ``A.b.c``)."""
+    return fq.startswith(owner + ".") and fq.count(".") == owner.count(".") + 1
+
+
+def _outermost(fq: str, decls: Mapping[str, Declaration]) -> str:
+    """``fq``, or the outermost function of the file that encloses it."""
+    out = fq
+    parent = fq.rpartition(".")[0]
+    while parent:
+        decl = decls.get(parent)
+        if decl is not None and decl.kind != CLASS:
+            out = parent
+        parent = parent.rpartition(".")[0]
+    return out
+
+
+def _line_terms(lines: list[str], terms: TaskTerms,
+                spans: list[tuple[int, int]]) -> dict[int, frozenset[str]]:
+    """Per line number within ``spans``, the task's weighted terms it holds (lines with
+    none left out): one scan of those lines for all the terms at once."""
+    pattern = terms.pattern
+    if pattern is None or not spans:
+        return {}
+    found: dict[int, set[str]] = {}
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    for first, last in merged:
+        chunk = lines[first - 1:last]
+        text = "".join(chunk).lower()
+        starts = list(accumulate((len(line) for line in chunk), initial=0))
+        for match in pattern.finditer(text):
+            number = first - 1 + bisect_right(starts, match.start())
+            found.setdefault(number, set()).add(match.group())
+    return {number: frozenset(words) for number, words in found.items()}
+
+
+def _score(cand: _Candidate, matched: dict[int, frozenset[str]], terms: TaskTerms) -> None:
+    """The candidate's score from the task's terms, and whether the task names it."""
+    parts = cand.fq.split(".")
+    simple = parts[-1].lower()
+    owner = parts[-2].lower() if len(parts) > 1 else ""
+    if f"{owner}.{simple}" in terms.qualified:
+        cand.named = 2
+    elif simple in terms.names and simple in terms.weights and is_compound(
+            parts[-1].strip("_")) and not parts[-1].startswith("__"):
+        cand.named = 1
+    body: set[str] = set()
+    if len(matched) < cand.head - cand.start:
+        for number, found in matched.items():
+            if cand.start <= number <= cand.head:
+                body |= found
+    else:
+        for number in range(cand.start, cand.head + 1):
+            body |= matched.get(number, frozenset())
+    size = cand.head - cand.start + 1
+    damp = 1.0 + math.log(max(1.0, size / SIZE_LINES))
+    score = sum(terms.weights[t] for t in body) / damp
+    name_parts = set(split_identifier(parts[-1])) | {simple}
+    score += NAME_PART_WEIGHT * sum(terms.weights.get(p, 0.0) for p in name_parts)
+    cand.score = score
+
+
+def import_block(lines: list[str]) -> tuple[int, int] | None:
+    """The lines from the file's first top-level import to its last (``import``,
+    ``from … import``, ``#include``, ``use``), when they are at most ``IMPORT_LINES``
+    lines and start within the file's first ``IMPORT_LINES`` lines; else None. A fix
+    often adds an import; the block also says where the file's names come from."""
+    first = last = 0
+    depth = 0
+    for number, line in enumerate(lines, 1):
+        if depth:
+            depth += line.count("(") - line.count(")")
+            last = number
+            continue
+        if line.startswith(_IMPORTS):
+            first = first or number
+            last = number
+            depth = max(0, line.count("(") - line.count(")"))
+        elif first and number - last > IMPORT_GAP:
+            break
+        elif not first and number > IMPORT_LINES:
+            return None
+    if not first or last - first + 1 > IMPORT_LINES:
+        return None
+    return first, last

@@ -1,0 +1,165 @@
+"""retrieval/bundle/file_class — what a bundle candidate is, read from its content and layout.
+
+Pure; no I/O. An agent edits a repository's own source; the same repository also holds
+copies of other projects (a library pasted in with its licence header), minified and
+generated files, data (JSON, CSV, notebooks), translation catalogues, tests and prose.
+They match a task's words as well as the source does and are often far larger, so a
+bundle ranks them below the source. Each class is recognised from what the file holds
+and how it is laid out (line lengths, a licence header naming another copyright holder, a
+"generated" banner, catalogue entries, tabular rows), never from names particular to a
+repository; tests, release notes and prose keep their layout conventions (``priors``).
+Only the head of a file is read (``HEAD_CHARS``), so a class costs microseconds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+from repoctx.retrieval.priors import (
+    CHANGELOG_WORDS,
+    DOC_WORDS,
+    TEST_WORDS,
+    is_changelog,
+    is_test_path,
+)
+
+SOURCE, TEST, PROSE, CHANGELOG = "source", "test", "prose", "changelog"
+VENDORED, GENERATED, MINIFIED, DATA, LOCALE = "vendored", "generated", "minified", "data", \
+    "locale"
+FOREIGN = frozenset({GENERATED, MINIFIED, DATA, LOCALE})
+"""Classes an agent almost never edits for a task: they follow everything else. A file
+under another project's licence header may still be maintained here (adapted code), so
+``VENDORED`` only weighs less."""
+PROSE_LANGUAGES = frozenset({"markdown", "rst", "text"})
+DATA_LANGUAGES = frozenset({"json", "xml"})
+HEAD_CHARS = 16_384
+HEADER_LINES = 40
+LONG_LINE, MINIFIED_MEAN = 1_000, 250
+"""A line this long and an average line this long mark a minified (or one-line) file."""
+TABLE_ROWS = 8
+_NOTICE = re.compile(r"(?i)@license|@preserve|released under the|licensed under|"
+                     r"copyright\s*(?:\(c\)|©|\d{4})|spdx-license-identifier|"
+                     r"permission is hereby granted")
+_BANNER = re.compile(r"(?im)^\s*(?:#|//|/\*|\*|--|;|<!--).*?(?:auto-?generated|"
+                     r"generated (?:by|from|with)|@generated|do not (?:edit|modify))")
+_CATALOGUE = re.compile(r"(?m)^(?:msgid|msgstr)\s+\"|<trans-unit\b")
+_HOLDER = re.compile(r"(?i)copyright\s*(?:\(c\)|©)?\s*(?:[\d,\s-]+)?(?:by\s+)?([^\n.]{3,80})")
+_WORD = re.compile(r"[a-z]{3,}")
+
+
+def classify(path: str, language: str | None, text: str | None,
+             own_holders: frozenset[str] = frozenset()) -> str:
+    """The class of the file at ``path`` (``language`` as the store names it) from the
+    head of its ``text`` (None when it cannot be read: layout conventions only).
+
+    ``own_holders``: words of the repository's own copyright line (``holder_words``), so
+    a licence header of the repository itself is not taken for a foreign one.
+    """
+    if text is not None:
+        found = content_class(text[:HEAD_CHARS], language, own_holders)
+        if found is not None:
+            return found
+    if is_test_path(path):
+        return TEST
+    if is_changelog(path):
+        return CHANGELOG
+    if language in PROSE_LANGUAGES:
+        return PROSE
+    return SOURCE
+
+
+def content_class(head: str, language: str | None,
+                  own_holders: frozenset[str] = frozenset()) -> str | None:
+    """A foreign class read from a file's head, or None when it reads as the repository's."""
+    lines = head.splitlines()
+    if not lines:
+        return None
+    if _minified(head, lines):
+        return MINIFIED
+    if len(_CATALOGUE.findall(head)) >= 4:
+        return LOCALE
+    top = "\n".join(lines[:HEADER_LINES])
+    if _BANNER.search("\n".join(lines[:10])):
+        return GENERATED
+    if language in DATA_LANGUAGES or _tabular(lines):
+        return DATA
+    if _NOTICE.search(top) and not _own_notice(top, own_holders):
+        return VENDORED
+    return None
+
+
+def _minified(head: str, lines: list[str]) -> bool:
+    longest = max(len(line) for line in lines)
+    return longest >= LONG_LINE and len(head) / len(lines) >= MINIFIED_MEAN
+
+
+def _tabular(lines: list[str]) -> bool:
+    """Rows of one shape: the same number (two or more) of commas or tabs on every line."""
+    rows = [line for line in lines[:64] if line.strip()]
+    if len(rows) < TABLE_ROWS:
+        return False
+    return any(len({row.count(sep) for row in rows}) == 1 and rows[0].count(sep) >= 2
+               for sep in (",", "\t"))
+
+
+def _own_notice(top: str, own_holders: frozenset[str]) -> bool:
+    """True when the header's copyright holder is the repository's own."""
+    if not own_holders:
+        return False
+    return any(own_holders <= words for words in map(_words, _HOLDER.findall(top)))
+
+
+def holder_words(licence_text: str | None) -> frozenset[str]:
+    """Words of the first copyright holder a licence text names (empty when none)."""
+    match = _HOLDER.search(licence_text or "")
+    return _words(match.group(1)) if match else frozenset()
+
+
+@lru_cache(maxsize=1024)
+def _words(text: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(text.lower()))
+
+
+def weight(cls: str, asks_tests: bool, asks_docs: bool, asks_releases: bool) -> float:
+    """How far a class ranks behind source (divides its rank: 1.0 keeps it)."""
+    if cls == TEST:
+        return 0.7 if asks_tests else 0.25
+    if cls == PROSE:
+        return 1.0 if asks_docs else 0.4
+    if cls == CHANGELOG:
+        return 0.7 if asks_releases else 0.2
+    if cls == VENDORED:
+        return 0.4
+    return 1.0
+
+
+def secondary(cls: str, asks: tuple[bool, bool, bool]) -> bool:
+    """True for a file the task did not ask about: a test, prose or release notes the
+    task is not about, a vendored or foreign file. Its bundle entry is its best unit
+    alone (``units.Source.lean``): it may still say where to look, and the budget goes
+    to the source an agent edits."""
+    asks_tests, asks_docs, asks_releases = asks
+    if cls in FOREIGN or cls == VENDORED:
+        return True
+    return ((cls == TEST and not asks_tests) or (cls == PROSE and not asks_docs)
+            or (cls == CHANGELOG and not asks_releases))
+
+
+def task_asks(task: str) -> tuple[bool, bool, bool]:
+    """Whether the task is about tests, documentation, releases: its title (first line)
+    or its opening words say so (a test mentioned in passing further down does not)."""
+    opening = " ".join(task.strip().splitlines()[:1]).lower()
+    words = set(_WORD.findall(opening)) | set(opening.split())
+    return bool(words & TEST_WORDS), bool(words & DOC_WORDS), bool(words & CHANGELOG_WORDS)
+
+
+def ordered(classes: Iterable[str], asks: tuple[bool, bool, bool]) -> list[int]:
+    """Indices of ranked files' ``classes``, best first: rank over the class's weight, the
+    foreign classes after all others (each group in its rank order)."""
+    keyed = []
+    for rank, cls in enumerate(classes):
+        foreign = cls in FOREIGN
+        keyed.append((foreign, (rank + 1) / weight(cls, *asks), rank))
+    return [rank for *_, rank in sorted(keyed)]

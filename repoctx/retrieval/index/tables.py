@@ -1,0 +1,690 @@
+"""retrieval/index/tables — the search tables repoctx adds inside a ContextPull export.
+
+Writes only ``repoctx_search_*`` tables; ContextPull's own tables and the export's side
+tables are read, never changed (DESIGN §5: readers ignore extra tables). Rows are keyed
+by the section's rowid, which the writer shares between ``sections`` and
+``sections_fts`` and keeps across a copy-and-patch re-export.
+
+- ``repoctx_search_text`` / ``repoctx_search_text_aux``: Porter FTS5 over sections,
+  identifiers split (``query.expand_for_index``), columns name / path / heading / body so
+  a query can weight them with ``bm25()``. Sections of secondary documents (tests,
+  vendored code, catalogues, release notes: ``priors.is_secondary``) go to the ``_aux``
+  table: ``bm25()`` costs about a microsecond per matching row, and in Django they are
+  over half the rows, so the main ranking scores half as many.
+- ``repoctx_search_names``: trigram FTS5 over names, paths and headings only (a
+  full-text trigram table costs ~6.5x the build time); a document's path in its first
+  section's row only.
+- ``repoctx_search_symbols`` + ``_symbol_parts``: every Python declaration with its
+  normalised name and light-stemmed identifier parts, for exact / prefix / part matches.
+  The declarations are the store's (``declared``) when it holds the document's bytes,
+  else extracted from the document's sections (``section_symbols``): a symbol's lines
+  are its definition's, and the section it points at holds its first line.
+- ``repoctx_search_vocab``: words and identifier parts with their section counts, for
+  typo correction. Grow-only between full rebuilds: a stale word costs one fruitless
+  correction, never a wrong hit.
+- ``repoctx_search_rows`` / ``repoctx_search_docs``: what the index was built from (section
+  id and a digest of the indexed values per rowid, SHA-256 per path), so an update finds
+  every drifted document itself.
+
+The three FTS5 tables are contentless (``content=''``): searches read only their rowids
+and ``bm25()``, and a copy of every section's text in each (twice expanded) was over a
+fifth of Django's export (issue 15). SQLite before 3.43 deletes a contentless row only
+when given the values it indexed, so an update recomputes them from the section the row
+was built from (in the file, or in the previous export the writer attaches as
+``previous`` after a patch), checks them against the row's digest, and rebuilds every
+table when a row's values cannot be found (an export changed by someone else). A row's
+symbol names came from the store's declarations, which a changed file no longer has: they
+are read back from the row's ``repoctx_search_symbols`` rows.
+
+A full export computes the values in its own sectioning workers (``SearchRows``, the
+export's ``ExtraRows``) and inserts them with the sections. A build over a finished file
+computes them document by document over worker processes (``contextpull.ordered_map``):
+the store's declarations are looked up here (the store's handle is this process's) and
+sent along with the document's sections, undecoded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sqlite3
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import groupby
+from pathlib import PurePosixPath
+
+from repoctx.contextpull import PREVIOUS_SCHEMA, DocumentRows, SymbolSpan, ordered_map
+from repoctx.extract import extractor_for, language_of, simple_name
+from repoctx.reconcile import Declaration
+from repoctx.retrieval.index.section_symbols import (
+    FoundSymbol,
+    SectionSpan,
+    document_symbols,
+    extracted,
+    place,
+    qualname_of,
+)
+from repoctx.retrieval.priors import is_secondary
+from repoctx.retrieval.query import expand_for_index, light_stem, normalise_name, split_identifier
+
+Declared = Callable[[str, str], "Mapping[str, Declaration] | None"]
+"""``(path, sha256)`` -> the store's declarations of ``path`` when it indexed exactly
+those bytes, else None (the symbols are then extracted from the exported text). Called
+in this process; what it returns is sent to a worker with the document's sections on a
+full build, so it must pickle (and is best cheap to: ``export_extras`` returns bytes
+that the worker decodes)."""
+
+PORTER_TOKENIZE = "porter unicode61 remove_diacritics 2 tokenchars '_'"
+TEXT_TABLE, AUX_TABLE = "repoctx_search_text", "repoctx_search_text_aux"
+FTS_TABLES = (TEXT_TABLE, AUX_TABLE, "repoctx_search_names")
+TABLES = (TEXT_TABLE, AUX_TABLE, "repoctx_search_names", "repoctx_search_symbols",
+          "repoctx_search_symbol_parts", "repoctx_search_vocab", "repoctx_search_rows",
+          "repoctx_search_docs")
+_VOCAB_WORD = re.compile(r"[A-Za-z][a-z]{2,24}|[A-Z]{3,24}")
+_BATCH = 2000
+
+DDL = (
+    *(f"CREATE VIRTUAL TABLE {table} USING fts5(name, path, heading, body, content = '',"
+      f' tokenize = "{PORTER_TOKENIZE}")' for table in (TEXT_TABLE, AUX_TABLE)),
+    "CREATE VIRTUAL TABLE repoctx_search_names USING fts5(name, path, heading, content = '',"
+    " tokenize = 'trigram')",
+    "CREATE TABLE repoctx_search_rows(rowid INTEGER PRIMARY KEY, section_id TEXT NOT NULL,"
+    " digest INTEGER NOT NULL)",
+    "CREATE TABLE repoctx_search_docs(path TEXT PRIMARY KEY, sha256 TEXT NOT NULL)",
+    "CREATE TABLE repoctx_search_symbols(id INTEGER PRIMARY KEY, fq TEXT NOT NULL,"
+    " name TEXT NOT NULL, norm TEXT NOT NULL, kind TEXT NOT NULL, path TEXT NOT NULL,"
+    " start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, section_rowid INTEGER NOT NULL)",
+    "CREATE INDEX repoctx_search_symbols_norm ON repoctx_search_symbols(norm)",
+    "CREATE INDEX repoctx_search_symbols_section ON repoctx_search_symbols(section_rowid)",
+    "CREATE TABLE repoctx_search_symbol_parts(part TEXT NOT NULL, symbol_id INTEGER NOT NULL,"
+    " PRIMARY KEY(part, symbol_id)) WITHOUT ROWID",
+    "CREATE TABLE repoctx_search_vocab(term TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID",
+)
+_SECTIONS_IN = (  # {schema}: this file ("main") or an attached previous export
+    "SELECT s.rowid, s.id, d.path, d.kind, s.heading_path, s.text, r.start_line, r.end_line,"
+    " r.symbol, d.sha256"
+    " FROM {schema}.sections s JOIN {schema}.documents d ON d.doc_id = s.doc_id"
+    " LEFT JOIN {schema}.repoctx_sections r ON r.id = s.id"
+)
+_SECTIONS = _SECTIONS_IN.format(schema="main")
+_IN_ORDER = " ORDER BY s.doc_id, s.ordinal"  # a document's sections together, in order
+DOCUMENT_CHUNK = 64
+"""Documents per worker task (~9 sections each on Django: ~500 sections a task)."""
+MIN_DOCUMENTS = 200
+"""Below this many documents a full build computes its values in this process."""
+# These read ``sections`` through its indexes only: (id, rowid) pairs from the one on
+# ``id``, rowids by ``doc_id`` from the one on ``(doc_id, ordinal)``. Joined to the table
+# itself, the check read every page of every section's text (51 MB on Django: ~0.1 s
+# of CPU, mostly page faults, in a one-file re-export; issue 15).
+_CHANGED = "SELECT doc_id FROM repoctx_search_changed"
+_GONE_ROWS = (  # rows whose section is gone, or holds another id
+    "SELECT m.rowid, m.digest FROM repoctx_search_rows m"
+    " WHERE (m.section_id, m.rowid) NOT IN (SELECT id, rowid FROM sections)"
+)
+_ROWS_OF_CHANGED = (
+    "SELECT m.rowid, m.section_id, m.digest FROM repoctx_search_rows m WHERE m.rowid IN"
+    f" (SELECT rowid FROM sections WHERE doc_id IN ({_CHANGED}))"
+)
+_SYMBOLS_OF_CHANGED = (
+    "SELECT section_rowid, id, fq, name, norm, kind, start_line, end_line"
+    " FROM repoctx_search_symbols WHERE section_rowid IN"
+    f" (SELECT rowid FROM sections WHERE doc_id IN ({_CHANGED}))"
+)
+_MISSING_ROWS = (  # sections without a row, of documents not changed
+    " WHERE s.rowid IN (SELECT rowid FROM sections WHERE rowid NOT IN"
+    f" (SELECT rowid FROM repoctx_search_rows) AND doc_id NOT IN ({_CHANGED}))"
+)
+_DRIFTED_DOCS = (
+    "SELECT d.doc_id FROM documents d LEFT JOIN repoctx_search_docs x ON x.path = d.path"
+    " WHERE x.sha256 IS NULL OR x.sha256 != d.sha256"
+)
+
+
+@dataclass(frozen=True)
+class SectionRow:
+    """What the index reads of one exported section."""
+
+    rowid: int
+    section_id: str
+    path: str
+    doc_kind: str
+    heading_path: str
+    text: str
+    start_line: int | None
+    end_line: int | None
+    symbol: str | None
+    sha256: str = ""
+
+    def span(self) -> SectionSpan:
+        """The section as ``section_symbols`` places symbols in it."""
+        return SectionSpan(self.rowid, self.text, self.start_line, self.end_line)
+
+
+@contextmanager
+def _savepoint(conn: sqlite3.Connection) -> Iterator[None]:
+    conn.execute("SAVEPOINT repoctx_search")
+    try:
+        yield
+    except BaseException:
+        conn.execute("ROLLBACK TO repoctx_search")
+        conn.execute("RELEASE repoctx_search")
+        raise
+    conn.execute("RELEASE repoctx_search")
+
+
+def has_search_index(conn: sqlite3.Connection) -> bool:
+    """True when every search table exists, in this format, in the database on ``conn``."""
+    names = {row[0] for row in conn.execute(
+        "SELECT name FROM sqlite_master WHERE name LIKE 'repoctx_search_%'")}
+    if not all(table in names for table in TABLES):
+        return False
+    columns = {row[1] for row in conn.execute("PRAGMA main.table_info(repoctx_search_rows)")}
+    return "digest" in columns  # an older export's tables (with content) are rebuilt
+
+
+def build_search_index(conn: sqlite3.Connection, changed_doc_ids: set[int] | None = None,
+                       declared: Declared | None = None) -> None:
+    """Create or update the search tables inside the export open on ``conn``.
+
+    ``None`` rebuilds everything. Otherwise the rows of ``changed_doc_ids`` are deleted
+    and inserted again, together with any document whose SHA-256 drifted from what the
+    index was built from and any row whose section is gone; one savepoint holds it all.
+    ``declared`` supplies a document's symbols from the store (see ``Declared``).
+    When a row to delete was built from a section found neither in the file nor in an
+    attached ``previous`` export, everything is rebuilt. After a full export that
+    built them in its own pass (``SearchRows``), ``None`` does nothing.
+    """
+    if changed_doc_ids is None and built_in_pass(conn):
+        return  # ``SearchRows`` built them with the export's own rows
+    with _savepoint(conn):
+        if changed_doc_ids is None or not has_search_index(conn) or \
+                not _update(conn, changed_doc_ids, declared):
+            _rebuild(conn, declared)
+
+
+def _rebuild(conn: sqlite3.Connection, declared: Declared | None) -> None:
+    for table in TABLES:
+        conn.execute(f"DROP TABLE IF EXISTS {table}")
+    for statement in DDL:
+        conn.execute(statement)
+    # Streamed from a cursor, not read whole: a big tree's sections are its whole text.
+    _insert(conn, (SectionRow(*row) for row in conn.execute(_SECTIONS + _IN_ORDER)), declared)
+    _finish(conn)
+
+
+def _finish(conn: sqlite3.Connection) -> None:
+    """What a full build does after the rows: the documents' digests, the FTS5 merges."""
+    conn.execute("INSERT INTO repoctx_search_docs(path, sha256) SELECT path, sha256 FROM documents")
+    for table in FTS_TABLES:
+        conn.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
+
+
+def built_in_pass(conn: sqlite3.Connection) -> bool:
+    """True (once: the mark is removed) when ``SearchRows`` built the search tables in
+    the export's pass on ``conn``."""
+    (marked,) = conn.execute("SELECT count(*) FROM temp.sqlite_master WHERE name = ?",
+                             (BUILT_IN_PASS,)).fetchone()
+    if marked:
+        conn.execute(f"DROP TABLE temp.{BUILT_IN_PASS}")
+    return bool(marked)
+
+
+def _update(conn: sqlite3.Connection, changed: set[int], declared: Declared | None,
+            ) -> bool:
+    """Delete and insert again what changed; False (having done part of it) when a row
+    to delete cannot be deleted, so the caller rebuilds.
+
+    Every section of a changed document is computed again, and its row is kept when the
+    section still has it (same rowid and id) with the same digest and the same symbol
+    names (their lines are updated where they moved): a patch keeps the rowids of the
+    sections it did not change (``contextpull/write/patch``), so a one-file edit rewrites the
+    rows of the sections it touched, not the whole file's (issue 15)."""
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS repoctx_search_changed"
+                 "(doc_id INTEGER PRIMARY KEY)")
+    try:
+        conn.execute("DELETE FROM repoctx_search_changed")
+        conn.executemany("INSERT OR IGNORE INTO repoctx_search_changed VALUES (?)",
+                         ((int(i),) for i in changed))
+        conn.execute(f"INSERT OR IGNORE INTO repoctx_search_changed {_DRIFTED_DOCS}")
+        stale = dict(conn.execute(_GONE_ROWS).fetchall())
+        computed = list(_compute(_read_sections(conn, f"{_SECTIONS} WHERE s.doc_id IN"
+                                                      f" ({_CHANGED}){_IN_ORDER}"), declared))
+        fresh = _unkept(conn, computed, stale)
+        if not _delete_rows(conn, stale):
+            return False
+        _write(conn, fresh, [item[0][0].path for item, _ in computed])
+        _insert(conn, _read_sections(conn, _SECTIONS + _MISSING_ROWS + _IN_ORDER), declared)
+        conn.execute("DELETE FROM repoctx_search_docs")
+        conn.execute("INSERT INTO repoctx_search_docs(path, sha256)"
+                     " SELECT path, sha256 FROM documents")
+    finally:
+        conn.execute("DROP TABLE repoctx_search_changed")
+    return True
+
+
+_Computed = list[tuple[tuple, set[str], tuple[tuple, ...]]]
+"""What ``_computed`` gives for one document: per section its values, words, symbols."""
+
+
+def _unkept(conn: sqlite3.Connection, computed: list[tuple[tuple, _Computed]],
+            stale: dict[int, int]) -> list[tuple[tuple, _Computed]]:
+    """The sections of ``computed`` (``((document, decls), per section)`` pairs) whose
+    rows cannot be kept, with what they compute to; each one's existing row is added to
+    ``stale`` (rowid -> digest). The symbols of a kept row get the lines they have now."""
+    rows = {rowid: (sid, digest) for rowid, sid, digest in conn.execute(_ROWS_OF_CHANGED)}
+    symbols: dict[int, list[tuple]] = {}
+    for rowid, *symbol in conn.execute(_SYMBOLS_OF_CHANGED):
+        symbols.setdefault(rowid, []).append(tuple(symbol))
+    moved: list[tuple[int, int, int]] = []
+    out = []
+    for item, values in computed:
+        document, placed = item[0], _first_placed(values)
+        unkept = []
+        for section, value, names in zip(document, values, placed, strict=True):
+            row = rows.get(section.rowid)
+            if row is not None and row == (section.section_id, value[0][3]):
+                lines = _same_names(symbols.get(section.rowid, []), names)
+                if lines is not None:
+                    moved += lines
+                    continue
+            if row is not None:
+                stale[section.rowid] = row[1]
+            unkept.append((section, value))
+        if unkept:
+            out.append(((tuple(s for s, _ in unkept), item[1]), [v for _, v in unkept]))
+    conn.executemany("UPDATE repoctx_search_symbols SET start_line = ?, end_line = ?"
+                     " WHERE id = ?", moved)
+    return out
+
+
+def _first_placed(values: _Computed) -> list[dict[str, tuple]]:
+    """Per section, the symbols an insert in document order gives it (a name declared
+    in two sections goes to the first): fq -> ``_symbol_values``."""
+    seen: set[str] = set()
+    placed = []
+    for _, _, found in values:
+        mine = {symbol[0]: symbol for symbol in found if symbol[0] not in seen}
+        seen.update(mine)
+        placed.append(mine)
+    return placed
+
+
+def _same_names(rows: list[tuple], names: dict[str, tuple]) -> list[tuple[int, int, int]] | None:
+    """``(start_line, end_line, id)`` of the symbol ``rows`` (``id, fq, name, norm, kind,
+    start_line, end_line``) whose lines differ from ``names``'; None when the names,
+    norms or kinds differ."""
+    if len(rows) != len(names):
+        return None
+    moved = []
+    for symbol_id, fq, name, norm, kind, start_line, end_line in rows:
+        new = names.get(fq)
+        if new is None or new[1:4] != (name, norm, kind):
+            return None
+        if new[4:6] != (start_line, end_line):
+            moved.append((new[4], new[5], symbol_id))
+    return moved
+
+
+def _schemas(conn: sqlite3.Connection) -> list[str]:
+    """Where a deleted row's section may still be: this file, then the previous export."""
+    attached = {row[1] for row in conn.execute("PRAGMA database_list")}
+    return [name for name in ("main", PREVIOUS_SCHEMA) if name in attached]
+
+
+def _sections_at(conn: sqlite3.Connection, schema: str, rowids: list[int]) -> list[SectionRow]:
+    """The sections of ``schema`` with these rowids."""
+    query = _SECTIONS_IN.format(schema=schema)
+    return _read_sections(conn, f"{query} WHERE s.rowid IN (SELECT value FROM json_each(?))",
+                          (json.dumps(rowids),))
+
+
+def _delete_rows(conn: sqlite3.Connection, stale: dict[int, int]) -> bool:
+    """Delete the rows of ``stale`` (rowid -> digest); False, deleting nothing, when the
+    values some row was built from are nowhere to be found."""
+    found: dict[int, Indexed] = {}
+    placed = _placed_names(conn, list(stale))
+    for schema in _schemas(conn):
+        wanted = [rowid for rowid in stale if rowid not in found]
+        if not wanted:
+            break
+        for section in _sections_at(conn, schema, wanted):
+            qualnames = [qualname_of(section.path, fq) for fq in placed.get(section.rowid, ())]
+            indexed = indexed_values(section, qualnames)
+            if indexed.digest == stale[section.rowid]:
+                found[section.rowid] = indexed
+    if len(found) < len(stale):
+        return False
+    for rowid, indexed in found.items():
+        table = AUX_TABLE if indexed.secondary else TEXT_TABLE
+        conn.execute(f"INSERT INTO {table}({table}, rowid, name, path, heading, body)"
+                     " VALUES ('delete', ?, ?, ?, ?, ?)", (rowid, *indexed.text))
+        conn.execute("INSERT INTO repoctx_search_names(repoctx_search_names, rowid, name, path,"
+                     " heading) VALUES ('delete', ?, ?, ?, ?)", (rowid, *indexed.names))
+    rows = [(rowid,) for rowid in stale]
+    conn.executemany("DELETE FROM repoctx_search_rows WHERE rowid = ?", rows)
+    _delete_symbols(conn, list(stale))
+    return True
+
+
+def _placed_names(conn: sqlite3.Connection, rowids: list[int]) -> dict[int, list[str]]:
+    """Section rowid -> the fq names of the symbols placed in it when it was inserted, in
+    line order (a row's names were the store's declarations then, which the store may no
+    longer hold: the symbol rows are what is left of them)."""
+    placed: dict[int, list[str]] = {}
+    for rowid, fq in conn.execute(
+            "SELECT section_rowid, fq FROM repoctx_search_symbols WHERE section_rowid IN"
+            " (SELECT value FROM json_each(?)) ORDER BY section_rowid, start_line, fq",
+            (json.dumps(rowids),)):
+        placed.setdefault(rowid, []).append(fq)
+    return placed
+
+
+def _delete_symbols(conn: sqlite3.Connection, rowids: list[int]) -> None:
+    """Delete the symbols of these section rowids and their parts, each part by its key
+    (the parts are the ones ``_insert`` made of the name: by ``symbol_id`` alone every
+    delete scanned the whole table, ~2 s of a one-file re-export on Django)."""
+    symbols = conn.execute("SELECT id, name FROM repoctx_search_symbols WHERE section_rowid IN"
+                           " (SELECT value FROM json_each(?))", (json.dumps(rowids),)).fetchall()
+    conn.executemany("DELETE FROM repoctx_search_symbol_parts WHERE part = ? AND symbol_id = ?",
+                     ((part, symbol_id) for symbol_id, name in symbols
+                      for part in _parts(name)))
+    conn.executemany("DELETE FROM repoctx_search_symbols WHERE id = ?",
+                     ((symbol_id,) for symbol_id, _ in symbols))
+
+
+def _parts(name: str) -> set[str]:
+    """The identifier parts a symbol named ``name`` is found by."""
+    return {light_stem(p) for p in split_identifier(name)}
+
+
+def _read_sections(conn: sqlite3.Connection, statement: str,
+                   params: tuple = ()) -> list[SectionRow]:
+    return [SectionRow(*row) for row in conn.execute(statement, params).fetchall()]
+
+
+def path_words(path: str) -> str:
+    """The words of a path: folders and file stem, identifiers split."""
+    pure = PurePosixPath(path)
+    names = [*pure.parent.parts, pure.stem]
+    return " ".join(names + [p for n in names for p in split_identifier(n) if p != n.lower()])
+
+
+def heading_words(section: SectionRow) -> str:
+    """The heading path without its leading file path (code sections repeat it)."""
+    heading = section.heading_path
+    if heading == section.path or heading.startswith(section.path + " > "):
+        heading = heading[len(section.path) + 3 :]
+    return heading
+
+
+@dataclass(frozen=True)
+class Indexed:
+    """What one section puts in the search tables: its declarations, the values of its
+    Porter row (``text``, in the ``_aux`` table when ``secondary``) and of its trigram row
+    (``names``), and a signed 64-bit digest of both (kept in ``repoctx_search_rows``)."""
+
+    found: tuple[FoundSymbol, ...]
+    text: tuple[str, str, str, str]
+    names: tuple[str, str, str]
+    secondary: bool
+    digest: int
+
+
+def values_digest(text: tuple[str, ...], names: tuple[str, ...], secondary: bool) -> int:
+    """A signed 64-bit digest (an SQLite INTEGER) of a section's indexed values."""
+    joined = "\0".join((*text, *names, str(secondary))).encode()
+    return int.from_bytes(hashlib.blake2b(joined, digest_size=8).digest(), "big", signed=True)
+
+
+def indexed_values(section: SectionRow, qualnames: Iterable[str] = (),
+                   found: tuple[FoundSymbol, ...] = ()) -> Indexed:
+    """The values ``section`` is indexed with (the same for an insert and its delete):
+    ``qualnames`` are the symbols placed in it (``found``, when inserting), in line order;
+    the section's own symbol (a split definition's later part) comes first."""
+    names = list(qualnames)
+    if section.symbol and section.symbol not in names:
+        names.insert(0, section.symbol)
+    heading = heading_words(section)
+    name_text = " ".join(dict.fromkeys(names))
+    words, secondary = _path_values(section.path)
+    text = (expand_for_index(name_text), words, expand_for_index(heading),
+            expand_for_index(section.text))
+    # The trigram row carries the path in its document's first section only: once per
+    # section, the path was 5.7 of the table's 13.6 MB on Django, and a path match needs
+    # one section to bring in its file (retrieval figures unchanged; issue 15).
+    path = section.path if section.section_id.rpartition("#")[2] == "0" else ""
+    values = (name_text, path, heading)
+    return Indexed(found, text, values, secondary, values_digest(text, values, secondary))
+
+
+@lru_cache(maxsize=8192)
+def _path_values(path: str) -> tuple[str, bool]:
+    """A path's words and whether it is secondary (sections of one path come together)."""
+    return path_words(path), is_secondary(path)
+
+
+@dataclass
+class _Batch:
+    text: list[tuple] | None = None
+    aux: list[tuple] | None = None
+    names: list[tuple] | None = None
+    rows: list[tuple] | None = None
+    symbols: list[tuple] | None = None
+    parts: list[tuple] | None = None
+
+    def __post_init__(self) -> None:
+        self.text, self.aux, self.names, self.rows = [], [], [], []
+        self.symbols, self.parts = [], []
+
+    def flush(self, conn: sqlite3.Connection) -> None:
+        for table, rows in ((TEXT_TABLE, self.text), (AUX_TABLE, self.aux)):
+            conn.executemany(f"INSERT INTO {table}(rowid, name, path, heading, body)"
+                             " VALUES (?, ?, ?, ?, ?)", rows)
+        conn.executemany("INSERT INTO repoctx_search_names(rowid, name, path, heading)"
+                         " VALUES (?, ?, ?, ?)", self.names)
+        conn.executemany("INSERT INTO repoctx_search_rows(rowid, section_id, digest)"
+                         " VALUES (?, ?, ?)", self.rows)
+        conn.executemany("INSERT INTO repoctx_search_symbols(id, fq, name, norm, kind, path,"
+                         " start_line, end_line, section_rowid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         self.symbols)
+        conn.executemany("INSERT OR IGNORE INTO repoctx_search_symbol_parts(part, symbol_id)"
+                         " VALUES (?, ?)", self.parts)
+        self.__post_init__()
+
+
+def _compute(sections: Iterable[SectionRow], declared: Declared | None,
+             ) -> Iterator[tuple[tuple, _Computed]]:
+    """``((document, declarations), computed)`` per document of ``sections`` (in order),
+    over worker processes when there are many."""
+    documents = ((document, _declarations(document, declared))
+                 for _, rows in groupby(sections, key=lambda section: section.path)
+                 for document in (list(rows),))
+    return ordered_map(_computed, documents, chunk=DOCUMENT_CHUNK, min_items=MIN_DOCUMENTS)
+
+
+def _insert(conn: sqlite3.Connection, sections: Iterable[SectionRow],
+            declared: Declared | None) -> None:
+    paths = sorted({s.path for s in sections}) if isinstance(sections, list) else None
+    if paths != []:
+        _write(conn, _compute(sections, declared), paths)
+
+
+def _write(conn: sqlite3.Connection, computed: Iterable[tuple[tuple, _Computed]],
+           paths: list[str] | None) -> None:
+    """Insert the rows of ``computed`` sections; ``paths``: the only paths whose symbols
+    may be in the table already (an update), None for any."""
+    (next_id,) = conn.execute(
+        "SELECT coalesce(max(id), 0) + 1 FROM repoctx_search_symbols").fetchone()
+    query, params = "SELECT fq, path FROM repoctx_search_symbols", ()
+    if paths is not None:  # an update: only its paths' symbols can be seen again, found
+        query += (" WHERE section_rowid IN (SELECT s.rowid FROM sections s JOIN documents d"
+                  " ON d.doc_id = s.doc_id WHERE d.path IN (SELECT value FROM json_each(?)))")
+        params = (json.dumps(paths),)  # by index: every symbol as a set was ~60 ms (issue 15)
+    inserter = _Inserter(conn, set(conn.execute(query, params).fetchall()), next_id)
+    for (document, _), values_of in computed:
+        inserter.add(document[0].path, [s.rowid for s in document],
+                     [s.section_id for s in document], values_of)
+    inserter.close()
+
+
+class _Inserter:
+    """The inserting process's side of a build: symbol ids (a symbol declared twice in
+    one file is kept once), the batched rows, the vocabulary."""
+
+    def __init__(self, conn: sqlite3.Connection, seen: set[tuple[str, str]], next_id: int,
+                 ) -> None:
+        self.conn, self.seen, self.next_id = conn, seen, next_id
+        self.vocab: Counter[str] = Counter()
+        self.batch = _Batch()
+
+    def add(self, path: str, rowids: Sequence[int], section_ids: Sequence[str],
+            computed: _Computed) -> None:
+        """One document's sections (``rowids``, ``section_ids``) with their ``_computed``."""
+        batch = self.batch
+        for rowid, section_id, (values, words, symbols) in zip(rowids, section_ids, computed,
+                                                               strict=True):
+            for fq, simple, norm, kind, start_line, end_line, parts in symbols:
+                if (fq, path) in self.seen:
+                    continue
+                self.seen.add((fq, path))
+                batch.symbols.append((self.next_id, fq, simple, norm, kind, path,
+                                      start_line, end_line, rowid))
+                batch.parts.extend((part, self.next_id) for part in parts)
+                self.next_id += 1
+            _add_section(batch, rowid, section_id, *values)
+            self.vocab.update(words)
+            if len(batch.rows) >= _BATCH:
+                batch.flush(self.conn)
+
+    def close(self) -> None:
+        """The last rows, and the vocabulary."""
+        self.batch.flush(self.conn)
+        self.conn.executemany("INSERT INTO repoctx_search_vocab(term, n) VALUES (?, ?)"
+                              " ON CONFLICT(term) DO UPDATE SET n = n + excluded.n",
+                              self.vocab.items())
+
+
+def _is_symbol_code(section: SectionRow) -> bool:
+    """A code document of a language with an extractor (Python, Go, Rust, TS/JS…)."""
+    return section.doc_kind == "code" and extractor_for(language_of(section.path)) is not None
+
+
+def _declarations(document: list[SectionRow], declared: Declared | None,
+                  ) -> Mapping[str, Declaration] | None:
+    """The store's declarations of a code document, looked up in this process
+    (the store's handle stays here; the workers get the declarations with the sections)."""
+    first = document[0]
+    if declared is None or not _is_symbol_code(first):
+        return None
+    return declared(first.path, first.sha256)
+
+
+def _placed_symbols(document: list[SectionRow], decls: Mapping[str, Declaration] | None,
+                    ) -> dict[int, list[FoundSymbol]]:
+    """Section rowid -> the symbols it declares, for a code document (else empty):
+    ``decls`` when the store had them, else what the extractor finds in the sections."""
+    first = document[0]
+    if not _is_symbol_code(first):
+        return {}
+    spans = [section.span() for section in document]
+    if decls is None:
+        decls = extracted(first.path, spans)
+    return place(document_symbols(first.path, decls), spans)
+
+
+def _symbol_values(symbol: FoundSymbol) -> tuple:
+    """A symbol's ``repoctx_search_symbols`` values less ``id``, ``path`` and
+    ``section_rowid``, with its identifier parts (``fq, name, norm, kind, start_line,
+    end_line, parts``)."""
+    simple = simple_name(symbol.qualname)
+    return (symbol.fq, simple, normalise_name(simple), symbol.kind, symbol.start_line,
+            symbol.end_line, tuple(_parts(simple)))
+
+
+def _computed(item: tuple[list[SectionRow], Mapping[str, Declaration] | None],
+              ) -> _Computed:
+    """Each section of one document (in a worker for a full build): its indexed values
+    ``(text, names, secondary, digest)``, its vocabulary words, and its symbols'
+    ``_symbol_values``. Plain tuples, not ``Indexed``: they are sent back pickled, and
+    the names, norms and parts are computed here, not in the inserting process."""
+    document, decls = item
+    placed = _placed_symbols(document, decls)
+    out = []
+    for section in document:
+        found = tuple(placed.get(section.rowid, ()))
+        indexed = indexed_values(section, [f.qualname for f in found], found)
+        words = set(_VOCAB_WORD.findall(section.text))
+        words.update(_VOCAB_WORD.findall(indexed.names[2]))
+        values = (indexed.text, indexed.names, indexed.secondary, indexed.digest)
+        out.append((values, {w.lower() for w in words}, tuple(map(_symbol_values, found))))
+    return out
+
+
+def _add_section(batch: _Batch, rowid: int, section_id: str, text: tuple, names: tuple,
+                 secondary: bool, digest: int) -> None:
+    rows = batch.aux if secondary else batch.text
+    rows.append((rowid, *text))
+    batch.names.append((rowid, *names))
+    batch.rows.append((rowid, section_id, digest))
+
+
+BUILT_IN_PASS = "repoctx_search_built"
+"""A temporary table (this connection's only) that says the search tables were built in
+the export's own pass (``SearchRows``), so the ``finalize`` hook after it has nothing left
+to build."""
+
+
+class SearchRows:
+    """``contextpull``'s ``ExtraRows`` for the search tables: a full export computes each
+    document's values in its sectioning worker (``compute``: the document's sections as
+    the index would read them back, with the store's declarations the definitions
+    source found for those bytes) and inserts them beside the document's own rows, with
+    the rowids the writer gave its sections: no read-back, no second pool of workers
+    (issue 15). The rows are those ``build_search_index`` builds from the finished file."""
+
+    def compute(self, rows: DocumentRows, declared: Sequence[SymbolSpan] | None,
+                ) -> _Computed:
+        """``_computed`` of the document's sections (placed by ordinal: a worker knows
+        no rowid; the ids are the contract's ``path#ordinal``)."""
+        sections = [SectionRow(ordinal, f"{rows.path}#{ordinal}", rows.path, rows.kind,
+                               s.heading_path, s.text, s.start_line, s.end_line, s.symbol,
+                               rows.sha256)
+                    for ordinal, s in enumerate(rows.sections)]
+        if not sections:  # an empty file
+            return []
+        decls = None if declared is None else {span.fq_name: span for span in declared}
+        return _computed((sections, decls))
+
+    def open(self, conn: sqlite3.Connection) -> _SearchSink:
+        """The search tables created empty in the file on ``conn``, and their sink."""
+        for table in TABLES:
+            conn.execute(f"DROP TABLE IF EXISTS {table}")
+        for statement in DDL:
+            conn.execute(statement)
+        return _SearchSink(conn)
+
+
+class _SearchSink:
+    """Inserts a ``SearchRows`` build's values; ``close`` finishes the tables as
+    ``_rebuild`` does and marks the connection (``BUILT_IN_PASS``)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.inserter = _Inserter(conn, set(), 1)
+
+    def add(self, path: str, rowid: int, section_ids: Sequence[str],
+            computed: object) -> None:
+        """One document's values, its sections' rowids from ``rowid`` on."""
+        assert isinstance(computed, list), "values come from SearchRows.compute"
+        self.inserter.add(path, range(rowid, rowid + len(section_ids)), section_ids,
+                          computed)
+
+    def close(self) -> None:
+        """The last rows, the vocabulary, the documents, the FTS5 merges; then the mark."""
+        self.inserter.close()
+        _finish(self.conn)
+        self.conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS {BUILT_IN_PASS}(x)")

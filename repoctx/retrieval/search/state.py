@@ -1,0 +1,145 @@
+"""retrieval/search/state — an open export as search sees it: connection, paths, vocabulary.
+
+Opens the export read-only (``mode=ro`` URI, ``query_only``), so searching never writes
+it, and reopens it when a new export has been renamed into place (inode or mtime
+changed). The path index and the vocabulary are loaded once per opened file, on first
+use. SQLite errors are translated here, in one place, into ``ToolError``.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from repoctx import deadline
+from repoctx.errors import ToolError
+from repoctx.retrieval.index.tables import has_search_index
+from repoctx.retrieval.search.fuzzy import Vocabulary
+from repoctx.retrieval.search.rankings import PathIndex
+
+_MMAP_BYTES = 1 << 30  # reads go straight to the page cache; nothing is written
+
+
+@contextmanager
+def sqlite_errors(doing: str) -> Iterator[None]:
+    """Turn any ``sqlite3.Error`` raised inside into a ``ToolError`` saying what failed."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise ToolError(f"search: {doing} failed ({type(exc).__name__}: {exc})") from exc
+
+
+def connect_read_only(path: Path) -> sqlite3.Connection:
+    """Open ``path`` read-only; reading never creates side files nor changes the file."""
+    with sqlite_errors(f"opening {path}"):
+        conn = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True,
+                               check_same_thread=False)
+        conn.execute("PRAGMA query_only = 1")
+        conn.execute("PRAGMA temp_store = MEMORY")
+        conn.execute(f"PRAGMA mmap_size = {_MMAP_BYTES}")
+        conn.execute("PRAGMA cache_size = -65536")
+        # a statement of a call past its deadline is interrupted (issue 16, finding 1)
+        conn.set_progress_handler(deadline.interrupt_when_due, deadline.SQLITE_PROGRESS_OPS)
+    return conn
+
+
+@dataclass
+class SearchState:
+    """One opened export: its connection and lazily built in-memory helpers."""
+
+    path: Path
+    ident: tuple[int, int]
+    conn: sqlite3.Connection
+    indexed: bool
+    _paths: PathIndex | None = field(default=None, repr=False)
+    _vocab: Vocabulary | None = field(default=None, repr=False)
+    _name_parts: Vocabulary | None = field(default=None, repr=False)
+    _sections: int | None = field(default=None, repr=False)
+
+    def path_index(self) -> PathIndex:
+        """Path words → documents, built on first use."""
+        if self._paths is None:
+            with sqlite_errors("reading document paths"):
+                paths = [row[0] for row in self.conn.execute("SELECT path FROM documents")]
+            self._paths = PathIndex(paths)
+        return self._paths
+
+    def vocabulary(self) -> Vocabulary:
+        """The typo-correction vocabulary, loaded on first use."""
+        if self._vocab is None:
+            with sqlite_errors("reading the vocabulary"):
+                self._vocab = Vocabulary.load(self.conn)
+        return self._vocab
+
+    def name_parts(self) -> Vocabulary:
+        """The identifier parts of the indexed symbol names, loaded on first use."""
+        if self._name_parts is None:
+            with sqlite_errors("reading the symbol names"):
+                names = [row[0] for row in self.conn.execute(
+                    "SELECT DISTINCT name FROM repoctx_search_symbols")]
+            self._name_parts = Vocabulary.of_names(names)
+        return self._name_parts
+
+    def sections(self) -> int:
+        """How many sections the search index holds (counted once)."""
+        if self._sections is None:
+            with sqlite_errors("counting sections"):
+                (self._sections,) = self.conn.execute(
+                    "SELECT count(*) FROM repoctx_search_rows").fetchone()
+        return self._sections
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
+
+
+_STATES: dict[str, SearchState] = {}
+_LOCK = threading.Lock()
+
+
+def _ident(path: Path) -> tuple[int, int]:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        raise ToolError(f"no ContextPull export at {path}; run `repoctx index` "
+                        "(or `repoctx export`) first") from None
+    return stat.st_ino, stat.st_mtime_ns
+
+
+@lru_cache(maxsize=64)
+def _key(export: str, cwd: str) -> str:
+    """The canonical path of an export, resolved once per spelling and working folder
+    (``resolve`` stats every folder on the way); a file replaced there is still caught
+    by ``_ident``."""
+    return str(Path(cwd, export).resolve())
+
+
+def search_state(export: Path) -> SearchState:
+    """The open state of ``export``, reopened when the file was replaced or rewritten."""
+    ident = _ident(export)
+    key = _key(os.fspath(export), os.getcwd())
+    with _LOCK:
+        state = _STATES.get(key)
+        if state is not None and state.ident == ident:
+            return state
+        if state is not None:
+            state.close()
+        conn = connect_read_only(export)
+        with sqlite_errors(f"reading {export}"):
+            indexed = has_search_index(conn)
+        state = _STATES[key] = SearchState(Path(export), ident, conn, indexed)
+        return state
+
+
+def forget_state(export: Path) -> None:
+    """Close and drop the cached state of ``export`` (after rewriting it in place)."""
+    with _LOCK:
+        state = _STATES.pop(_key(os.fspath(export), os.getcwd()), None)
+    if state is not None:
+        state.close()

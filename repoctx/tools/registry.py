@@ -1,0 +1,305 @@
+"""tools/registry — the tool surface: every ``repocontext_*`` tool and ContextPull's.
+
+One registry serves the three doors (Python API, ``repoctx call``, the MCP server):
+each tool has a name, a description, a JSON input schema and a handler. ``call``
+checks the arguments against the schema (bad ones are a ``ToolError`` naming the
+argument and the valid values), runs the handler, and counts
+the call in the workspace's stats. ``serialize`` is the one JSON form answers are
+sent in, so token budgets hold for the bytes actually sent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from repoctx.contextpull import call_tool, check_arguments, tool_definitions
+from repoctx.errors import StoreReadOnlyError, ToolError
+from repoctx.retrieval.bundle.wire import RESPONSE_TOKENS, dumps
+from repoctx.retrieval.impact.related import DEFAULT_K as RELATED_K
+from repoctx.retrieval.impact.related import K_MAX as RELATED_K_MAX
+from repoctx.retrieval.impact.related import K_MIN as RELATED_K_MIN
+from repoctx.retrieval.query import MAX_TEXT_CHARS
+from repoctx.retrieval.workspace import Workspace
+from repoctx.tokenizer import count_tokens
+from repoctx.tools import memory as memory_tools
+from repoctx.tools import outputs
+from repoctx.tools.spec import Tool, integer, schema, string, strings
+
+# Handlers import the module doing the work when first called, so that listing the
+# tools (``repoctx serve``'s start, ``repoctx call`` of one tool) does not import every
+# tool's dependencies (issue 14, finding 8).
+
+
+def _outline(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
+    from repoctx.retrieval.impact.outline import outline
+
+    return outline(ws, a["path"])
+
+
+def _related(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
+    from repoctx.retrieval.impact.related import related
+
+    return related(ws, a.get("path"), a.get("symbol"), a["k"])
+
+
+def _changed(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
+    from repoctx.retrieval.impact.changed import changed
+
+    return changed(ws, a.get("paths"))
+
+
+def _index_status(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
+    from repoctx.tools.status import index_status
+
+    return index_status(ws)
+
+
+def _health(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
+    from repoctx.tools.status import health
+
+    return health(ws)
+
+
+def _context(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
+    from repoctx.retrieval.bundle.context import context
+
+    return context(ws, a["task"], responseBudgetTokens=a["responseBudgetTokens"],
+                   top=a.get("top"), detail=a["detail"], seen=a.get("seen", ()),
+                   known=a.get("known", ()), session=a.get("session"))
+
+
+def _search(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
+    from repoctx.retrieval.search.hits import search
+
+    return search(ws, a.get("query"), queries=a.get("queries"), k=a["k"],
+                  kinds=a.get("kinds"), paths=a.get("paths"), refresh=a["refresh"])
+
+
+def _symbols(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
+    from repoctx.retrieval.search.hits import search
+
+    return search(ws, a["query"], k=a["k"], kinds=["symbol"])
+
+
+READ_TOOLS: tuple[Tool, ...] = (
+    Tool(
+        "repocontext_outline",
+        "List what one file declares (classes, functions, methods, variables with their "
+        "signatures and line spans), its digest and what a full read of it would cost in "
+        "tokens — answered from the index alone, without reading the file.",
+        schema({"path": string("Repository-relative POSIX path of the file.")}, ("path",)),
+        _outline, title="Outline a file", output_schema=outputs.OUTLINE,
+    ),
+    Tool(
+        "repocontext_related",
+        "For a file or a symbol: the modules it imports, the symbols that depend on it and "
+        "the tests that cover it, from the reverse cross-reference index (no scan); at most "
+        "k entries per list, omitted counts the rest.",
+        schema(
+            {
+                "path": string("A repository-relative file path."),
+                "symbol": string("A symbol: fully-qualified (pkg.mod.Class) or simple name."),
+                "k": integer("Most entries per list (imports, dependents, tests).", RELATED_K_MIN,
+                             RELATED_K_MAX, RELATED_K),
+            }
+        ),
+        _related, title="Imports, dependents and tests", output_schema=outputs.RELATED,
+    ),
+    Tool(
+        "repocontext_changed",
+        "What changed in the working tree since it was indexed (added, updated, removed "
+        "files), which symbols those edits touch, what depends on them and which tests to "
+        "run.",
+        schema({"paths": strings("Limit to these files or directories.")}),
+        _changed, title="What changed since indexing", output_schema=outputs.CHANGED,
+    ),
+    Tool(
+        "repocontext_index_status",
+        "Whether the index is ready, being built or failed, with file counters, timings "
+        "and the last error.",
+        schema({}),
+        _index_status, title="Index status", output_schema=outputs.INDEX_STATUS,
+    ),
+    Tool(
+        "repocontext_stats",
+        "How many calls this server answered, the tokens it sent, the tokens of full file "
+        "reads those answers replaced, and the net saving.",
+        schema({}),
+        lambda ws, a: ws.stats.as_json(), title="Token savings of this server",
+        output_schema=outputs.STATS,
+    ),
+    Tool(
+        "repocontext_health",
+        "Check that the store and the ContextPull export open, with versions.",
+        schema({}),
+        _health, title="Store and export health", output_schema=outputs.HEALTH,
+    ),
+)
+
+CONTEXT_TOOL = Tool(
+    "repocontext_context",
+    "Assemble the code a task needs within a token budget: the definitions the task "
+    "names, what depends on them, their tests and the best search hits, packed as whole "
+    "files, symbol slices, outlines or paths. The whole JSON answer fits "
+    "responseBudgetTokens; units already delivered to the session (or listed in seen) "
+    "come back under reused and cost nothing.",
+    schema({
+        "task": string("What the agent is trying to do: words, or a whole pasted issue with "
+                       "its code and traceback (reduced to its telling terms).",
+                       MAX_TEXT_CHARS),
+        "responseBudgetTokens": integer("Most tokens the whole answer may cost.", 1, 200_000,
+                                        8192),
+        "top": integer("Most files to consider (default: more as the budget grows).", 1, 50),
+        "detail": {"type": "string", "enum": ["auto", "paths", "outline", "slices"],
+                   "default": "auto", "description": "How much of each file to send."},
+        "seen": strings("Receipts of units the caller already holds.", 1000),
+        "known": strings("path@contentHash claims of whole files the session holds.", 1000),
+        "session": string("A session id: delivered units are remembered for 6 hours.", 128),
+    }, ("task",)),
+    _context,
+    # Writes the session's deliveries (only adds); a repeat in the same session answers
+    # the units it already sent as reused, so it is not idempotent.
+    read_only=False, idempotent=False, title="Code bundle for a task",
+    output_schema=outputs.CONTEXT,
+)
+
+SEARCH_TOOLS = (
+    Tool(
+        "repocontext_search",
+        "Find where something lives in the repository: ranked hits over files, symbols "
+        "and sections, each with the matched lines, a snippet around the match, why it "
+        "matched (symbol, path, heading, content, typo correction) and whether the file "
+        "on disk is still what was indexed (fresh). refresh re-indexes stale files first; "
+        "queries answers several related queries in one call.",
+        schema({
+            "query": string("What to look for: words, an identifier, a phrase, or a whole "
+                            "pasted issue (reduced to its telling terms).", MAX_TEXT_CHARS),
+            "queries": strings("Several related queries, answered together.", 10,
+                               MAX_TEXT_CHARS),
+            "k": integer("Most hits to return.", 1, 100, 10),
+            "kinds": {"type": "array", "maxItems": 4, "description": "Only these kinds.",
+                      "items": {"type": "string", "enum": ["file", "symbol", "section",
+                                                           "memory"]}},
+            "paths": strings("Only paths matching these globs or directories.", 50),
+            "refresh": {"type": "boolean", "default": False,
+                        "description": "Re-index stale files before answering."},
+        }),
+        _search,
+        # refresh=true re-indexes stale files: the index follows the files on disk, so a
+        # repeat changes nothing more, and nothing of the user's is overwritten.
+        read_only=False, title="Search the repository", output_schema=outputs.SEARCH,
+    ),
+    Tool(
+        "repocontext_symbols",
+        "Find symbols (classes, functions, methods, variables) by name, part of a name or "
+        "description, with where each is declared.",
+        schema({"query": string("A name, part of one, or words.", 1000),
+                "k": integer("Most symbols to return.", 1, 100, 20)}, ("query",)),
+        _symbols, title="Find symbols", output_schema=outputs.SYMBOLS,
+    ),
+)
+
+PATH_ARGUMENTS = frozenset({"path", "paths", "pathPrefix"})
+"""Arguments of our tools that name repository paths (normalised before the handler)."""
+
+REPOCONTEXT_TOOLS: dict[str, Tool] = {
+    t.name: t for t in (*READ_TOOLS, *SEARCH_TOOLS, CONTEXT_TOOL, *memory_tools.TOOLS)
+}
+
+CONTEXTPULL_TITLES = {"search": "Search the export", "read": "Read a section",
+                      "grep": "Grep the export", "neighbours": "A section and its neighbours",
+                      "index": "Overview of the export"}
+"""Titles of ContextPull's tools (tools.json, the reader's contract, names none)."""
+
+
+def tools() -> dict[str, Tool]:
+    """Every tool: ours, then ContextPull's (served on the workspace's export)."""
+    out = dict(REPOCONTEXT_TOOLS)
+    for name, spec in tool_definitions().items():
+        out[name] = Tool(
+            name,
+            spec["description"],
+            spec["inputSchema"],
+            lambda ws, a, n=name: call_tool(ws.reader(), n, a),
+            title=CONTEXTPULL_TITLES[name],
+            output_schema=outputs.CONTEXTPULL[name],
+        )
+    return out
+
+
+def call(ws: Workspace, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Run tool ``name`` with ``arguments`` on ``ws``; errors are ``ToolError``.
+
+    Every door comes through here: the arguments are checked against the tool's
+    published input schema, then repository paths in them (``path``, ``paths``,
+    ``pathPrefix``) are normalised (``./x``, absolute paths inside the repository and
+    ``\\`` separators name the same file); clamping to what exists is the tool's own step.
+    """
+    tool = find_tool(name)
+    args = {} if arguments is None else arguments
+    if isinstance(args, dict) and name not in REPOCONTEXT_TOOLS:
+        # ContextPull's contract has no repoId: one server serves one repository
+        args = {k: v for k, v in args.items() if k != "repoId"}
+    checked = check_arguments(name, tool.input_schema, args)
+    wanted = checked.pop("repoId", None)
+    if wanted is not None and wanted != ws.store.repo_id:
+        raise ToolError(f"repoId: this server serves {ws.store.repo_id!r}, not {wanted!r}")
+    if name in REPOCONTEXT_TOOLS:
+        checked = _with_repo_paths(ws, checked)
+    try:
+        result = tool.handler(ws, checked)
+    except StoreReadOnlyError as exc:
+        raise ToolError(f"{name}: {exc}") from None
+    ws.stats.note(_response_tokens(result), _replaced(ws, result))
+    return result
+
+
+def find_tool(name: str) -> Tool:
+    """The tool called ``name``; an unknown name is a ``ToolError`` with the nearest names."""
+    available = tools()
+    if name in available:
+        return available[name]
+    from rapidfuzz import process  # only a mistyped name pays for the import
+
+    scored = process.extract(name, list(available), limit=3, score_cutoff=60)
+    near = [n for n, score, _ in scored if score >= scored[0][1] - 3]
+    hint = f"did you mean {' or '.join(near)}? " if near else ""
+    raise ToolError(f"unknown tool {name!r}; {hint}`repoctx tools` lists them all")
+
+
+def _with_repo_paths(ws: Workspace, args: dict[str, Any]) -> dict[str, Any]:
+    out = dict(args)
+    for key in PATH_ARGUMENTS & out.keys():
+        value = out[key]
+        if isinstance(value, list):  # the root among path filters is no filter at all
+            value = [p for p in (ws.repo_path(v, key) for v in value) if p] or None
+        out[key] = ws.repo_path(value, key) if isinstance(value, str) else value
+    return out
+
+
+def _response_tokens(result: dict[str, Any]) -> int:
+    """The tokens of ``result`` as sent: a sealed response (``wire.seal``) states them."""
+    sealed = result.get(RESPONSE_TOKENS)
+    return sealed if type(sealed) is int else count_tokens(serialize(result))
+
+
+serialize = dumps
+"""The one JSON form every door sends (and every token budget is charged on)."""
+
+
+def _replaced(ws: Workspace, result: dict[str, Any]) -> int:
+    """Tokens of full reads of the files an answer names (what it stood in for)."""
+    items = [
+        item
+        for key in ("hits", "entries")
+        if isinstance(result.get(key), list)
+        for item in result[key]
+    ]
+    paths = {
+        item["path"]
+        for item in items
+        if isinstance(item, dict) and isinstance(item.get("path"), str)
+    }
+    if isinstance(result.get("path"), str):
+        paths.add(result["path"])
+    return sum((ws.node(p).tokens or 0) for p in paths if ws.node(p) is not None)

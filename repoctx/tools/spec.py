@@ -1,0 +1,69 @@
+"""tools/spec — what a tool is: name, title, description, the JSON schemas of
+its arguments and its answer, what it may do to the store, and its handler.
+
+Each module that offers tools exports ``TOOLS: tuple[Tool, ...]``; ``tools.py`` gathers
+them into the one registry the three doors share. The MCP server publishes ``title``,
+both schemas and the behaviour flags as the tool's annotations (issue 14, finding 9).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from repoctx.retrieval.workspace import Workspace
+
+Handler = Callable[["Workspace", dict[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    """One tool: what it is called, what it does, what it takes and answers, what runs it.
+
+    ``read_only``: never changes the store. ``destructive``: may overwrite or delete what
+    is there (not only add). ``idempotent``: repeating a call with the same arguments
+    changes nothing further and answers the same. A read-only tool is neither
+    destructive nor anything but idempotent.
+    """
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+    handler: Handler
+    read_only: bool = True
+    title: str = ""
+    output_schema: dict[str, Any] | None = None
+    destructive: bool = False
+    idempotent: bool = True
+
+
+def schema(properties: dict[str, dict[str, Any]], required: tuple[str, ...] = ()) -> dict:
+    """A JSON object schema; ``repoId`` is accepted by every tool."""
+    props = {"repoId": {"type": "string", "maxLength": 128,
+                        "description": "Repository id (default: the store's only one)."},
+             **properties}
+    return {"type": "object", "properties": props, "required": list(required),
+            "additionalProperties": False}
+
+
+def string(description: str, max_length: int = 4096) -> dict[str, Any]:
+    """A bounded, non-empty string argument."""
+    return {"type": "string", "minLength": 1, "maxLength": max_length,
+            "description": description}
+
+
+def strings(description: str, max_items: int = 100, max_length: int = 1024) -> dict[str, Any]:
+    """A bounded list of strings."""
+    return {"type": "array", "items": {"type": "string", "maxLength": max_length},
+            "maxItems": max_items, "description": description}
+
+
+def integer(description: str, low: int, high: int, default: int | None = None) -> dict[str, Any]:
+    """An integer with a range (clamped) and a default (none: the handler decides)."""
+    out = {"type": "integer", "minimum": low, "maximum": high, "default": default,
+           "description": description}
+    if default is None:
+        del out["default"]
+    return out

@@ -1,0 +1,38 @@
+import click
+from click.testing import CliRunner
+
+from repoctx.cli.common import emit, fails_cleanly, json_option
+from repoctx.cli.output import EXIT_BUSY, EXIT_ERROR
+from repoctx.errors import StoreBusyError, ToolError
+
+
+def command_raising(exc: BaseException) -> click.Command:
+    @click.command()
+    @json_option
+    @fails_cleanly
+    def cmd(as_json: bool) -> None:
+        if exc is None:
+            emit({"ok": True}, as_json, lambda p: f"ok={p['ok']}")
+            return
+        raise exc
+
+    return cmd
+
+
+def test_exit_codes_scripts_can_trust():
+    runner = CliRunner()
+    named = runner.invoke(command_raising(ToolError("path: bad")))
+    assert named.exit_code == EXIT_ERROR and named.output.strip() == "repoctx: path: bad"
+    busy = runner.invoke(command_raising(StoreBusyError("held")))
+    assert busy.exit_code == EXIT_BUSY
+    usage = runner.invoke(command_raising(click.UsageError("wrong")))
+    assert usage.exit_code == 2 and "internal error" not in usage.output
+    bug = runner.invoke(command_raising(KeyError("x")))
+    assert bug.exit_code == EXIT_ERROR and "internal error: KeyError" in bug.output
+    assert "Traceback" not in bug.output
+
+
+def test_emit_prints_text_or_json():
+    runner = CliRunner()
+    assert runner.invoke(command_raising(None)).output.strip() == "ok=True"
+    assert runner.invoke(command_raising(None), ["--json"]).output.strip() == '{\n  "ok": true\n}'

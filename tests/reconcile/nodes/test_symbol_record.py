@@ -1,0 +1,61 @@
+"""reconcile/nodes/symbol_record: declarations per file, declare/undeclare, the primary one."""
+
+from repoctx.crdt import record
+from repoctx.extract import Symbol
+from repoctx.reconcile.nodes import symbol_record as sr
+from repoctx.reconcile.nodes.symbol_record import Declaration
+
+
+def sym(fq, start, end, refs=(), kind="function"):
+    return Symbol(fq, fq.rsplit(".", 1)[-1], kind, f"def {fq}()", "doc", start, end, refs)
+
+
+def test_declarations_of_folds_repeated_defs():
+    got = sr.declarations_of("pkg/m.py", [sym("pkg.m.f", 7, 9, ("b",)),
+                                          sym("pkg.m.f", 3, 5, ("a",)), sym("pkg.m.g", 11, 12)])
+    assert got["pkg.m.f"] == Declaration("function", "def pkg.m.f()", "doc", 3, 9, ("a", "b"),
+                                         False)
+    assert got["pkg.m.g"].refs == () and set(got) == {"pkg.m.f", "pkg.m.g"}
+
+
+def test_overload_stubs_resolve_to_their_implementation():
+    stubs = [Symbol("pkg.m.f", "f", "function", f"def f(x: {t}) -> {t}", "", line, line,
+                    (t,), overload=True) for line, t in ((3, "int"), (5, "str"))]
+    impl = Symbol("pkg.m.f", "f", "function", "def f(x)", "Convert.", 7, 20, ("g",))
+    got = sr.declarations_of("pkg/m.py", [*stubs, impl])["pkg.m.f"]
+    assert (got.signature, got.doc, got.start_line, got.end_line) == ("def f(x)", "Convert.",
+                                                                      7, 20)
+    assert got.refs == ("g", "int", "str")  # the stubs' annotations still count
+    only_stubs = sr.declarations_of("pkg/m.pyi", stubs)["pkg.m.f"]
+    assert (only_stubs.signature, only_stubs.start_line, only_stubs.end_line) == (
+        "def f(x: int) -> int", 3, 5)
+
+
+def test_a_test_name_is_a_test_only_in_a_test_file():
+    test = sym("tests.test_m.test_run", 1, 2)
+    assert sr.declarations_of("tests/test_m.py", [test])["tests.test_m.test_run"].is_test
+    assert not sr.declarations_of("pkg/m.py", [test])["tests.test_m.test_run"].is_test
+
+
+D1 = Declaration("class", "class A", "", 1, 4, ("B",), False)
+D2 = Declaration("class", "class A(B)", "", 1, 5, ("B",), False)
+
+
+def test_declare_then_undeclare_until_the_last_file_goes():
+    rec = sr.declare_delta(None, "pkg/a.py", D1, 1, "r1")
+    rec = record.merge(rec, sr.declare_delta(rec, "pkg/a.pyi", D2, 2, "r1"))
+    assert sr.declarations(rec) == {"pkg/a.py": D1, "pkg/a.pyi": D2}
+    assert sr.declare_delta(rec, "pkg/a.py", D1, 3, "r1") is None  # already recorded
+    rec = record.merge(rec, sr.undeclare_delta(rec, "pkg/a.py", 4))
+    assert sr.declarations(rec) == {"pkg/a.pyi": D2} and not record.is_tombstone(rec)
+    assert sr.undeclare_delta(rec, "pkg/a.py", 5) is None
+    rec = record.merge(rec, sr.undeclare_delta(rec, "pkg/a.pyi", 6))
+    assert sr.declarations(rec) == {} and record.is_tombstone(rec)
+    assert sr.declarations(None) == {}
+
+
+def test_primary_prefers_source_over_stub_then_path_order():
+    assert sr.primary({"a/x.pyi": D2, "b/x.py": D1}) == ("b/x.py", D1)
+    assert sr.primary({"b/x.py": D2, "a/x.py": D1}) == ("a/x.py", D1)
+    assert sr.primary({"a/x.pyi": D2}) == ("a/x.pyi", D2)
+    assert sr.primary({}) is None

@@ -1,0 +1,18 @@
+"""reconcile/nodes/xref_record: two add-wins sets per name, pruned when both are empty."""
+
+from repoctx.crdt import record
+from repoctx.reconcile.nodes.xref_record import DEPENDENTS, TESTS, change_delta, members
+
+
+def test_change_delta_adds_and_removes_per_relation():
+    rec, count = change_delta(None, {DEPENDENTS: ({"a.X", "a.Y"}, set()),
+                                     TESTS: ({"t.T"}, {"t.Gone"})}, 1, "r1")
+    assert count == 3
+    assert members(rec, DEPENDENTS) == {"a.X", "a.Y"} and members(rec, TESTS) == {"t.T"}
+    assert change_delta(rec, {DEPENDENTS: ({"a.X"}, {"zz"})}, 2, "r1") == (None, 0)
+    delta, count = change_delta(rec, {DEPENDENTS: (set(), {"a.X", "a.Y"})}, 2, "r1")
+    rec = record.merge(rec, delta)
+    assert count == 2 and members(rec, DEPENDENTS) == frozenset()
+    assert not record.is_tombstone(rec)
+    rec = record.merge(rec, change_delta(rec, {TESTS: (set(), {"t.T"})}, 3, "r1")[0])
+    assert record.is_tombstone(rec) and members(None, TESTS) == frozenset()

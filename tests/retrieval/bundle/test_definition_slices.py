@@ -1,0 +1,158 @@
+"""retrieval/bundle/definition_slices: a large class goes as its header and matching members."""
+
+from __future__ import annotations
+
+import pytest
+
+from repoctx import open_store
+from repoctx.contextpull import export_store
+from repoctx.reconcile import PassOptions, reconcile_pass
+from repoctx.retrieval import Workspace
+from repoctx.retrieval.bundle import definition_slices
+from repoctx.retrieval.bundle import units as units_module
+from repoctx.retrieval.bundle.definition_slices import (
+    LARGE_CLASS_LINES,
+    TaskTerms,
+    import_block,
+    rank_definitions,
+    task_terms,
+)
+from repoctx.retrieval.bundle.expansion import Target
+from repoctx.retrieval.bundle.receipts import SLICE
+from repoctx.retrieval.bundle.units import load, slice_units
+from tests.retrieval.context_repo import write
+
+
+def _method(i: int) -> str:
+    return f"    def step{i}(self, value):\n        return value + {i}\n\n"
+
+
+BIG = ('class Engine:\n    """Runs the steps."""\n\n    limit = 3\n\n'
+       + "".join(_method(i) for i in range(LARGE_CLASS_LINES // 3 + 5))
+       + "    @property\n    def throttle_rate(self):\n        return self.limit * 2\n")
+HELPERS = ("\n\ndef helper(value):\n    return value\n\n\n"
+           "def drain_queue(pending):\n    while pending:\n        pending.pop()  # backlog\n")
+
+
+def _indexed(tmp_path_factory, name: str, module: str):  # noqa: ANN202
+    """A one-module package ``pkg/<name>.py`` indexed and exported: its workspace."""
+    root = tmp_path_factory.mktemp(name) / "repo"
+    write(root, {"pkg/__init__.py": "", f"pkg/{name}.py": module})
+    store = open_store(root, repo_id=name, replica_id="r1")
+    reconcile_pass(store, root, PassOptions(workers=1))
+    export_store(store, root, store.path / "contextpull.sqlite")
+    return Workspace(store, root.resolve(), store.path / "contextpull.sqlite")
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory):
+    workspace = _indexed(tmp_path_factory, "engine", BIG + HELPERS)
+    yield workspace
+    workspace.close()
+
+
+def test_a_large_class_is_its_header_and_the_member_the_task_names(ws):
+    src = load(ws, Target("pkg/engine.py", ("pkg.engine.Engine",), (), ("t",)))
+    units = slice_units(src, budget=2_000, words=task_terms("throttle_rate is doubled"))
+    assert [u.kind for u in units] == [SLICE, SLICE]
+    header, member = (u.body for u in units)
+    assert header["symbol"] == "pkg.engine.Engine"
+    assert header["text"].startswith("class Engine:") and "limit = 3" in header["text"]
+    assert "def step0" not in header["text"]  # the header stops before the first member
+    assert member["symbol"] == "pkg.engine.Engine.throttle_rate"
+    assert member["text"].lstrip().startswith("@property")  # whole, decorator included
+    assert member["text"].rstrip().endswith("return self.limit * 2")
+    assert units[0].receipt != units[1].receipt
+
+
+def test_without_matching_members_the_header_alone_stands_for_the_class(ws):
+    src = load(ws, Target("pkg/engine.py", ("pkg.engine.Engine",), (), ("t",)))
+    units = slice_units(src, budget=2_000, words=task_terms("nothing relevant here"))
+    assert len(units) == 1 and units[0].body["lines"][0] == 1
+    assert units[0].body["lines"][1] < 10
+
+
+@pytest.fixture
+def sliced(monkeypatch):
+    """Files of any size are sliced (the test file is small enough to go whole)."""
+    monkeypatch.setattr(units_module, "CHEAP_MAX", 0)
+
+
+def _keys(units):
+    return [u.body["symbol"] for u in units]
+
+
+def test_a_method_the_task_names_deep_in_a_big_class_arrives_whole(ws, sliced):
+    # search hit only ``helper``; the task names a method far down a 130-line class
+    src = load(ws, Target("pkg/engine.py", ("pkg.engine.helper",), (), ("t",)))
+    src.place = units_module.RANK_ALL_FILES - 1  # every definition competes, not a lead
+    units = slice_units(src, budget=13_000,
+                        words=task_terms("Engine.throttle_rate returns twice the limit"))
+    assert "pkg.engine.Engine.throttle_rate" in _keys(units)
+    member = next(u for u in units if u.body["symbol"] == "pkg.engine.Engine.throttle_rate")
+    assert member.body["text"].lstrip().startswith("@property")
+    assert member.body["text"].rstrip().endswith("return self.limit * 2")
+    assert _keys(units)[0] != "pkg.engine.Engine.step0"
+
+
+def test_a_marginal_file_carries_its_hits_only(ws, sliced):
+    src = load(ws, Target("pkg/engine.py", ("pkg.engine.helper",), (), ("t",)))
+    units = slice_units(src, budget=13_000,
+                        words=task_terms("Engine.throttle_rate returns twice the limit"))
+    assert _keys(units) == ["pkg.engine.helper"]
+
+
+def test_more_budget_lets_a_first_file_add_its_best_scoring_definitions(ws, sliced):
+    task = "the pending backlog is never emptied"
+    src = load(ws, Target("pkg/engine.py", ("pkg.engine.helper",), (), ("t",)))
+    src.place = units_module.RANK_ALL_FILES - 1  # every definition competes, not a lead
+    assert _keys(slice_units(src, budget=13_000, words=task_terms(task))) == [
+        "pkg.engine.helper"]
+    src = load(ws, Target("pkg/engine.py", ("pkg.engine.helper",), (), ("t",)))
+    src.place = units_module.RANK_ALL_FILES - 1  # every definition competes, not a lead
+    assert "pkg.engine.drain_queue" in _keys(slice_units(src, 50_000, task_terms(task)))
+
+
+def test_without_task_terms_the_hits_keep_their_order(ws):
+    lines = (ws.root / "pkg/engine.py").read_text().splitlines(keepends=True)
+    core, extras = rank_definitions(ws, "pkg/engine.py", ws.node("pkg/engine.py").symbols,
+                                    ["pkg.engine.drain_queue", "pkg.engine.helper"], lines,
+                                    TaskTerms())
+    assert [key for *_, key in core] == ["pkg.engine.drain_queue", "pkg.engine.helper"]
+    assert extras == []
+
+
+def test_the_import_block_spans_first_to_last_import_and_is_bounded():
+    text = ('"""Doc."""\n\nimport os\nfrom a import (\n    b,\n    c,\n)\n\n'
+            "from d import e\n\n\ndef f():\n    import g\n")
+    assert import_block(text.splitlines(keepends=True)) == (3, 9)
+    assert import_block(["x = 1\n"] * 50 + ["import late\n"]) is None
+    assert import_block(["import m\n"] * 60) is None  # too long to ride along
+
+
+QUEUE = ("class Queue:\n    def drain(self, pending):\n        while pending:\n"
+         "            pending.pop()  # backlog\n\n"
+         "    def peek(self, pending):\n        return pending[0]\n\n\n"
+         "def drain_queue(pending):\n    while pending:\n        pending.pop()  # backlog\n")
+
+
+@pytest.fixture(scope="module")
+def queue_ws(tmp_path_factory):
+    workspace = _indexed(tmp_path_factory, "queue", QUEUE)
+    yield workspace
+    workspace.close()
+
+
+def test_a_method_beside_the_hit_method_competes_as_an_extra(queue_ws, monkeypatch):
+    # search hit ``Queue.drain``; ``peek`` holds one task word, too few on its own
+    lines = (queue_ws.root / "pkg/queue.py").read_text().splitlines(keepends=True)
+    symbols = queue_ws.node("pkg/queue.py").symbols
+    terms = task_terms("drain leaves the pending backlog")
+
+    def extras() -> list[str | None]:
+        return [key for *_, key in rank_definitions(
+            queue_ws, "pkg/queue.py", symbols, ["pkg.queue.Queue.drain"], lines, terms)[1]]
+
+    assert "pkg.queue.Queue.peek" in extras()
+    monkeypatch.setattr(definition_slices, "SIBLING_SHARE", 0.0)
+    assert "pkg.queue.Queue.peek" not in extras()

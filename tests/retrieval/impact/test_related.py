@@ -1,0 +1,93 @@
+"""retrieval/impact/related: imports, dependents and covering tests of a file or a symbol."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from repoctx.errors import ToolError
+from repoctx.retrieval.impact.related import imports, related
+
+TESTS = [{"symbol": "tests.test_cart.TestCart", "path": "tests/test_cart.py"},
+         {"symbol": "tests.test_cart.TestCart.test_total", "path": "tests/test_cart.py"},
+         {"symbol": "tests.test_cart.test_checkout", "path": "tests/test_cart.py"}]
+
+
+def test_related_of_a_file(shop):
+    got = related(shop, path="shop/cart.py")
+    assert got["imports"] == [{"module": "shop.pricing", "path": "shop/pricing.py"}]
+    assert [d["symbol"] for d in got["dependents"]] == [
+        "shop.cart.checkout", "tests.test_cart.TestCart.test_total",
+        "tests.test_cart.test_checkout"]
+    assert got["tests"] == TESTS
+
+
+def test_related_of_a_symbol(shop):
+    simple = related(shop, symbol="Cart")
+    assert simple["path"] is None and simple["imports"] == [] and simple["tests"] == TESTS
+    full = related(shop, symbol="shop.pricing.Discount")
+    assert full["path"] == "shop/pricing.py"
+    assert [d["symbol"] for d in full["dependents"]] == ["shop.cart.Cart.total",
+                                                        "shop.cart.checkout"]
+    assert full["tests"] == []
+
+
+def test_imports_resolve_only_to_indexed_files(shop):
+    assert imports(shop, "tests/test_cart.py") == [{"module": "shop.cart",
+                                                    "path": "shop/cart.py"}]
+    assert imports(shop, "README.md") == []
+
+
+def test_exactly_one_of_path_or_symbol(shop):
+    with pytest.raises(ToolError, match="exactly one"):
+        related(shop)
+    with pytest.raises(ToolError, match="exactly one"):
+        related(shop, path="shop/cart.py", symbol="Cart")
+    with pytest.raises(ToolError, match="'nope.py' is not in the index"):
+        related(shop, path="nope.py")
+
+
+def test_relative_imports_resolve_to_files(pkg_ws):
+    assert imports(pkg_ws, "pkg/sub/mod.py") == [
+        {"module": "..bp", "path": "pkg/bp.py"},  # from .. import bp; from ..bp import …
+        {"module": ".helpers", "path": "pkg/sub/helpers.py"},  # from . import helpers
+        {"module": "os", "path": None}]
+    assert imports(pkg_ws, "pkg/__init__.py") == [
+        {"module": ".bp", "path": "pkg/bp.py"},  # a submodule
+        {"module": ".", "path": "pkg/__init__.py"}]  # a name the package defines
+
+
+def test_k_bounds_each_list_and_omitted_counts_the_rest(pkg_ws):
+    whole = related(pkg_ws, symbol="Blueprint", k=200)
+    assert len(whole["dependents"]) == 7 and len(whole["tests"]) == 6
+    assert whole["omitted"] == {"imports": 0, "dependents": 0, "tests": 0}
+    two = related(pkg_ws, symbol="Blueprint", k=2)
+    assert two["dependents"] == whole["dependents"][:2]
+    assert two["dependents"][0]["symbol"] == "pkg.sub.mod.build"  # code before tests
+    assert two["omitted"] == {"imports": 0, "dependents": 5, "tests": 4}
+    one = related(pkg_ws, path="pkg/sub/mod.py", k=1)
+    assert len(one["imports"]) == 1 and one["omitted"]["imports"] == 2
+
+
+def test_a_dotted_symbol_the_store_does_not_declare_is_an_error(pkg_ws):
+    with pytest.raises(ToolError, match=r"symbol: 'pkg.bp.Blueprint.Blueprint' is not in the "
+                                        r"index; did you mean 'pkg.bp.Blueprint'"):
+        related(pkg_ws, symbol="pkg.bp.Blueprint.Blueprint")
+    with pytest.raises(ToolError, match="k: must be an integer"):
+        related(pkg_ws, symbol="Blueprint", k="3")
+
+
+def test_related_through_the_cli(pkg_ws):
+    """The defects were seen through ``repoctx call``: the tool's schema takes ``k``."""
+    cli = [sys.executable, "-m", "repoctx", "call", "repocontext_related"]
+    done = subprocess.run([*cli, '{"path": "pkg/sub/mod.py", "k": 1}', "--path",
+                           str(pkg_ws.root)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["imports"] == [{"module": "..bp", "path": "pkg/bp.py"}]
+    assert answer["omitted"] == {"imports": 2, "dependents": 0, "tests": 0}
+    done = subprocess.run([*cli, '{"symbol": "pkg.bp.Blueprint.Blueprint"}', "--path",
+                           str(pkg_ws.root)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert "'pkg.bp.Blueprint.Blueprint' is not in the index" in done.stdout + done.stderr

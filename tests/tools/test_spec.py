@@ -1,0 +1,37 @@
+"""tools/spec: the schema helpers every tool's input schema is built from."""
+
+from repoctx.tools.spec import Tool, integer, schema, string, strings
+
+
+def test_schema_accepts_repo_id_and_nothing_unknown():
+    got = schema({"path": string("A path.")}, ("path",))
+    assert got["type"] == "object" and got["additionalProperties"] is False
+    assert got["required"] == ["path"] and list(got["properties"]) == ["repoId", "path"]
+    assert got["properties"]["repoId"]["type"] == "string"
+    assert schema({})["required"] == [] and list(schema({})["properties"]) == ["repoId"]
+
+
+def test_argument_helpers():
+    assert string("d") == {"type": "string", "minLength": 1, "maxLength": 4096,
+                           "description": "d"}
+    assert string("d", 8)["maxLength"] == 8
+    assert strings("d", 3) == {"type": "array", "items": {"type": "string", "maxLength": 1024},
+                               "maxItems": 3, "description": "d"}
+    assert integer("d", 1, 9, 4) == {"type": "integer", "minimum": 1, "maximum": 9,
+                                     "default": 4, "description": "d"}
+
+
+def test_tools_are_read_only_unless_said():
+    tool = Tool("t", "does t", schema({}), lambda ws, a: {})
+    assert tool.read_only is True
+    assert Tool("w", "writes", schema({}), tool.handler, read_only=False).read_only is False
+
+
+def test_behaviour_flags_default_to_a_harmless_idempotent_tool():
+    tool = Tool("t", "does t", schema({}), lambda ws, a: {})
+    assert (tool.title, tool.output_schema, tool.destructive, tool.idempotent) == (
+        "", None, False, True)
+    deleting = Tool("d", "deletes", schema({}), tool.handler, read_only=False,
+                    destructive=True, idempotent=False, title="Delete",
+                    output_schema={"type": "object"})
+    assert deleting.destructive and not deleting.idempotent and deleting.title == "Delete"

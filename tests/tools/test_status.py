@@ -1,0 +1,36 @@
+"""tools/status: index status from the root node and status file; health."""
+
+from repoctx.reconcile import write_status, writer_lock
+from repoctx.tools.status import health, index_status
+
+
+def test_a_finished_index_is_ready_with_counts(shop):
+    got = index_status(shop)
+    assert (got["repoId"], got["status"], got["phase"]) == ("shop", "ready", None)
+    assert (got["files"], got["symbols"]) == (5, 8)
+    assert got["counters"]["added"] == 5 and "total" in got["timings"]
+
+
+def test_a_running_index_reports_its_phase_and_a_failure_its_error(fresh_shop):
+    write_status(fresh_shop.store.path, {"status": "indexing", "phase": "project"})
+    with writer_lock(fresh_shop.store.path):
+        got = index_status(fresh_shop)
+    assert (got["status"], got["phase"]) == ("indexing", "project")
+    write_status(fresh_shop.store.path, {"status": "failed", "lastError": "disk full"})
+    got = index_status(fresh_shop)
+    assert (got["status"], got["phase"], got["lastError"]) == ("failed", None, "disk full")
+
+
+def test_health(shop):
+    got = health(shop)
+    assert got["ok"] is True and got["store"]["replicaId"] == "r1"
+    assert got["export"]["schemaVersion"]
+    assert set(got["versions"]) == {"repoctx", "python", "lmdb", "sqlite"}
+    assert all(isinstance(v, str) for v in got["versions"].values())
+
+
+def test_health_without_an_export_is_not_ok(fresh_shop):
+    fresh_shop.export.unlink()
+    got = health(fresh_shop)
+    assert got["ok"] is False and got["store"]["ok"] is True
+    assert "no ContextPull export" in got["export"]["error"]
