@@ -12,6 +12,7 @@ This module imports nothing, so every layer (``crdt/`` included) may use it.
     ├── StoreError
     │   ├── StoreFormatError          a store written by a newer format, or not a store
     │   ├── StoreBusyError            another indexer holds the store
+    │   │   └── StoreReplacedError    a handle on a store a repair has since replaced
     │   ├── StoreMissingError         a repository that was never indexed
     │   ├── StoreReadOnlyError        a write to a store opened read-only
     │   ├── StoreIOError              the disk refused (full, unreadable, permissions)
@@ -66,6 +67,11 @@ class StoreFormatError(StoreError):
 
 class StoreBusyError(StoreError):
     """Another process holds the store for writing."""
+
+
+class StoreReplacedError(StoreBusyError):
+    """The store was rebuilt and swapped in after this handle opened it: writing
+    through the handle would reach the discarded copy."""
 
 
 class StoreMissingError(StoreError):

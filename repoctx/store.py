@@ -59,6 +59,8 @@ class Store:
     clock: Clock = field(default_factory=Clock)
     _tick_lock: threading.Lock = field(default_factory=threading.Lock, repr=False,
                                        compare=False)
+    opened_ino: int = field(default=0, repr=False, compare=False)
+    """The inode of ``<path>/lmdb`` when it was opened (0: not known)."""
 
     def key(self, family: str = "", rest: str = "") -> str:
         """A key of this store's repository."""
@@ -82,6 +84,16 @@ class Store:
     def merge(self, key: str, delta: Record) -> None:
         """Read-merge-write one record in its own transaction."""
         self.trees.merge(key, delta)
+
+    def replaced(self) -> bool:
+        """True when ``<path>/lmdb`` is no longer the directory this handle opened (a
+        repair swapped a rebuilt one in): its writes would reach the discarded copy."""
+        if not self.opened_ino:
+            return False
+        try:
+            return os.stat(self.path / LMDB_DIRNAME).st_ino != self.opened_ino
+        except OSError:
+            return True
 
     def get(self, key: str) -> Record | None:
         """The visible record at ``key``, or None."""
@@ -147,7 +159,8 @@ def open_store(path: str | Path, repo_id: str | None = None, replica_id: str | N
     try:
         _check_format(trees, directory, readonly)
         replica = _replica(trees, replica_id, readonly)
-        store = Store(directory, trees, "_", replica, Clock(last=trees.get_local("clock", 0)))
+        store = Store(directory, trees, "_", replica, Clock(last=trees.get_local("clock", 0)),
+                      opened_ino=os.stat(directory / LMDB_DIRNAME).st_ino)
         store.repo_id = check_repo_id(repo_id) if repo_id else _default_repo(store, root)
         return store
     except BaseException:

@@ -69,8 +69,7 @@ class Cli(click.Group):
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
         except click.ClickException as exc:
-            command = f"repoctx {exc.ctx.info_name} " if getattr(exc, "ctx", None) and \
-                exc.ctx.parent is not None else "repoctx "
+            command = _command_path(getattr(exc, "ctx", None))
             click.echo(f"repoctx: {exc.format_message()} (see `{command}--help`)", err=True)
             sys.exit(exc.exit_code)
         except click.exceptions.Abort:
@@ -129,3 +128,13 @@ def json_option(command: Callable[..., Any]) -> Callable[..., Any]:
 def emit(payload: Any, as_json: bool, text: Callable[[Any], str]) -> None:
     """Print ``payload`` as JSON or through ``text``."""
     click.echo(rendered(payload, as_json, text))
+
+
+def _command_path(ctx: click.Context | None) -> str:
+    """``repoctx`` and the subcommands down to ``ctx`` (``repoctx memory recall ``), each
+    followed by a space; the program's own name is always ``repoctx``."""
+    names: list[str] = []
+    while ctx is not None and ctx.parent is not None:
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return "".join(f"{n} " for n in ["repoctx", *reversed(names)])

@@ -25,12 +25,20 @@ if TYPE_CHECKING:  # commands import the store side when they run: a fast start 
 
 def _run(ctx: click.Context, work: Callable[[Workspace], Any]) -> None:
     """Open the workspace, run ``work``, print its JSON (errors: ``fails_cleanly``)."""
+    from repoctx.errors import StoreReplacedError
     from repoctx.retrieval import open_workspace
 
     opts = ctx.obj or {}
-    with open_workspace(opts.get("path", "."), store_dir=opts.get("store_dir"),
-                        repo_id=opts.get("repo_id")) as ws:
-        result = work(ws)
+    for attempt in (1, 2):
+        try:
+            with open_workspace(opts.get("path", "."), store_dir=opts.get("store_dir"),
+                                repo_id=opts.get("repo_id")) as ws:
+                result = work(ws)
+            break
+        except StoreReplacedError:
+            # a repair swapped the store in while this waited; nothing was written
+            if attempt == 2:
+                raise
     click.echo(json.dumps(result, indent=2, ensure_ascii=False))
 
 

@@ -12,8 +12,11 @@ directories are exchanged in one atomic ``renameat2(RENAME_EXCHANGE)`` (two rena
 where the system lacks it), the export is replaced by a rename, and the damaged copy
 removed. The report lists every record that could not be kept.
 
-Run it while nothing else uses the store: an indexer is refused (``StoreBusyError``), a
-tool that writes memory between the copy and the swap would lose that write.
+An indexer running at the start or the swap is refused (``StoreBusyError``). Memory
+writers are held off from before the copy to after the swap (``reconcile.repair_lock``):
+a write waits a bounded time and is then refused naming the busy store, and a handle
+opened before the swap refuses to write into the discarded copy; so nothing is written
+meanwhile, and the report's ``meanwhile`` says so.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from typing import Any
 
 from repoctx import vectors
 from repoctx.errors import StoreFormatError
-from repoctx.reconcile import PassOptions, reconcile_pass, writer_lock
+from repoctx.reconcile import PassOptions, reconcile_pass, repair_lock, writer_lock
 from repoctx.retrieval.index.export_refresh import refresh_export
 from repoctx.retrieval.workspace import EXPORT_NAME
 from repoctx.store import (
@@ -69,6 +72,8 @@ class RepairReport:
     source: str | None = None
     rebuilt: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    meanwhile: int = 0
+    """Writes taken in while the repair ran: none, as writers are held off throughout."""
 
     def as_json(self) -> dict[str, Any]:
         """The report as JSON (camelCase keys; lost records listed up to a bound)."""
@@ -77,7 +82,8 @@ class RepairReport:
                 "kept": self.kept, "lostRecords": self.lost_records,
                 "lost": [d.as_json() for d in self.lost[:_LISTED]],
                 "recoveredFrom": self.source, "recovered": self.recovered,
-                "rebuilt": self.rebuilt, "warnings": self.warnings}
+                "rebuilt": self.rebuilt, "meanwhile": self.meanwhile,
+                "warnings": self.warnings}
 
     def text(self) -> str:
         """The report as lines for a terminal."""
@@ -92,6 +98,8 @@ class RepairReport:
         lines.append(f"  lost: {self.lost_records} records" + (":" if self.lost else ""))
         lines += [f"    {d.tree} {d.key or '-'}: {d.reason}" for d in self.lost[:_LISTED]]
         lines.append("  rebuilt: " + ", ".join(f"{k} {v}" for k, v in self.rebuilt.items()))
+        lines.append(f"  meanwhile: {self.meanwhile} writes (memory writers waited for the "
+                     "repair)")
         lines += [f"  warning: {w}" for w in self.warnings]
         return "\n".join(lines)
 
@@ -107,17 +115,20 @@ def repair(root: Path, *, store_dir: Path | None = None, repo_id: str | None = N
                                "index` to build one (or give --from a backup)")
     report = RepairReport(directory, source=str(source) if source else None)
     work = directory / WORK_DIRNAME
-    with writer_lock(directory, wait=False):
-        shutil.rmtree(work, ignore_errors=True)  # a repair that died before its swap
-        work.mkdir(parents=True)
-        store = _salvaged_store(root, directory, work, repo_id, peer, report)
-    try:
-        store.path = directory  # the pass locks, walks around and reports on the real one
-        _rebuild(store, root, work / EXPORT_NAME, report)
-    finally:
-        store.close()
-    with writer_lock(directory, wait=False):
-        _swap(directory, work)
+    # Memory writers wait from before the salvage to after the swap: a write between
+    # the two would land in the copy the swap discards.
+    with repair_lock(directory):
+        with writer_lock(directory, wait=False):
+            shutil.rmtree(work, ignore_errors=True)  # a repair that died before its swap
+            work.mkdir(parents=True)
+            store = _salvaged_store(root, directory, work, repo_id, peer, report)
+        try:
+            store.path = directory  # the pass locks, walks around and reports on the real one
+            _rebuild(store, root, work / EXPORT_NAME, report)
+        finally:
+            store.close()
+        with writer_lock(directory, wait=False):
+            _swap(directory, work)
     return report
 
 

@@ -30,6 +30,7 @@ from repoctx.errors import CrdtError, InvalidKeyError, ToolError
 from repoctx.store import Store
 from repoctx.trees import BY_FAMILY, Batch, tree_of
 
+from .entries import writing
 from .memory_record import FAMILY
 from .views import iso
 
@@ -70,10 +71,10 @@ def import_archive(store: Store, path: str | Path, batch_records: int = BATCH_RE
     changed = 0
     for at in range(start, len(rows), batch_records):
         chunk = rows[at:at + batch_records]
-        with store.batch() as b:
+        with writing(store) as b:
             changed += _merge_batch(store, b, chunk)
             b.put_local(marker, {"done": at + len(chunk)})
-    with store.batch() as b:
+    with writing(store) as b:
         b.delete_local(marker)
     return {"records": len(rows), "changed": changed, "resumedAt": start}
 

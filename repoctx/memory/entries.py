@@ -9,12 +9,14 @@ the wall clock unless ``now_ms`` is given (tests pin it).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from repoctx.crdt import record, wall_ms
 from repoctx.crdt.record import Record
-from repoctx.errors import ToolError
+from repoctx.errors import StoreReplacedError, ToolError
+from repoctx.reconcile import writers_lock
 from repoctx.store import Store
 from repoctx.trees import Batch, visible
 
@@ -63,7 +65,7 @@ def remember(store: Store, topic: str, entry_id: str | None = None, *, kind: str
     expires = None if ttl_seconds is None else now + check_ttl(ttl_seconds, "ttlSeconds") * 1000
     text = None if body is None else check_body(body)
     tag_set = _tags(tags, "tags")
-    with store.batch() as b:
+    with writing(store) as b:
         current = b.get(key)
         existing = _live(key, current, now)
         lapsed = None if current is None else record.expires_ms(current)
@@ -107,7 +109,7 @@ def update(store: Store, key: str, fields: Mapping[str, Any] | None = None, *,
     tags_in = _tags(add_tags, "addTags")
     tags_out = _tags(remove_tags, "removeTags") - tags_in
     tick = store.tick()
-    with store.batch() as b:
+    with writing(store) as b:
         before = _live(key, b.get(key), now)
         if before is None:
             raise ToolError(f"no memory entry at {key}; remember it first")
@@ -133,7 +135,7 @@ def forget(store: Store, key: str, *, lapse: bool = False, lapse_seconds: int = 
     parse_memory_key(store.repo_id, key)
     seconds = check_ttl(lapse_seconds, "lapseSeconds")
     tick = store.tick()
-    with store.batch() as b:
+    with writing(store) as b:
         found = _live(key, b.get(key), now)
         if found is None:
             return {"key": key, "existed": False, "forgotten": False, "lapsed": False,
@@ -146,6 +148,25 @@ def forget(store: Store, key: str, *, lapse: bool = False, lapse_seconds: int = 
     expires = record.expires_ms(after) if after is not None and lapse else None
     return {"key": key, "existed": True, "forgotten": not lapse, "lapsed": lapse,
             "expiresAtUtc": views.iso(expires)}
+
+
+@contextmanager
+def writing(store: Store) -> Iterator[Batch]:
+    """A write batch that a running ``repoctx repair`` holds off (bounded: then a
+    ``StoreBusyError`` naming the store), refused when a repair has replaced the store
+    since this handle opened it, as the write would reach the discarded copy."""
+    if store.trees.readonly:  # the batch refuses, naming why
+        with store.batch() as b:
+            yield b
+        return
+    with writers_lock(store.path):
+        if store.replaced():
+            raise StoreReplacedError(
+                f"the store at {store.path} was rebuilt by `repoctx repair` after this "
+                "process opened it; nothing was written: open it again (restart the "
+                "server) and retry")
+        with store.batch() as b:
+            yield b
 
 
 def check_ttl(seconds: Any, label: str) -> int:

@@ -11,7 +11,7 @@ from repoctx.lazy import export_lazily
 
 if TYPE_CHECKING:
     from . import nodes
-    from .lock import is_locked, writer_lock
+    from .lock import is_locked, repair_lock, writer_lock, writers_lock
     from .nodes.file_node import FileNode
     from .nodes.symbol_record import Declaration, declarations_of
     from .reconcile_pass import PassOptions, reconcile_pass
@@ -33,15 +33,17 @@ __all__ = [
     "nodes",
     "read_status",
     "reconcile_pass",
+    "repair_lock",
     "snake",
     "walk",
     "write_status",
     "writer_lock",
+    "writers_lock",
 ]
 
 export_lazily(__name__, {
     ".nodes.file_node": ("FileNode",),
-    ".lock": ("is_locked", "writer_lock"),
+    ".lock": ("is_locked", "repair_lock", "writer_lock", "writers_lock"),
     ".reconcile_pass": ("PassOptions", "reconcile_pass"),
     ".report": ("PassReport",),
     ".status": ("read_status", "write_status"),

@@ -1,15 +1,21 @@
-"""reconcile/lock — one indexer per store at a time.
+"""reconcile/lock — one indexer per store at a time; no memory write during a repair.
 
 An advisory ``flock`` on ``<store>/index.lock``: a second indexer waits for the first,
 or with ``wait=False`` fails at once with a message naming the holder. Readers take
 no lock (LMDB gives them a snapshot). The lock dies with its process, so a killed
 indexer never leaves the store locked.
+
+A second ``flock``, on ``<store>/repair.lock``, keeps the writers of the trees nothing
+can re-derive (memory) out of a repair: ``repair_lock`` holds it exclusively for the
+whole rebuild and swap, ``writers_lock`` shares it among writers for one write. Both
+wait a bounded time and then fail naming the store, so a write is refused, never lost.
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -51,3 +57,60 @@ def is_locked(store_dir: Path) -> bool:
     finally:
         os.close(fd)
     return False
+
+
+REPAIR_LOCK = "repair.lock"
+WRITE_WAIT_SECONDS = 10.0
+"""How long a memory write waits for a repair before it is refused."""
+REPAIR_WAIT_SECONDS = 30.0
+"""How long a repair waits for the memory writes under way to finish."""
+_POLL_SECONDS = 0.02
+
+
+@contextmanager
+def repair_lock(store_dir: Path, *, wait_seconds: float = REPAIR_WAIT_SECONDS) -> Iterator[None]:
+    """Hold off every memory writer of the store for the duration of the block."""
+    with _repair_flock(store_dir, fcntl.LOCK_EX, wait_seconds) as fd:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        yield
+
+
+@contextmanager
+def writers_lock(store_dir: Path, *, wait_seconds: float | None = None) -> Iterator[None]:
+    """Keep a repair out for the duration of one write (writers share the lock); wait
+    ``wait_seconds`` (default ``WRITE_WAIT_SECONDS``) for a repair to finish."""
+    wait = WRITE_WAIT_SECONDS if wait_seconds is None else wait_seconds
+    with _repair_flock(store_dir, fcntl.LOCK_SH, wait):
+        yield
+
+
+@contextmanager
+def _repair_flock(store_dir: Path, mode: int, wait_seconds: float) -> Iterator[int]:
+    """``flock(mode)`` on the store's repair lock, retried until ``wait_seconds`` pass."""
+    store_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(store_dir / REPAIR_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        deadline = time.monotonic() + wait_seconds
+        while True:
+            try:
+                fcntl.flock(fd, mode | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise StoreBusyError(_busy(store_dir, fd, mode, wait_seconds)) from None
+                time.sleep(_POLL_SECONDS)
+        yield fd
+    finally:
+        os.close(fd)  # closing releases the flock
+
+
+def _busy(store_dir: Path, fd: int, mode: int, wait_seconds: float) -> str:
+    """Why the repair lock could not be had within ``wait_seconds``."""
+    if mode == fcntl.LOCK_EX:
+        return (f"memory writes to the store at {store_dir} did not finish within "
+                f"{wait_seconds:g} s; stop the tools writing it and run the repair again")
+    holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "another process"
+    return (f"the store at {store_dir} is busy: `repoctx repair` (pid {holder}) is "
+            f"rebuilding it; nothing was written, try again when it has finished "
+            f"(waited {wait_seconds:g} s)")

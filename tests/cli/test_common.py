@@ -36,3 +36,15 @@ def test_emit_prints_text_or_json():
     runner = CliRunner()
     assert runner.invoke(command_raising(None)).output.strip() == "ok=True"
     assert runner.invoke(command_raising(None), ["--json"]).output.strip() == '{\n  "ok": true\n}'
+
+
+def test_a_usage_error_points_to_the_help_of_the_command_that_was_run(tmp_path):
+    import subprocess
+    import sys
+
+    for args, command in ((["memory", "recall"], "repoctx memory recall"),
+                          (["index", "--bogus"], "repoctx index"), (["--bogus"], "repoctx")):
+        done = subprocess.run([sys.executable, "-m", "repoctx", *args], capture_output=True,
+                              text=True, timeout=60, cwd=tmp_path)
+        assert done.returncode == 2
+        assert done.stderr.strip().endswith(f"(see `{command} --help`)"), done.stderr

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
+import subprocess
+import sys
+import time
 
 import pytest
 
 from repoctx import open_store
-from repoctx.errors import StoreBusyError, StoreFormatError
+from repoctx.errors import StoreBusyError, StoreFormatError, StoreReplacedError
 from repoctx.maintenance import repair
 from repoctx.maintenance.repair import DERIVED, KEPT
-from repoctx.reconcile import reconcile_pass, writer_lock
+from repoctx.reconcile import reconcile_pass, repair_lock, writer_lock, writers_lock
 from repoctx.retrieval import open_workspace, refresh_export
 from repoctx.tools import registry as tools
 from repoctx.trees import TREES
@@ -83,3 +88,97 @@ def test_repair_waits_for_no_indexer_and_needs_a_store(indexed, tmp_path):
         repair(repo)
     with pytest.raises(StoreFormatError, match="repoctx index"):
         repair(tmp_path / "elsewhere")
+
+
+_WRITER = """
+import sys, pathlib
+from repoctx.errors import StoreBusyError
+from repoctx.retrieval import open_workspace
+from repoctx.tools import registry as tools
+repo, stop, acked = (pathlib.Path(a) for a in sys.argv[1:])
+n = 0
+with acked.open("a") as out:
+    while not stop.exists():
+        n += 1
+        try:
+            with open_workspace(repo) as ws:
+                key = tools.call(ws, "repocontext_remember",
+                                 {"topic": "stream", "id": f"w{n}", "body": f"write {n}"})["key"]
+        except StoreBusyError as exc:
+            print(f"refused: {exc}", file=sys.stderr, flush=True)
+            continue
+        out.write(key + "\\n")
+        out.flush()
+"""
+
+
+def _acked(path):
+    return path.read_text().split() if path.exists() else []
+
+
+def test_every_write_acknowledged_while_repair_runs_is_in_the_store(tmp_path):
+    """A child process streams memory writes while a real `repoctx repair` runs; every
+    write the child was answered a key for is in the repaired store."""
+    repo = make_repo(tmp_path / "repo", packages=5, modules=6)
+    with open_store(repo) as store:
+        reconcile_pass(store, repo)
+    stop, acked = tmp_path / "stop", tmp_path / "acked"
+    writer = subprocess.Popen([sys.executable, "-c", _WRITER, str(repo), str(stop), str(acked)],
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(_acked(acked)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        before = len(_acked(acked))
+        started = time.monotonic()
+        done = subprocess.run([sys.executable, "-m", "repoctx", "repair", str(repo), "--json"],
+                              capture_output=True, text=True, timeout=300)
+        took = time.monotonic() - started
+        assert done.returncode == 0, done.stderr
+        while len(_acked(acked)) < before + 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        stop.touch()
+        _, refused = writer.communicate(timeout=60)
+    keys = _acked(acked)
+    assert len(keys) >= before + 3, f"the writer stalled: {refused}"
+    report = json.loads(done.stdout)
+    assert report["lostRecords"] == 0 and report["meanwhile"] == 0
+    with open_workspace(repo) as ws:
+        missing = [k for k in keys if "write" not in
+                   (tools.call(ws, "repocontext_recall", {"key": k})["fields"].get("body") or "")]
+    assert not missing, (f"{len(missing)} of {len(keys)} acknowledged writes lost "
+                         f"(repair took {took:.1f} s)")
+    for line in refused.splitlines():
+        assert str(repo / ".repoctx") in line
+
+
+def test_a_memory_write_waits_for_a_repair_then_names_the_busy_store(indexed, monkeypatch):
+    repo = indexed[0]
+    directory = repo / ".repoctx"
+    with open_workspace(repo) as ws, repair_lock(directory):
+        started = time.monotonic()
+        with pytest.raises(StoreBusyError) as caught, writers_lock(directory, wait_seconds=0.3):
+            pass
+        assert time.monotonic() - started >= 0.3
+        assert f"the store at {directory} is busy: `repoctx repair` (pid {os.getpid()})" \
+            in str(caught.value)
+        before = tools.call(ws, "repocontext_list_topics", {})
+        # the tool waits its bound, then answers the same error with nothing written
+        monkeypatch.setattr("repoctx.reconcile.lock.WRITE_WAIT_SECONDS", 0.2)
+        with pytest.raises(StoreBusyError, match="is busy"):
+            tools.call(ws, "repocontext_remember", {"topic": "t", "body": "late"})
+        assert tools.call(ws, "repocontext_list_topics", {}) == before
+
+
+def test_a_handle_opened_before_the_swap_refuses_to_write_into_the_old_copy(indexed):
+    repo = indexed[0]
+    with open_workspace(repo) as ws:
+        done = subprocess.run([sys.executable, "-m", "repoctx", "repair", str(repo)],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert "meanwhile: 0 writes" in done.stdout
+        with pytest.raises(StoreReplacedError, match="rebuilt by `repoctx repair`"):
+            tools.call(ws, "repocontext_remember", {"topic": "t", "body": "stale"})
+    with open_workspace(repo) as ws:
+        assert tools.call(ws, "repocontext_remember", {"topic": "t", "body": "fresh"})["key"]

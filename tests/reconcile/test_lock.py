@@ -26,3 +26,18 @@ def test_no_wait_refuses_naming_the_holder(tmp_path):
     assert "without --no-wait" in message
     with writer_lock(tmp_path, wait=False):  # free again
         assert is_locked(tmp_path)
+
+
+
+def test_writers_share_the_repair_lock_and_a_repair_waits_for_them_then_names_the_store(tmp_path):
+    from repoctx.reconcile import repair_lock, writers_lock
+
+    busy = f"memory writes to the store at {tmp_path}"
+    with (writers_lock(tmp_path), writers_lock(tmp_path, wait_seconds=0),  # writers share
+          pytest.raises(StoreBusyError, match=busy), repair_lock(tmp_path, wait_seconds=0.1)):
+        pass
+    with (repair_lock(tmp_path, wait_seconds=0), pytest.raises(StoreBusyError, match="is busy"),
+          writers_lock(tmp_path, wait_seconds=0.1)):
+        pass
+    with writers_lock(tmp_path, wait_seconds=0):  # free again
+        pass
