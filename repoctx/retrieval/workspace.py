@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -23,6 +24,9 @@ from repoctx.reconcile.nodes import file_node
 from repoctx.retrieval.call_stats import CallStats
 from repoctx.retrieval.index.export_refresh import EXPORT_NAME
 from repoctx.store import Store, can_write, missing_message, open_store, store_path
+
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
+"""A control character, which no path argument may hold."""
 
 
 @dataclass
@@ -97,9 +101,16 @@ class Workspace:
 
         Accepts ``./x``, ``x/``, ``\\`` separators and absolute paths inside the
         repository; a path that leads outside it is a ``ToolError`` saying so. Glob
-        characters pass through untouched.
+        characters pass through untouched. A control character (U+0000-U+001F, U+007F)
+        is a ``ToolError`` naming it, as normalising around it would name another file;
+        only a file the index holds under exactly that name (a tab or newline) passes.
         """
-        if "\\" in given and self.node(given) is not None:
+        bad = _CONTROL.search(given)
+        if bad is not None and (bad.group() == "\0" or self.node(given) is None):
+            raise ToolError(f"{argument}: {given!r} holds the control character "
+                            f"U+{ord(bad.group()):04X} at offset {bad.start()}; a "
+                            "repository path has none (U+0000-U+001F, U+007F): remove it")
+        if ("\\" in given or bad is not None) and self.node(given) is not None:
             return given  # a POSIX name may hold a backslash: the index knows it as it is
         text = given.replace("\\", "/")
         outside = ToolError(f"{argument}: {given!r} is outside the repository {self.root}")

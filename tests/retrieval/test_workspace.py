@@ -1,6 +1,7 @@
 """retrieval/workspace: the export reader follows replacements; freshness by stat."""
 
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -128,3 +129,31 @@ def test_a_view_shares_the_store_and_stats_but_not_the_reader(fresh_shop):
     with view.pinned():
         assert ws._pinned is None  # a call pinned on one view leaves the other's reads alone
     assert view.node("shop/cart.py") == ws.node("shop/cart.py")
+
+
+@pytest.mark.parametrize("char", ["\0", "\n", "\x1b", "\x7f"])
+def test_a_control_character_in_a_path_is_refused_naming_it_not_normalised_away(shop, char):
+    from repoctx.tools import registry as tools
+
+    given = f"shop/cart.py{char}../../../etc/passwd"
+    named = re.escape(f"U+{ord(char):04X} at offset 12")
+    with pytest.raises(ToolError, match=f"path: .* holds the control character {named}"):
+        shop.repo_path(given)
+    with pytest.raises(ToolError, match=f"path: .*{named}"):
+        tools.call(shop, "repocontext_outline", {"path": given})
+    with pytest.raises(ToolError, match=f"paths: .*{named}"):
+        tools.call(shop, "repocontext_search", {"query": "cart", "paths": ["shop/", given]})
+
+
+def test_repoctx_call_refuses_a_nul_in_a_path_as_a_tool_error(shop):
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "repoctx", "call", "repocontext_outline",
+         json.dumps({"path": "shop/cart.py\0../../../etc/passwd"}), "--path", str(shop.root)],
+        capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    message = json.loads(done.stdout)["error"]["message"]
+    assert message.startswith("path: ") and "U+0000 at offset 12" in message
