@@ -16,6 +16,7 @@ This module imports nothing, so every layer (``crdt/`` included) may use it.
     │   ├── StoreMissingError         a repository that was never indexed
     │   ├── StoreReadOnlyError        a write to a store opened read-only
     │   ├── StoreIOError              the disk refused (full, unreadable, permissions)
+    │   │   └── DiskFullError         no space (or quota) left on the disk holding a path
     │   ├── WrongTreeError            a key routed to a tree that does not hold its family
     │   ├── InvalidKeyError           a key outside the key grammar
     │   └── CorruptRecordError        a stored value that does not decode
@@ -84,6 +85,28 @@ class StoreReadOnlyError(StoreError):
 
 class StoreIOError(StoreError):
     """The disk or the LMDB engine refused an operation."""
+
+
+class DiskFullError(StoreIOError):
+    """No space, or no quota, left on the disk holding the store or its export."""
+
+    @classmethod
+    def holding(cls, path: object) -> DiskFullError:
+        """The error for the disk that holds ``path``."""
+        return cls(f"no space left on the disk holding {path} (free some space and run "
+                   "again)")
+
+
+DISK_FULL_ERRNOS = frozenset({28, 122})
+"""``ENOSPC`` and ``EDQUOT`` (Linux numbers; this module imports nothing)."""
+
+
+def disk_full(exc: BaseException, path: object) -> DiskFullError | None:
+    """A ``DiskFullError`` for ``path`` when ``exc`` is the disk running out of space
+    (or quota), else None."""
+    if isinstance(exc, OSError) and exc.errno in DISK_FULL_ERRNOS:
+        return DiskFullError.holding(path)
+    return None
 
 
 class WrongTreeError(StoreError):

@@ -80,3 +80,30 @@ def pkg_ws(tmp_path_factory):
     ws = symbol_repo.build(tmp_path_factory.mktemp("pkg"))
     yield ws
     ws.close()
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 3 MiB tmpfs mounted at ``tmp_path/disk``: a real disk that fills up (skipped
+    where mounting is not permitted, e.g. not root or in an unprivileged container)."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(disk)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here ({mounted.stderr.strip()})")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], capture_output=True)
+
+
+def fill_disk(disk: Path, leave_bytes: int) -> None:
+    """Fill ``disk`` until ``leave_bytes`` are left free (one filler file)."""
+    import os
+
+    filler = disk / "filler"
+    filler.unlink(missing_ok=True)
+    info = os.statvfs(disk)
+    with filler.open("wb") as out:
+        out.write(b"\0" * max(0, info.f_bavail * info.f_frsize - leave_bytes))

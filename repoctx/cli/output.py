@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from repoctx.errors import RepoctxError, StoreBusyError
+from repoctx.errors import RepoctxError, StoreBusyError, disk_full
 
 EXIT_ERROR, EXIT_BUSY = 1, 75
 
@@ -30,6 +31,9 @@ def failure(exc: Exception) -> tuple[str, int]:
     named as such, re-raised when ``REPOCTX_DEBUG`` is set so its traceback shows."""
     if isinstance(exc, RepoctxError):
         return f"repoctx: {exc}", EXIT_BUSY if isinstance(exc, StoreBusyError) else EXIT_ERROR
+    full = disk_full(exc, getattr(exc, "filename", None) or Path.cwd())
+    if full is not None:  # the disk, not a bug: wherever the write came from
+        return f"repoctx: {full}", EXIT_ERROR
     if os.environ.get("REPOCTX_DEBUG"):
         raise exc
     return (f"repoctx: internal error: {type(exc).__name__}: {exc} (this is a bug; "

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from repoctx import deadline
-from repoctx.errors import ContextPullError, Fts5UnavailableError, NotAStoreError
+from repoctx.errors import ContextPullError, DiskFullError, Fts5UnavailableError, NotAStoreError
 
 # sqlite3 exception class -> repoctx error class, most specific first.
 SQLITE_ERROR_MAP: tuple[tuple[type[BaseException], type[ContextPullError]], ...] = (
@@ -29,6 +29,8 @@ SQLITE_ERROR_MAP: tuple[tuple[type[BaseException], type[ContextPullError]], ...]
     (sqlite3.Error, ContextPullError),
 )
 
+_SQLITE_FULL = 13
+"""SQLite's ``SQLITE_FULL``: the disk (or the quota) is full."""
 _NOT_A_STORE_HINTS = ("file is not a database", "unable to open database", "no such table")
 
 
@@ -37,10 +39,13 @@ def binding_name() -> str:
     return f"Python {platform.python_version()} sqlite3 with SQLite {sqlite3.sqlite_version}"
 
 
-def translate(exc: BaseException, where: str) -> ContextPullError:
+def translate(exc: BaseException, where: str) -> ContextPullError | DiskFullError:
     """The repoctx error for a sqlite3 exception raised while doing ``where``."""
     message = str(exc)
     lowered = message.lower()
+    if getattr(exc, "sqlite_errorcode", None) == _SQLITE_FULL or "disk is full" in lowered:
+        return DiskFullError(f"{where}: no space left on the disk (free some space and run "
+                             "again)")
     if "fts5" in lowered or "sections_fts" in lowered:
         return Fts5UnavailableError(
             f"{where}: full-text search is unavailable ({message}); binding: {binding_name()}"

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from repoctx import vectors
-from repoctx.errors import StoreFormatError
+from repoctx.errors import DiskFullError, StoreFormatError, disk_full
 from repoctx.reconcile import PassOptions, reconcile_pass, repair_lock, writer_lock
 from repoctx.retrieval.index.export_refresh import refresh_export
 from repoctx.retrieval.workspace import EXPORT_NAME
@@ -120,16 +120,29 @@ def repair(root: Path, *, store_dir: Path | None = None, repo_id: str | None = N
     with repair_lock(directory):
         with writer_lock(directory, wait=False):
             shutil.rmtree(work, ignore_errors=True)  # a repair that died before its swap
-            work.mkdir(parents=True)
-            store = _salvaged_store(root, directory, work, repo_id, peer, report)
         try:
-            store.path = directory  # the pass locks, walks around and reports on the real one
-            _rebuild(store, root, work / EXPORT_NAME, report)
-        finally:
-            store.close()
-        with writer_lock(directory, wait=False):
-            _swap(directory, work)
+            _rebuild_beside(root, directory, work, repo_id, peer, report)
+        except BaseException as exc:
+            shutil.rmtree(work, ignore_errors=True)  # the damaged store is left as it was
+            if isinstance(exc, DiskFullError) or disk_full(exc, directory) is not None:
+                raise DiskFullError.holding(directory) from exc
+            raise
     return report
+
+
+def _rebuild_beside(root: Path, directory: Path, work: Path, repo_id: str | None,
+                    peer: Path | None, report: RepairReport) -> None:
+    """Salvage into ``work``, rebuild there, and swap the result in."""
+    with writer_lock(directory, wait=False):
+        work.mkdir(parents=True)
+        store = _salvaged_store(root, directory, work, repo_id, peer, report)
+    try:
+        store.path = directory  # the pass locks, walks around and reports on the real one
+        _rebuild(store, root, work / EXPORT_NAME, report)
+    finally:
+        store.close()
+    with writer_lock(directory, wait=False):
+        _swap(directory, work)
 
 
 def _peer_lmdb(source: Path) -> Path:

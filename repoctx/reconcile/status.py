@@ -12,14 +12,23 @@ import os
 from pathlib import Path
 from typing import Any
 
+from repoctx.errors import disk_full
+
 STATUS_NAME = "index-status.json"
 
 
 def write_status(store_dir: Path, status: dict[str, Any]) -> None:
     """Replace the status file with ``status``."""
     tmp = store_dir / f".{STATUS_NAME}.{os.getpid()}"
-    tmp.write_text(json.dumps(status, sort_keys=True))
-    os.replace(tmp, store_dir / STATUS_NAME)
+    try:
+        tmp.write_text(json.dumps(status, sort_keys=True))
+        os.replace(tmp, store_dir / STATUS_NAME)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        full = disk_full(exc, store_dir)
+        if full is not None:
+            raise full from exc
+        raise
 
 
 def read_status(store_dir: Path) -> dict[str, Any]:

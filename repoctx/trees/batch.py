@@ -104,7 +104,7 @@ class Batch:
                 self._replay()
             return self.get(op[1]) if op[0] in _RECORD_OPS else None
         except lmdb.Error as exc:
-            raise error_for(exc) from exc
+            raise error_for(exc, self._trees.path) from exc
 
     def _begin(self) -> lmdb.Transaction:
         if self._txn is None:
@@ -202,7 +202,7 @@ class Batch:
             self.discard()
             return
         try:
-            with lmdb_errors():
+            with lmdb_errors(self._trees.path):
                 try:
                     self._txn.commit()
                 except lmdb.MapFullError:

@@ -8,13 +8,14 @@ error hierarchy in one place (``lmdb_errors``).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import lmdb
 
-from repoctx.errors import StoreBusyError, StoreFormatError, StoreIOError
+from repoctx.errors import DiskFullError, StoreBusyError, StoreFormatError, StoreIOError, disk_full
 
 from .data_file import REPAIR_HINT, check_data_file
 from .spec import LOCAL_TREE, TREES
@@ -42,22 +43,56 @@ _ERRORS: tuple[tuple[type[lmdb.Error], type[Exception], str], ...] = (
 )
 
 
-def error_for(exc: lmdb.Error) -> Exception:
-    """The store error that stands for an LMDB exception."""
+_FULL_TEXTS = ("no space left on device", "disk quota exceeded")
+_NEARLY_FULL_BYTES = 1 << 20
+"""Free space below which an I/O error of a write is taken for a full disk: LMDB
+reports a short write at commit as ``EIO``, not ``ENOSPC``."""
+
+
+def error_for(exc: lmdb.Error, lmdb_dir: Path | None = None) -> Exception:
+    """The store error that stands for an LMDB exception (``lmdb_dir``, when known,
+    names the store whose disk may be full)."""
+    full = _disk_full(exc, lmdb_dir)
+    if full is not None:
+        return full
     for cls, target, message in _ERRORS:
         if isinstance(exc, cls):
             return target(f"{message}: {exc}")
     raise AssertionError("lmdb.Error is the last entry")  # pragma: no cover
 
 
+def _disk_full(exc: lmdb.Error, lmdb_dir: Path | None) -> DiskFullError | None:
+    """A ``DiskFullError`` when ``exc`` is the disk holding the store running out."""
+    text = str(exc).lower()
+    where = lmdb_dir.parent if lmdb_dir is not None else "the store"
+    if any(t in text for t in _FULL_TEXTS):
+        return DiskFullError.holding(where)
+    if (lmdb_dir is not None and "input/output error" in text
+            and _free_bytes(lmdb_dir) < _NEARLY_FULL_BYTES):
+        return DiskFullError.holding(where)
+    return None
+
+
+def _free_bytes(directory: Path) -> int:
+    """Bytes free to this user on the disk holding ``directory`` (unknown: plenty)."""
+    try:
+        info = os.statvfs(directory)
+    except OSError:
+        return 1 << 62
+    return info.f_bavail * info.f_frsize
+
+
 @contextmanager
-def lmdb_errors() -> Iterator[None]:
+def lmdb_errors(lmdb_dir: Path | None = None) -> Iterator[None]:
     """Translate LMDB exceptions raised inside the block into store errors."""
     try:
         yield
     except lmdb.Error as exc:
-        raise error_for(exc) from exc
+        raise error_for(exc, lmdb_dir) from exc
     except OSError as exc:
+        full = disk_full(exc, lmdb_dir.parent if lmdb_dir is not None else "the store")
+        if full is not None:
+            raise full from exc
         raise StoreIOError(f"cannot use the store files: {exc}") from exc
 
 
@@ -66,11 +101,15 @@ def open_env(path: Path, *, map_size: int = DEFAULT_MAP_SIZE, readonly: bool = F
     """Open (creating unless read-only) the environment and every named tree.
 
     The data file is checked before LMDB maps it: a truncated one would kill the process
-    with SIGBUS on the first read past its end (``check_data_file``)."""
+    with SIGBUS on the first read past its end (``check_data_file``), and a new one is
+    not created on a nearly full disk: LMDB writes its fresh lock file through a map,
+    which a disk without room answers with SIGBUS too."""
     check_data_file(path)
-    with lmdb_errors():
+    with lmdb_errors(path):
         if not readonly:
             path.mkdir(parents=True, exist_ok=True)
+            if not (path / "lock.mdb").exists() and _free_bytes(path) < _NEARLY_FULL_BYTES:
+                raise DiskFullError.holding(path.parent)
         env = open_lmdb(path, map_size, readonly)
         dbs: dict[str, object] = {}
         for name in [t.name for t in TREES] + [LOCAL_TREE]:
