@@ -11,8 +11,10 @@ bodies held over all connections together are bounded too (``max_in_flight``: 50
 
 The body is decoded and checked against its operation's shape (``requests``) before
 any work, then answered on a pool of ``Limits.workers`` threads, so one peer's large
-``fetch`` never delays another's ``hello`` (each read runs in its own LMDB read
-transaction; pushes and finishes take turns under one lock, as LMDB writes do). A
+``fetch`` never delays another's ``hello``: reads run side by side, each in its own
+LMDB read transaction, while a push or a finish runs alone (``Turns``), since growing
+the LMDB map under a write remaps the file every reader of this process holds. Only
+answering takes turns: decoding and checking a body runs beside anything. A
 request has ``Limits.request_s`` to be answered once its body is in: past it the peer
 gets 504, and the decoding of a bulk body stops at its next look at the deadline. A push
 may only carry keys of the repositories the server was told it may take
@@ -28,8 +30,9 @@ import asyncio
 import hmac
 import logging
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from repoctx.errors import RepoctxError, SyncRefusedError, SyncRequestError
@@ -47,6 +50,46 @@ Scope = dict[str, Any]
 Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
+
+
+WRITES = frozenset({"push", "finish"})
+"""Operations that write to the store (and may grow its map)."""
+
+
+class Turns:
+    """Many readers at once, or one writer alone; a waiting writer does not hold back
+    new readers, so a hello never waits behind a push queued behind a large fetch."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._readers = 0
+        self._writing = False
+
+    @contextmanager
+    def shared(self) -> Iterator[None]:
+        """Hold a reader's turn."""
+        with self._cond:
+            self._cond.wait_for(lambda: not self._writing)
+            self._readers += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._readers -= 1
+                self._cond.notify_all()
+
+    @contextmanager
+    def alone(self) -> Iterator[None]:
+        """Hold the writer's turn: no reader and no other writer meanwhile."""
+        with self._cond:
+            self._cond.wait_for(lambda: not self._writing and not self._readers)
+            self._writing = True
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._writing = False
+                self._cond.notify_all()
 
 
 def parse_length(value: bytes | None) -> int | None:
@@ -70,7 +113,7 @@ class SyncApp:
         self._expected = f"Bearer {token}".encode() if token else None
         self._worker = ThreadPoolExecutor(max(1, limits.workers),
                                           thread_name_prefix="repoctx-sync")
-        self._writing = threading.Lock()  # pushes and finishes, one at a time
+        self._turns = Turns()
         self._in_flight = 0  # body bytes held now; touched only on the event loop
 
     def close(self) -> None:
@@ -170,10 +213,9 @@ class SyncApp:
             body = decode_request(op, data, deadline)
             if op == "push":
                 self._check_scope(body)
-            if op in ("push", "finish"):
-                with self._writing:
-                    return self.responder.handle(op, body)
-            return self.responder.handle(op, body)
+            with self._turns.alone() if op in WRITES else self._turns.shared():
+                deadline()  # a turn that came too late: the peer has its 504 already
+                return self.responder.handle(op, body)
         except SyncRequestError:
             raise
         except SyncRefusedError as exc:

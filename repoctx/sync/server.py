@@ -104,7 +104,10 @@ class SyncServer:
         import uvicorn  # here, not at import: the CLI starts without loading a web server
 
         check_bind(host, token)
+        from .digests import ensure_digests
         from .protocol import Responder, known_repos  # the store side, loaded to serve
+
+        ensure_digests(store)  # now, so that no hello writes while others read
 
         self.push_repos = frozenset(known_repos(store)) | {store.repo_id} | set(allow_repos)
         """Repository ids a push may carry keys of: those the store holds, and more."""
