@@ -80,7 +80,7 @@ def sync_command(peers: tuple[str, ...], nats_url: str | None, token: str | None
                                   cafile=tls_ca)
             try:
                 report = sync(store, transport, max_records=max_records,
-                              on_merged=refresher(path))
+                              on_merged=refresher(path, build=True))
             finally:
                 transport.close()
             results.append(report.as_json())
@@ -89,7 +89,7 @@ def sync_command(peers: tuple[str, ...], nats_url: str | None, token: str | None
 
             rnd = replicate(store, nats_url)
             if rnd.received.merged:
-                refresher(path)(store, rnd.received.merged)
+                refresher(path, build=True)(store, rnd.received.merged)
             results.append({"nats": nats_url} | rnd.as_json())
     if as_json:
         click.echo(json.dumps(results, indent=2, sort_keys=True))
@@ -132,10 +132,17 @@ def _text(r: dict[str, Any]) -> str:
 @click.option("--body-timeout", type=click.FloatRange(0.1), default=DEFAULT_LIMITS.body_idle_s,
               show_default=True, metavar="SECONDS",
               help="Refuse a request body that pauses longer (408).")
+@click.option("--request-timeout", type=click.FloatRange(0.1), default=DEFAULT_LIMITS.request_s,
+              show_default=True, metavar="SECONDS",
+              help="Answer 504 to a request not answered within this time of its body.")
+@click.option("--allow-repo", "allow_repos", multiple=True, metavar="ID",
+              help="Also take pushes for this repository id (repeatable); by default only "
+                   "for the ones the store holds.")
 @_store_options
 @fails_cleanly
 def sync_serve(bind: str, token: str | None, tls_cert: Path | None, tls_key: Path | None,
                max_body: int, header_timeout: float, idle_timeout: float, body_timeout: float,
+               request_timeout: float, allow_repos: tuple[str, ...],
                path: Path, store_dir: Path | None, repo_id: str | None) -> None:
     """Answer peers' `repoctx sync --peer http://HOST:PORT` requests from this store.
 
@@ -159,10 +166,11 @@ def sync_serve(bind: str, token: str | None, tls_cert: Path | None, tls_key: Pat
     logging.basicConfig(format="repoctx sync-serve: %(message)s", level=logging.WARNING)
     limits = Limits(max_body=max_body, body_idle_s=body_timeout,
                     body_total_s=max(DEFAULT_LIMITS.body_total_s, body_timeout),
-                    max_in_flight=2 * max_body)
+                    max_in_flight=2 * max_body, request_s=request_timeout)
     with _open(path, repo_id, store_dir, create=False) as store:
         server = SyncServer(store, host, port, token=token, on_finish=refresher(path), tls=tls,
-                            limits=limits, timeouts=Timeouts(header_timeout, idle_timeout))
+                            limits=limits, timeouts=Timeouts(header_timeout, idle_timeout),
+                            allow_repos=allow_repos)
         scheme = "https" if tls else "http"
         click.echo(f"repoctx: serving sync of {store.repo_id} on {scheme}://{host}:{server.port}",
                    err=True)

@@ -9,9 +9,16 @@ limit is refused with 413 as soon as it crosses it, whether its length was decla
 or it is streamed (chunked): it is never buffered whole (issue 16 finding 4). The
 bodies held over all connections together are bounded too (``max_in_flight``: 503).
 
-Requests are answered one at a time by a single worker thread (the store's clock and
-merge transactions need no more, and LMDB write transactions stay on one thread),
-while the event loop keeps accepting and reading other connections. A refusal
+The body is decoded and checked against its operation's shape (``requests``) before
+any work, then answered on a pool of ``Limits.workers`` threads, so one peer's large
+``fetch`` never delays another's ``hello``: reads run side by side, each in its own
+LMDB read transaction, while a push or a finish runs alone (``Turns``), since growing
+the LMDB map under a write remaps the file every reader of this process holds. Only
+answering takes turns: decoding and checking a body runs beside anything. A
+request has ``Limits.request_s`` to be answered once its body is in: past it the peer
+gets 504, and the decoding of a bulk body stops at its next look at the deadline. A push
+may only carry keys of the repositories the server was told it may take
+(``push_repos``): a key of any other is refused with 403 and nothing is written. A refusal
 answers 403, a missing or wrong token 401, a malformed request 400, a slow body 408,
 an oversize one 413 (these close the connection); the server never sends a
 traceback. Knows nothing of sockets or TLS (``server``).
@@ -22,14 +29,17 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
-from collections.abc import Awaitable, Callable
+import threading
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from repoctx.errors import RepoctxError, SyncRefusedError, SyncRequestError
 
 from .limits import DEFAULT_LIMITS, Limits
-from .transport import pack, unpack
+from .requests import deadline_after, decode_request, key_repo
+from .transport import pack
 
 if TYPE_CHECKING:  # the CLI reads this module's limits without loading the store side
     from .protocol import Responder
@@ -40,6 +50,46 @@ Scope = dict[str, Any]
 Message = dict[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
+
+
+WRITES = frozenset({"push", "finish"})
+"""Operations that write to the store (and may grow its map)."""
+
+
+class Turns:
+    """Many readers at once, or one writer alone; a waiting writer does not hold back
+    new readers, so a hello never waits behind a push queued behind a large fetch."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._readers = 0
+        self._writing = False
+
+    @contextmanager
+    def shared(self) -> Iterator[None]:
+        """Hold a reader's turn."""
+        with self._cond:
+            self._cond.wait_for(lambda: not self._writing)
+            self._readers += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._readers -= 1
+                self._cond.notify_all()
+
+    @contextmanager
+    def alone(self) -> Iterator[None]:
+        """Hold the writer's turn: no reader and no other writer meanwhile."""
+        with self._cond:
+            self._cond.wait_for(lambda: not self._writing and not self._readers)
+            self._writing = True
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._writing = False
+                self._cond.notify_all()
 
 
 def parse_length(value: bytes | None) -> int | None:
@@ -57,10 +107,13 @@ class SyncApp:
     """The ASGI application answering sync requests from one ``Responder``."""
 
     def __init__(self, responder: Responder, token: str | None = None,
-                 limits: Limits = DEFAULT_LIMITS) -> None:
-        self.responder, self.limits = responder, limits
+                 limits: Limits = DEFAULT_LIMITS,
+                 push_repos: frozenset[str] | None = None) -> None:
+        self.responder, self.limits, self.push_repos = responder, limits, push_repos
         self._expected = f"Bearer {token}".encode() if token else None
-        self._worker = ThreadPoolExecutor(1, thread_name_prefix="repoctx-sync")
+        self._worker = ThreadPoolExecutor(max(1, limits.workers),
+                                          thread_name_prefix="repoctx-sync")
+        self._turns = Turns()
         self._in_flight = 0  # body bytes held now; touched only on the event loop
 
     def close(self) -> None:
@@ -132,12 +185,39 @@ class SyncApp:
 
     async def _dispatch(self, op: str, data: bytearray) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._worker, self._handle, op, data)
-
-    def _handle(self, op: str, data: bytearray) -> dict[str, Any]:
-        """On the worker thread: decode, answer; refusals become statuses."""
+        seconds = self.limits.request_s
+        work = loop.run_in_executor(self._worker, self._handle, op, data,
+                                    deadline_after(seconds))
         try:
-            return self.responder.handle(op, unpack(data) if data else {})
+            return await asyncio.wait_for(work, seconds)
+        except TimeoutError:
+            raise SyncRequestError(504, "deadline", f"{op} ran past its {seconds:g} s "
+                                   "deadline; sync again with --max-records") from None
+
+    def _check_scope(self, body: dict[str, Any]) -> None:
+        """Refuse a push holding a key of a repository this server does not take."""
+        if self.push_repos is None:
+            return
+        foreign = sorted({key_repo(key) or key for _, key, _ in body["records"]}
+                         - self.push_repos)
+        if foreign:
+            raise SyncRequestError(
+                403, "scope", f"this server takes pushes for {', '.join(sorted(self.push_repos))}"
+                f" only, not {', '.join(foreign[:5])}; nothing was written (sync-serve "
+                "--allow-repo ID adds one)")
+
+    def _handle(self, op: str, data: bytearray, deadline: Callable[[], None],
+                ) -> dict[str, Any]:
+        """On a worker thread: decode and check, answer; refusals become statuses."""
+        try:
+            body = decode_request(op, data, deadline)
+            if op == "push":
+                self._check_scope(body)
+            with self._turns.alone() if op in WRITES else self._turns.shared():
+                deadline()  # a turn that came too late: the peer has its 504 already
+                return self.responder.handle(op, body)
+        except SyncRequestError:
+            raise
         except SyncRefusedError as exc:
             raise SyncRequestError(403, "refused", str(exc)) from None
         except RepoctxError as exc:

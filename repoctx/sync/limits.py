@@ -25,6 +25,10 @@ class Limits:
     """Longest time to receive a whole body."""
     max_in_flight: int = 2 * MAX_BODY
     """Most body bytes held at once over every connection (503 for the one crossing it)."""
+    request_s: float = 120.0
+    """Longest time to decode and answer one request once its body is in (504 beyond)."""
+    workers: int = 4
+    """Requests answered at once; pushes and finishes take turns among them."""
 
 
 DEFAULT_LIMITS = Limits()

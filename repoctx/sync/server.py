@@ -15,7 +15,9 @@ entropy (``check_token``: 128 bits or more), which every request carries as
 ``Authorization: Bearer …``. With ``--tls-cert``/``--tls-key`` the server speaks
 HTTPS (uvicorn's ssl options); without them, off loopback the token and records
 cross the network in clear, so reach the port through an SSH tunnel or a VPN
-instead (``sync-serve`` says so when it starts).
+instead (``sync-serve`` says so when it starts). A push may only carry records of the
+repositories the served store holds when the server starts, plus those named with
+``allow_repos`` (``--allow-repo``); anything else is refused with 403.
 """
 
 from __future__ import annotations
@@ -97,13 +99,19 @@ class SyncServer:
     def __init__(self, store: Store, host: str = "127.0.0.1", port: int = 0, *,
                  token: str | None = None, on_finish: OnFinish | None = None,
                  tls: tuple[Path, Path] | None = None, limits: Limits = DEFAULT_LIMITS,
-                 timeouts: Timeouts = DEFAULT_TIMEOUTS) -> None:
+                 timeouts: Timeouts = DEFAULT_TIMEOUTS,
+                 allow_repos: tuple[str, ...] = ()) -> None:
         import uvicorn  # here, not at import: the CLI starts without loading a web server
 
         check_bind(host, token)
-        from .protocol import Responder  # the store side, imported when a server starts
+        from .digests import ensure_digests
+        from .protocol import Responder, known_repos  # the store side, loaded to serve
 
-        self.app = SyncApp(Responder(store, on_finish), token, limits)
+        ensure_digests(store)  # now, so that no hello writes while others read
+
+        self.push_repos = frozenset(known_repos(store)) | {store.repo_id} | set(allow_repos)
+        """Repository ids a push may carry keys of: those the store holds, and more."""
+        self.app = SyncApp(Responder(store, on_finish), token, limits, self.push_repos)
         self._socket = _bind(host, port)
         cert, key = tls if tls else (None, None)
         config = uvicorn.Config(

@@ -6,6 +6,7 @@ import contextlib
 import json
 import re
 import select
+import shutil
 import signal
 import socket
 import subprocess
@@ -14,12 +15,15 @@ import time
 from pathlib import Path
 
 import click
+import msgpack
 import pytest
 from click.testing import CliRunner
 
 from repoctx import open_store
 from repoctx.cli.sync import COMMANDS
+from repoctx.trees import changelog
 from tests.conftest import lww_record
+from tests.damage import make_repo
 
 
 def group() -> click.Group:
@@ -97,9 +101,10 @@ class Served:
         ready, _, _ = select.select([self.proc.stderr], [], [], timeout)
         return self.proc.stderr.readline() if ready else ""
 
-    def rss_mib(self) -> float:
+    def rss_mib(self, field: str = "VmRSS") -> float:
+        """The server's resident memory now (or at its peak, with ``VmHWM``)."""
         status = Path(f"/proc/{self.proc.pid}/status").read_text()
-        return int(status.split("VmRSS:")[1].split()[0]) / 1024
+        return int(status.split(f"{field}:")[1].split()[0]) / 1024
 
     def stop(self) -> str:
         """SIGINT, then what the server wrote on stderr."""
@@ -197,6 +202,60 @@ def test_two_concurrent_syncs_both_finish(served):
         assert {snap.get(a.key("mem", f"from-{n}")) is not None for n in "cd"} == {True}
 
 
+def _post(port: int, op: str, body: bytes) -> tuple[int, dict]:
+    """POST ``body`` to ``/v1/op``; the status and the decoded answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(f"POST /v1/{op} HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}"
+                     f"\r\n\r\n".encode() + body)
+        data = b""
+        while True:
+            head, found, rest = data.partition(b"\r\n\r\n")
+            length = re.search(rb"content-length: (\d+)", head, re.IGNORECASE)
+            if found and length and len(rest) >= int(length.group(1)):
+                break
+            chunk = sock.recv(1 << 16)
+            if not chunk:
+                break
+            data += chunk
+    return int(head.split()[1]), msgpack.unpackb(rest)
+
+
+@pytest.mark.parametrize(("op", "body", "field"), [
+    ("hello", {"protocol": 1, "format": float("inf")}, "format"),
+    ("hello", {"protocol": 1, "format": 2 ** 63}, "format"),
+    ("hello", {"replicaId": ["x"]}, "replicaId"),
+    ("buckets", {"want": {"repo-context-memory": [2 ** 63]}}, "want"),
+    ("entries", {"want": {"repo-context-memory": [-1]}}, "want"),
+    ("entries", {"want": {"no-such-tree": [1]}}, "want"),
+    ("segments", {"trees": "repo-context-memory"}, "trees"),
+    ("fetch", {"want": {"repo-context-memory": [7]}}, "want"),
+    ("push", {"records": [["repo-context-memory", "repo/demo/mem/x", "text"]]}, "records"),
+    ("push", {"records": [["repo-context-memory", "repo/demo/mem/x"]]}, "records"),
+])
+def test_every_malformed_value_is_a_400_naming_its_field(served, op, body, field):
+    status, answer = _post(served[0].port, op, msgpack.packb(body))
+    assert status == 400 and answer["message"].startswith(field), answer
+
+
+def test_a_push_for_another_repository_is_refused_and_writes_nothing(served, tmp_path):
+    server, root = served
+    with open_store(tmp_path / "evil", repo_id="evil", replica_id="re") as evil:
+        evil.merge(evil.key("mem", "planted"), lww_record(evil, body="planted"))
+        with evil.snapshot() as snap:
+            raw = changelog.raw_get(snap, "repo-context-memory", b"repo/evil/mem/planted")
+    with open_store(tmp_path / "good", repo_id="demo", replica_id="rg") as good:
+        good.merge(good.key("mem", "honest"), lww_record(good, body="honest"))
+        with good.snapshot() as snap:
+            honest = changelog.raw_get(snap, "repo-context-memory", b"repo/demo/mem/honest")
+    records = [["repo-context-memory", "repo/demo/mem/honest", honest],
+               ["repo-context-memory", "repo/evil/mem/planted", raw]]
+    status, answer = _post(server.port, "push", msgpack.packb({"records": records}))
+    assert status == 403 and "evil" in answer["message"], answer
+    with open_store(root / "a", repo_id="demo") as a, a.snapshot() as snap:
+        assert changelog.raw_get(snap, "repo-context-memory", b"repo/evil/mem/planted") is None
+        assert changelog.raw_get(snap, "repo-context-memory", b"repo/demo/mem/honest") is None
+
+
 def test_the_server_never_printed_a_traceback(served):
     server, _ = served
     assert server.proc.poll() is None
@@ -263,3 +322,105 @@ def test_one_memory_line_edited_on_two_replicas_keeps_both_versions_after_sync(t
     assert len(bodies) == 1
     assert bodies.pop() in ("intro\nSAME PARA r3 version\nSAME PARA r4 version",
                             "intro\nSAME PARA r4 version\nSAME PARA r3 version")
+
+
+# --- one request's size never costs the server much, nor delays another peer ---
+
+
+def _array32(n: int) -> bytes:
+    return b"\xdd" + n.to_bytes(4, "big")
+
+
+@pytest.fixture(scope="module")
+def roomy(tmp_path_factory):
+    """A server with the default 512 MiB body limit."""
+    root = tmp_path_factory.mktemp("roomy")
+    _store(root / "a", "ra", "from-a")
+    server = Served(root / "a")
+    yield server
+    err = server.stop()
+    assert "Traceback" not in err, err
+
+
+@pytest.fixture(scope="module")
+def big_fetch() -> bytes:
+    """A fetch of 2.5M keys (62 MB): seconds of work for the server."""
+    keys = [f"repo/demo/mem/k{i:09d}" for i in range(2_500_000)]
+    return msgpack.packb({"want": {"repo-context-memory": keys}})
+
+
+def test_an_8_mib_body_of_empty_arrays_is_refused_cheaply(roomy):
+    n = 8 * MIB
+    before = roomy.rss_mib("VmHWM")
+    bodies = {"push": b"\x81\xa7records" + _array32(n) + b"\x90" * n,
+              "fetch": b"\x81\xa4want\x81\xb2repo-context-memory" + _array32(n)
+                       + b"\x90" * n,
+              "hello": _array32(n) + b"\x90" * n,
+              "entries": b"\x81\xa4want" + b"\xdf" + (1).to_bytes(4, "big")
+                         + b"\xb2repo-context-memory" + _array32(n) + b"\x90" * n}
+    for op, body in bodies.items():
+        status, answer = _post(roomy.port, op, body)
+        assert 400 <= status < 500, (op, status, answer)
+    assert roomy.rss_mib("VmHWM") - before < 200  # the peak, not what is left after
+
+
+def test_a_hello_during_a_large_fetch_answers_within_a_second(roomy, big_fetch):
+    done: dict[str, float] = {}
+
+    def fetch() -> None:
+        done["status"] = _post(roomy.port, "fetch", big_fetch)[0]
+        done["at"] = time.monotonic()
+
+    import threading
+
+    worker = threading.Thread(target=fetch)
+    worker.start()
+    waits, during = [], 0
+    started = time.monotonic()
+    while "at" not in done and time.monotonic() - started < 30 and len(waits) < 300:
+        asked = time.monotonic()
+        status, answer = _post(roomy.port, "hello", b"")
+        assert status == 200 and answer["replicaId"] == "ra"
+        waits.append(time.monotonic() - asked)
+        during += "at" not in done
+        time.sleep(0.05)
+    worker.join(60)
+    assert done["status"] == 200
+    assert during >= 3, "the fetch ended too soon to overlap a hello"
+    assert max(waits) < 1.0, waits
+
+
+def test_a_request_past_its_deadline_is_a_504_and_frees_its_worker(tmp_path, big_fetch):
+    _store(tmp_path / "a", "ra", "from-a")
+    server = Served(tmp_path / "a", "--request-timeout", "0.2")
+    try:
+        started = time.monotonic()
+        status, answer = _post(server.port, "fetch", big_fetch)
+        assert status == 504 and "deadline" in answer["message"]
+        assert time.monotonic() - started < 20
+        for _ in range(8):  # more than the worker threads: none is still held
+            assert _post(server.port, "hello", b"")[0] == 200
+    finally:
+        assert "Traceback" not in server.stop()
+
+
+def test_a_replica_made_by_sync_answers_tools_and_checks_clean(tmp_path):
+    origin = make_repo(tmp_path / "origin", packages=2, modules=2)
+    assert _repoctx("index", str(origin)).returncode == 0
+    replica = tmp_path / "replica"
+    shutil.copytree(origin, replica, ignore=shutil.ignore_patterns(".repoctx"))
+    synced = _repoctx("sync", "--repo", str(replica), "--repo-id", "origin", "--peer",
+                      str(origin / ".repoctx"), "--json")
+    assert synced.returncode == 0 and json.loads(synced.stdout)[0]["received"], synced.stderr
+    checked = _repoctx("check", str(replica), "--json")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    called = _repoctx("call", "repocontext_search", json.dumps({"query": "helper doubles"}),
+                      "--path", str(replica))
+    assert called.returncode == 0 and "no ContextPull export" not in called.stdout + \
+        called.stderr, called.stdout + called.stderr
+    assert "pkg0/mod0.py" in called.stdout
+
+
+def _repoctx(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "repoctx", *args], capture_output=True,
+                          text=True, timeout=300)

@@ -12,7 +12,7 @@ import pytest
 
 from repoctx.errors import SyncRequestError
 from repoctx.sync import Limits, SyncServer
-from repoctx.sync.http_app import parse_length
+from repoctx.sync.http_app import Turns, parse_length
 from repoctx.sync.transport import unpack
 
 from .helpers import new_store
@@ -111,3 +111,36 @@ def test_bodies_held_at_once_over_all_connections_are_bounded(port):
     status, _ = ask(port, post("/v1/push", "Transfer-Encoding: chunked\r\n"),
                     chunk % (3500, b"x" * 3500) + b"0\r\n\r\n")
     assert status == 400
+
+
+def test_a_writer_runs_alone_and_a_waiting_writer_holds_back_no_reader():
+    turns, log = Turns(), []
+    reading = threading.Event()
+    release = threading.Event()
+
+    def reader(name: str, hold: bool) -> None:
+        with turns.shared():
+            log.append(f"{name} in")
+            reading.set()
+            if hold:
+                release.wait(10)
+            log.append(f"{name} out")
+
+    def writer() -> None:
+        with turns.alone():
+            log.append("write")
+
+    first = threading.Thread(target=reader, args=("r1", True))
+    first.start()
+    reading.wait(10)
+    write = threading.Thread(target=writer)
+    write.start()
+    time.sleep(0.1)
+    second = threading.Thread(target=reader, args=("r2", False))
+    second.start()
+    second.join(10)  # not held back by the writer waiting for r1
+    assert log == ["r1 in", "r2 in", "r2 out"]
+    release.set()
+    for thread in (first, write):
+        thread.join(10)
+    assert log[-2:] == ["r1 out", "write"]
