@@ -23,10 +23,11 @@ from mcp_types import Tool as MCPTool
 
 from repoctx.errors import RepoctxError
 from repoctx.retrieval import Workspace
-from repoctx.tools.registry import serialize, tools
-from repoctx.tools.spec import Tool
+from repoctx.tools.registry import find_tool, serialize, tools
+from repoctx.tools.spec import Tool, over_bounds
 
 from .bounded_calls import BoundedCalls
+from .guarded_stdio import guarded_stdio_server
 
 INSTRUCTIONS = (
     "repoctx answers questions about one indexed repository: search it "
@@ -54,9 +55,13 @@ class RepoContextServer(MCPServer):
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Any = None) -> CallToolResult:
-        """Run one tool on a worker thread under the call deadline (``bounded_calls``);
-        a ``RepoctxError`` becomes an error result naming what was wrong."""
+        """Run one tool on a worker thread under the call deadline (``bounded_calls``),
+        its arguments' size bounds checked first; a ``RepoctxError`` becomes an error
+        result naming what was wrong."""
         try:
+            too_big = over_bounds(find_tool(name).input_schema, arguments)
+            if too_big is not None:  # refused before the workspace is opened
+                return error_result(too_big)
             result = await self._bounded_calls().run(name, arguments)
         except RepoctxError as exc:
             return error_result(str(exc))
@@ -65,6 +70,13 @@ class RepoContextServer(MCPServer):
             return error_result(f"internal error in {name}: {type(exc).__name__}: {exc}")
         return CallToolResult(content=[TextContent(type="text", text=serialize(result))],
                               structured_content=result, is_error=False)
+
+    async def run_stdio_async(self) -> None:
+        """Serve over stdio, every line read screened first (``guarded_stdio``): a
+        message too large, too deep or not JSON is answered with its JSON-RPC error."""
+        async with guarded_stdio_server() as (read_stream, write_stream):
+            await self._lowlevel_server.run(
+                read_stream, write_stream, self._lowlevel_server.create_initialization_options())
 
     def _bounded_calls(self) -> BoundedCalls:
         """The call runner of this server, made on the first call that finds an index:

@@ -23,7 +23,7 @@ from repoctx.retrieval.workspace import Workspace
 from repoctx.tokenizer import count_tokens
 from repoctx.tools import memory as memory_tools
 from repoctx.tools import outputs
-from repoctx.tools.spec import Tool, integer, schema, string, strings
+from repoctx.tools.spec import Tool, integer, over_bounds, schema, string, strings
 
 # Handlers import the module doing the work when first called, so that listing the
 # tools (``repoctx serve``'s start, ``repoctx call`` of one tool) does not import every
@@ -240,6 +240,9 @@ def call(ws: Workspace, name: str, arguments: dict[str, Any] | None = None) -> d
     if isinstance(args, dict) and name not in REPOCONTEXT_TOOLS:
         # ContextPull's contract has no repoId: one server serves one repository
         args = {k: v for k, v in args.items() if k != "repoId"}
+    too_big = over_bounds(tool.input_schema, args)
+    if too_big is not None:  # before the schema walk, which is as long as the arguments
+        raise ToolError(too_big)
     checked = check_arguments(name, tool.input_schema, args)
     wanted = checked.pop("repoId", None)
     if wanted is not None and wanted != ws.store.repo_id:

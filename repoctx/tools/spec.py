@@ -67,3 +67,36 @@ def integer(description: str, low: int, high: int, default: int | None = None) -
     if default is None:
         del out["default"]
     return out
+
+
+def over_bounds(input_schema: dict[str, Any], arguments: Any) -> str | None:
+    """What in ``arguments`` passes the size bounds of ``input_schema`` (an array longer
+    than its ``maxItems``, a string longer than its ``maxLength``, an item of a bounded
+    array longer than the items' ``maxLength``), in the schema check's own words; None
+    if nothing does. Checked before any other work on the arguments, in time bounded by
+    the schema, not by the arguments' size."""
+    if not isinstance(arguments, dict):
+        return None
+    for key, spec in input_schema.get("properties", {}).items():
+        value = arguments.get(key)
+        if isinstance(value, str) and (error := _too_long(key, spec, value)):
+            return error
+        if isinstance(value, list):
+            most = spec.get("maxItems")
+            if most is None:
+                continue
+            if len(value) > most:
+                return f"{key}: at most {most} entries (got {len(value)})"
+            for i, item in enumerate(value):
+                if isinstance(item, str) and (error := _too_long(f"{key}[{i}]", spec.get(
+                        "items", {}), item)):
+                    return error
+    return None
+
+
+def _too_long(field: str, spec: dict[str, Any], value: str) -> str | None:
+    high = spec.get("maxLength")
+    if high is None or len(value) <= high:
+        return None
+    return (f"{field}: must be a string of {spec.get('minLength', 0)} to {high} characters "
+            f"(got {len(value)})")

@@ -1,6 +1,8 @@
 """tools/spec: the schema helpers every tool's input schema is built from."""
 
-from repoctx.tools.spec import Tool, integer, schema, string, strings
+import time
+
+from repoctx.tools.spec import Tool, integer, over_bounds, schema, string, strings
 
 
 def test_schema_accepts_repo_id_and_nothing_unknown():
@@ -35,3 +37,17 @@ def test_behaviour_flags_default_to_a_harmless_idempotent_tool():
                     destructive=True, idempotent=False, title="Delete",
                     output_schema={"type": "object"})
     assert deleting.destructive and not deleting.idempotent and deleting.title == "Delete"
+
+
+def test_over_bounds_names_the_argument_and_its_bound_in_time_bounded_by_the_schema():
+    spec = schema({"query": string("q", 10), "paths": strings("p", 50, 8)})
+    assert over_bounds(spec, {"query": "short", "paths": ["a.py"] * 50}) is None
+    assert over_bounds(spec, ["not", "a", "dict"]) is None
+    assert over_bounds(spec, {"query": "x" * 11}) == (
+        "query: must be a string of 1 to 10 characters (got 11)")
+    assert over_bounds(spec, {"query": "ok", "paths": ["a", "b" * 9]}) == (
+        "paths[1]: must be a string of 0 to 8 characters (got 9)")
+    start = time.perf_counter()
+    message = over_bounds(spec, {"paths": ["a"] * 2_000_000})
+    assert time.perf_counter() - start < 0.1
+    assert message == "paths: at most 50 entries (got 2000000)"
