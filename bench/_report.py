@@ -7,7 +7,10 @@ import argparse
 import os
 import platform
 import re
+import shlex
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -17,13 +20,45 @@ from pathlib import Path
 HEADER = "# Benchmarks\n\nWritten by the scripts in `bench/`; each section is replaced when its\n" \
          "script runs again. Ratios compare against a floor measured in the same run.\n"
 
+_START_LOAD = os.getloadavg()
+"""The load averages when the script began (this module is imported at its start)."""
+_ROOT = Path(__file__).resolve().parents[1]
+
+
+def _commit() -> str:
+    """The checkout's commit, marked ``+changes`` when code outside ``docs/`` differs."""
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", "-C", str(_ROOT), *args], capture_output=True,
+                              text=True, check=False)
+        return done.stdout.strip() if done.returncode == 0 else ""
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":!docs")
+    return head + ("+changes" if changed else "")
+
+
+def stamp() -> str:
+    """Script, arguments, commit, date, Python, cores and load (start / end) of this run:
+    every section of the report carries it, so each figure says what produced it."""
+    script = Path(sys.argv[0]).resolve()
+    try:
+        script_name = script.relative_to(_ROOT).as_posix()
+    except ValueError:
+        script_name = script.name
+    command = " ".join(["python", script_name, *map(shlex.quote, sys.argv[1:])])
+    one, five, _ = _START_LOAD
+    end_one, end_five, _ = os.getloadavg()
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    return (f"_`{command}` at commit `{_commit()}`, {when}, "
+            f"Python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} "
+            f"cores shared with other work: load average (1/5 min) {one:.2f}/{five:.2f} at "
+            f"the start, {end_one:.2f}/{end_five:.2f} at the end._")
+
 
 def write_section(path: Path, name: str, title: str, body: str) -> None:
-    """Replace (or append) the section ``name`` of the benchmark report."""
+    """Replace (or append) the section ``name`` of the benchmark report, stamped with
+    what produced it (``stamp()``)."""
     text = path.read_text() if path.exists() else HEADER
-    stamp = (f"_{time.strftime('%Y-%m-%d')}, Python {platform.python_version()}, "
-             f"{platform.machine()}, `python bench/{name}.py`_")
-    section = f"<!-- {name} -->\n## {title}\n\n{stamp}\n\n{body}\n<!-- /{name} -->\n"
+    section = f"<!-- {name} -->\n## {title}\n\n{stamp()}\n\n{body}\n<!-- /{name} -->\n"
     pattern = re.compile(rf"<!-- {name} -->.*?<!-- /{name} -->\n", re.S)
     text = pattern.sub(lambda _: section, text) if pattern.search(text) else text + "\n" + section
     path.parent.mkdir(parents=True, exist_ok=True)
