@@ -25,6 +25,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
 from pathlib import Path
 
@@ -263,7 +264,8 @@ def python_rate(root: Path) -> tuple[float, float]:
 def main() -> None:
     """Run every language's comparison and print a Markdown table."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--work", type=Path, default=Path("/tmp/repoctx-extract-oracle"))
+    parser.add_argument("--work", type=Path,
+                        default=Path(tempfile.gettempdir()) / "repoctx-extract-oracle")
     parser.add_argument("--show", type=int, default=5)
     parser.add_argument("--python", type=Path, default=_REPO / "repoctx")
     args = parser.parse_args()

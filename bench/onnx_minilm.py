@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -143,7 +144,7 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--windows", type=int, default=400)
-    parser.add_argument("--out", type=Path, default=Path("/tmp/onnx-minilm"))
+    parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "onnx-minilm")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     directory = model_directory()

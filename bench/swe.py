@@ -44,6 +44,7 @@ import argparse
 import ast
 import hashlib
 import json
+import os
 import re
 import shutil
 import sqlite3
@@ -66,9 +67,14 @@ from repoctx.errors import ToolError  # noqa: E402
 from repoctx.extract import extract, module_name  # noqa: E402
 from repoctx.tokenizer import count_tokens  # noqa: E402
 
-DATA_CANDIDATES = (Path(__file__).resolve().parents[3] / "shared/bench-data/swe-django",
-                   Path("/work/shared/bench-data/swe-django"))
-"""Where the split may be: ``../shared/`` beside the checkout's parent, or the workplace's."""
+DATA_ENV = "REPOCTX_BENCH_DATA"
+"""Names the folder holding ``swe-django/``; by default ``../shared/bench-data`` is looked
+for beside the checkout, and beside the folder holding it (a git worktree's place)."""
+_CHECKOUT = Path(__file__).resolve().parents[1]
+DATA_CANDIDATES = tuple(base / "swe-django" for base in (
+    (Path(os.environ[DATA_ENV]),) if os.environ.get(DATA_ENV) else
+    (_CHECKOUT.parent / "shared" / "bench-data", _CHECKOUT.parents[1] / "shared" / "bench-data")))
+"""Where the split may be, in the order looked at."""
 BUDGETS = (13_000, 27_000, 50_000)
 KS = (1, 5, 10)
 SEARCH_K = 50
@@ -96,7 +102,11 @@ def data_dir() -> Path:
     for candidate in DATA_CANDIDATES:
         if (candidate / "instances.jsonl").is_file():
             return candidate
-    raise SystemExit(f"instances.jsonl not found in any of {[str(c) for c in DATA_CANDIDATES]}")
+    looked = ", ".join(str(c / "instances.jsonl") for c in DATA_CANDIDATES)
+    raise SystemExit(f"bench/swe.py needs the SWE-bench Django split, which is not part of "
+                     f"the project: no instances.jsonl at {looked}. Put the shared bench "
+                     f"data beside the checkout or set {DATA_ENV} to the folder holding "
+                     f"swe-django/.")
 
 
 def load_instances(series: str | None, limit: int | None) -> list[Instance]:

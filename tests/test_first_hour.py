@@ -139,7 +139,7 @@ def test_3_tools_answer_on_a_read_only_mount_and_writers_say_why_not(indexed, tm
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to become nobody")
 def test_3_another_users_store_with_read_permission_is_readable():
-    base = Path(tempfile.mkdtemp(prefix="repoctx-other-", dir="/tmp"))
+    base = Path(tempfile.mkdtemp(prefix="repoctx-other-"))
     try:
         root = write_repo(base / "repo")
         assert repoctx("index", str(root)).returncode == 0

@@ -12,9 +12,8 @@ import pytest
 
 from repoctx.contextpull import Reader, export_directory
 
-CONFORMANCE = Path(__file__).resolve().parents[3] / "shared" / "conformance" / "contextpull"
-if not CONFORMANCE.is_dir():  # the work tree may sit elsewhere; shared/ is beside it
-    CONFORMANCE = Path("/work/shared/conformance/contextpull")
+CONFORMANCE = Path(__file__).parent / "conformance"
+"""The project's copy of the ContextPull conformance suite (``corpus/``, ``cases.json``)."""
 
 RAW_DDL = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
