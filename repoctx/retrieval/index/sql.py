@@ -140,6 +140,8 @@ SYMBOLS_OF_SECTIONS = ("SELECT id, name FROM repoctx_search_symbols WHERE sectio
                        " (SELECT value FROM json_each(?))")
 DELETE_SYMBOL_PART = "DELETE FROM repoctx_search_symbol_parts WHERE part = ? AND symbol_id = ?"
 DELETE_SYMBOL = "DELETE FROM repoctx_search_symbols WHERE id = ?"
+SUBTRACT_VOCAB = "UPDATE repoctx_search_vocab SET n = n - ? WHERE term = ?"
+DROP_UNUSED_VOCAB = "DELETE FROM repoctx_search_vocab WHERE n <= 0"
 
 # -- insert ----------------------------------------------------------------------------------
 

@@ -20,8 +20,9 @@ by the section's rowid, which the writer shares between ``sections`` and
   else extracted from the document's sections (``section_symbols``): a symbol's lines
   are its definition's, and the section it points at holds its first line.
 - ``repoctx_search_vocab``: words and identifier parts with their section counts, for
-  typo correction. Grow-only between full rebuilds: a stale word costs one fruitless
-  correction, never a wrong hit.
+  typo correction. An update subtracts the words of every row it deletes (read back
+  from the section the row was built from, as the FTS5 deletes are) and adds those of
+  every row it inserts, so the counts are a fresh build's.
 - ``repoctx_search_rows`` / ``repoctx_search_docs``: what the index was built from (section
   id and a digest of the indexed values per rowid, SHA-256 per path), so an update finds
   every drifted document itself.
@@ -282,6 +283,7 @@ def _delete_rows(conn: sqlite3.Connection, stale: dict[int, int]) -> bool:
     """Delete the rows of ``stale`` (rowid -> digest); False, deleting nothing, when the
     values some row was built from are nowhere to be found."""
     found: dict[int, Indexed] = {}
+    gone: Counter[str] = Counter()
     placed = _placed_names(conn, list(stale))
     for schema in _schemas(conn):
         wanted = [rowid for rowid in stale if rowid not in found]
@@ -292,6 +294,7 @@ def _delete_rows(conn: sqlite3.Connection, stale: dict[int, int]) -> bool:
             indexed = indexed_values(section, qualnames)
             if indexed.digest == stale[section.rowid]:
                 found[section.rowid] = indexed
+                gone.update(vocab_words(section.text, indexed.names[2]))
     if len(found) < len(stale):
         return False
     for rowid, indexed in found.items():
@@ -301,6 +304,8 @@ def _delete_rows(conn: sqlite3.Connection, stale: dict[int, int]) -> bool:
     rows = [(rowid,) for rowid in stale]
     conn.executemany(sql.DELETE_ROW, rows)
     _delete_symbols(conn, list(stale))
+    conn.executemany(sql.SUBTRACT_VOCAB, ((n, term) for term, n in gone.items()))
+    conn.execute(sql.DROP_UNUSED_VOCAB)
     return True
 
 
@@ -536,11 +541,16 @@ def _computed(item: tuple[list[SectionRow], Mapping[str, Declaration] | None],
     for section in document:
         found = tuple(placed.get(section.rowid, ()))
         indexed = indexed_values(section, [f.qualname for f in found], found)
-        words = set(_VOCAB_WORD.findall(section.text))
-        words.update(_VOCAB_WORD.findall(indexed.names[2]))
         values = (indexed.text, indexed.names, indexed.secondary, indexed.digest)
-        out.append((values, {w.lower() for w in words}, tuple(map(_symbol_values, found))))
+        out.append((values, vocab_words(section.text, indexed.names[2]),
+                    tuple(map(_symbol_values, found))))
     return out
+
+
+def vocab_words(text: str, heading: str) -> set[str]:
+    """The words (lowercase) a section with ``text`` and indexed ``heading`` counts once each in
+    ``repoctx_search_vocab``."""
+    return {w.lower() for w in (*_VOCAB_WORD.findall(text), *_VOCAB_WORD.findall(heading))}
 
 
 def _add_section(batch: _Batch, rowid: int, section_id: str, text: tuple, names: tuple,
