@@ -20,8 +20,9 @@ by the section's rowid, which the writer shares between ``sections`` and
   else extracted from the document's sections (``section_symbols``): a symbol's lines
   are its definition's, and the section it points at holds its first line.
 - ``repoctx_search_vocab``: words and identifier parts with their section counts, for
-  typo correction. Grow-only between full rebuilds: a stale word costs one fruitless
-  correction, never a wrong hit.
+  typo correction. An update subtracts the words of every row it deletes (read back
+  from the section the row was built from, as the FTS5 deletes are) and adds those of
+  every row it inserts, so the counts are a fresh build's.
 - ``repoctx_search_rows`` / ``repoctx_search_docs``: what the index was built from (section
   id and a digest of the indexed values per rowid, SHA-256 per path), so an update finds
   every drifted document itself.
@@ -60,6 +61,7 @@ from pathlib import PurePosixPath
 from repoctx.contextpull import PREVIOUS_SCHEMA, DocumentRows, SymbolSpan, ordered_map
 from repoctx.extract import extractor_for, language_of, simple_name
 from repoctx.reconcile import Declaration
+from repoctx.retrieval.index import sql
 from repoctx.retrieval.index.section_symbols import (
     FoundSymbol,
     SectionSpan,
@@ -68,6 +70,7 @@ from repoctx.retrieval.index.section_symbols import (
     place,
     qualname_of,
 )
+from repoctx.retrieval.index.sql import AUX_TABLE, DDL, FTS_TABLES, TABLES, TEXT_TABLE
 from repoctx.retrieval.priors import is_secondary
 from repoctx.retrieval.query import expand_for_index, light_stem, normalise_name, split_identifier
 
@@ -78,70 +81,12 @@ in this process; what it returns is sent to a worker with the document's section
 full build, so it must pickle (and is best cheap to: ``export_extras`` returns bytes
 that the worker decodes)."""
 
-PORTER_TOKENIZE = "porter unicode61 remove_diacritics 2 tokenchars '_'"
-TEXT_TABLE, AUX_TABLE = "repoctx_search_text", "repoctx_search_text_aux"
-FTS_TABLES = (TEXT_TABLE, AUX_TABLE, "repoctx_search_names")
-TABLES = (TEXT_TABLE, AUX_TABLE, "repoctx_search_names", "repoctx_search_symbols",
-          "repoctx_search_symbol_parts", "repoctx_search_vocab", "repoctx_search_rows",
-          "repoctx_search_docs")
 _VOCAB_WORD = re.compile(r"[A-Za-z][a-z]{2,24}|[A-Z]{3,24}")
 _BATCH = 2000
-
-DDL = (
-    *(f"CREATE VIRTUAL TABLE {table} USING fts5(name, path, heading, body, content = '',"
-      f' tokenize = "{PORTER_TOKENIZE}")' for table in (TEXT_TABLE, AUX_TABLE)),
-    "CREATE VIRTUAL TABLE repoctx_search_names USING fts5(name, path, heading, content = '',"
-    " tokenize = 'trigram')",
-    "CREATE TABLE repoctx_search_rows(rowid INTEGER PRIMARY KEY, section_id TEXT NOT NULL,"
-    " digest INTEGER NOT NULL)",
-    "CREATE TABLE repoctx_search_docs(path TEXT PRIMARY KEY, sha256 TEXT NOT NULL)",
-    "CREATE TABLE repoctx_search_symbols(id INTEGER PRIMARY KEY, fq TEXT NOT NULL,"
-    " name TEXT NOT NULL, norm TEXT NOT NULL, kind TEXT NOT NULL, path TEXT NOT NULL,"
-    " start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, section_rowid INTEGER NOT NULL)",
-    "CREATE INDEX repoctx_search_symbols_norm ON repoctx_search_symbols(norm)",
-    "CREATE INDEX repoctx_search_symbols_section ON repoctx_search_symbols(section_rowid)",
-    "CREATE TABLE repoctx_search_symbol_parts(part TEXT NOT NULL, symbol_id INTEGER NOT NULL,"
-    " PRIMARY KEY(part, symbol_id)) WITHOUT ROWID",
-    "CREATE TABLE repoctx_search_vocab(term TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID",
-)
-_SECTIONS_IN = (  # {schema}: this file ("main") or an attached previous export
-    "SELECT s.rowid, s.id, d.path, d.kind, s.heading_path, s.text, r.start_line, r.end_line,"
-    " r.symbol, d.sha256"
-    " FROM {schema}.sections s JOIN {schema}.documents d ON d.doc_id = s.doc_id"
-    " LEFT JOIN {schema}.repoctx_sections r ON r.id = s.id"
-)
-_SECTIONS = _SECTIONS_IN.format(schema="main")
-_IN_ORDER = " ORDER BY s.doc_id, s.ordinal"  # a document's sections together, in order
 DOCUMENT_CHUNK = 64
 """Documents per worker task (~9 sections each on Django: ~500 sections a task)."""
 MIN_DOCUMENTS = 200
 """Below this many documents a full build computes its values in this process."""
-# These read ``sections`` through its indexes only: (id, rowid) pairs from the one on
-# ``id``, rowids by ``doc_id`` from the one on ``(doc_id, ordinal)``. Joined to the table
-# itself, the check read every page of every section's text (51 MB on Django: ~0.1 s
-# of CPU, mostly page faults, in a one-file re-export; issue 15).
-_CHANGED = "SELECT doc_id FROM repoctx_search_changed"
-_GONE_ROWS = (  # rows whose section is gone, or holds another id
-    "SELECT m.rowid, m.digest FROM repoctx_search_rows m"
-    " WHERE (m.section_id, m.rowid) NOT IN (SELECT id, rowid FROM sections)"
-)
-_ROWS_OF_CHANGED = (
-    "SELECT m.rowid, m.section_id, m.digest FROM repoctx_search_rows m WHERE m.rowid IN"
-    f" (SELECT rowid FROM sections WHERE doc_id IN ({_CHANGED}))"
-)
-_SYMBOLS_OF_CHANGED = (
-    "SELECT section_rowid, id, fq, name, norm, kind, start_line, end_line"
-    " FROM repoctx_search_symbols WHERE section_rowid IN"
-    f" (SELECT rowid FROM sections WHERE doc_id IN ({_CHANGED}))"
-)
-_MISSING_ROWS = (  # sections without a row, of documents not changed
-    " WHERE s.rowid IN (SELECT rowid FROM sections WHERE rowid NOT IN"
-    f" (SELECT rowid FROM repoctx_search_rows) AND doc_id NOT IN ({_CHANGED}))"
-)
-_DRIFTED_DOCS = (
-    "SELECT d.doc_id FROM documents d LEFT JOIN repoctx_search_docs x ON x.path = d.path"
-    " WHERE x.sha256 IS NULL OR x.sha256 != d.sha256"
-)
 
 
 @dataclass(frozen=True)
@@ -166,23 +111,22 @@ class SectionRow:
 
 @contextmanager
 def _savepoint(conn: sqlite3.Connection) -> Iterator[None]:
-    conn.execute("SAVEPOINT repoctx_search")
+    conn.execute(sql.SAVEPOINT)
     try:
         yield
     except BaseException:
-        conn.execute("ROLLBACK TO repoctx_search")
-        conn.execute("RELEASE repoctx_search")
+        conn.execute(sql.ROLLBACK_SAVEPOINT)
+        conn.execute(sql.RELEASE_SAVEPOINT)
         raise
-    conn.execute("RELEASE repoctx_search")
+    conn.execute(sql.RELEASE_SAVEPOINT)
 
 
 def has_search_index(conn: sqlite3.Connection) -> bool:
     """True when every search table exists, in this format, in the database on ``conn``."""
-    names = {row[0] for row in conn.execute(
-        "SELECT name FROM sqlite_master WHERE name LIKE 'repoctx_search_%'")}
+    names = {row[0] for row in conn.execute(sql.SEARCH_TABLE_NAMES)}
     if not all(table in names for table in TABLES):
         return False
-    columns = {row[1] for row in conn.execute("PRAGMA main.table_info(repoctx_search_rows)")}
+    columns = {row[1] for row in conn.execute(sql.ROWS_COLUMNS)}
     return "digest" in columns  # an older export's tables (with content) are rebuilt
 
 
@@ -208,28 +152,27 @@ def build_search_index(conn: sqlite3.Connection, changed_doc_ids: set[int] | Non
 
 def _rebuild(conn: sqlite3.Connection, declared: Declared | None) -> None:
     for table in TABLES:
-        conn.execute(f"DROP TABLE IF EXISTS {table}")
+        conn.execute(sql.drop_table(table))
     for statement in DDL:
         conn.execute(statement)
     # Streamed from a cursor, not read whole: a big tree's sections are its whole text.
-    _insert(conn, (SectionRow(*row) for row in conn.execute(_SECTIONS + _IN_ORDER)), declared)
+    _insert(conn, (SectionRow(*row) for row in conn.execute(sql.SECTIONS + sql.IN_ORDER)), declared)
     _finish(conn)
 
 
 def _finish(conn: sqlite3.Connection) -> None:
     """What a full build does after the rows: the documents' digests, the FTS5 merges."""
-    conn.execute("INSERT INTO repoctx_search_docs(path, sha256) SELECT path, sha256 FROM documents")
+    conn.execute(sql.INSERT_DOCS)
     for table in FTS_TABLES:
-        conn.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
+        conn.execute(sql.optimize(table))
 
 
 def built_in_pass(conn: sqlite3.Connection) -> bool:
     """True (once: the mark is removed) when ``SearchRows`` built the search tables in
     the export's pass on ``conn``."""
-    (marked,) = conn.execute("SELECT count(*) FROM temp.sqlite_master WHERE name = ?",
-                             (BUILT_IN_PASS,)).fetchone()
+    (marked,) = conn.execute(sql.IS_MARKED, (BUILT_IN_PASS,)).fetchone()
     if marked:
-        conn.execute(f"DROP TABLE temp.{BUILT_IN_PASS}")
+        conn.execute(sql.drop_mark(BUILT_IN_PASS))
     return bool(marked)
 
 
@@ -243,26 +186,23 @@ def _update(conn: sqlite3.Connection, changed: set[int], declared: Declared | No
     names (their lines are updated where they moved): a patch keeps the rowids of the
     sections it did not change (``contextpull/write/patch``), so a one-file edit rewrites the
     rows of the sections it touched, not the whole file's (issue 15)."""
-    conn.execute("CREATE TEMP TABLE IF NOT EXISTS repoctx_search_changed"
-                 "(doc_id INTEGER PRIMARY KEY)")
+    conn.execute(sql.CREATE_CHANGED)
     try:
-        conn.execute("DELETE FROM repoctx_search_changed")
-        conn.executemany("INSERT OR IGNORE INTO repoctx_search_changed VALUES (?)",
+        conn.execute(sql.CLEAR_CHANGED)
+        conn.executemany(sql.INSERT_CHANGED,
                          ((int(i),) for i in changed))
-        conn.execute(f"INSERT OR IGNORE INTO repoctx_search_changed {_DRIFTED_DOCS}")
-        stale = dict(conn.execute(_GONE_ROWS).fetchall())
-        computed = list(_compute(_read_sections(conn, f"{_SECTIONS} WHERE s.doc_id IN"
-                                                      f" ({_CHANGED}){_IN_ORDER}"), declared))
+        conn.execute(sql.INSERT_DRIFTED)
+        stale = dict(conn.execute(sql.GONE_ROWS).fetchall())
+        computed = list(_compute(_read_sections(conn, sql.SECTIONS_OF_CHANGED), declared))
         fresh = _unkept(conn, computed, stale)
         if not _delete_rows(conn, stale):
             return False
         _write(conn, fresh, [item[0][0].path for item, _ in computed])
-        _insert(conn, _read_sections(conn, _SECTIONS + _MISSING_ROWS + _IN_ORDER), declared)
-        conn.execute("DELETE FROM repoctx_search_docs")
-        conn.execute("INSERT INTO repoctx_search_docs(path, sha256)"
-                     " SELECT path, sha256 FROM documents")
+        _insert(conn, _read_sections(conn, sql.SECTIONS_MISSING_ROWS), declared)
+        conn.execute(sql.DELETE_DOCS)
+        conn.execute(sql.INSERT_DOCS)
     finally:
-        conn.execute("DROP TABLE repoctx_search_changed")
+        conn.execute(sql.DROP_CHANGED)
     return True
 
 
@@ -275,9 +215,9 @@ def _unkept(conn: sqlite3.Connection, computed: list[tuple[tuple, _Computed]],
     """The sections of ``computed`` (``((document, decls), per section)`` pairs) whose
     rows cannot be kept, with what they compute to; each one's existing row is added to
     ``stale`` (rowid -> digest). The symbols of a kept row get the lines they have now."""
-    rows = {rowid: (sid, digest) for rowid, sid, digest in conn.execute(_ROWS_OF_CHANGED)}
+    rows = {rowid: (sid, digest) for rowid, sid, digest in conn.execute(sql.ROWS_OF_CHANGED)}
     symbols: dict[int, list[tuple]] = {}
-    for rowid, *symbol in conn.execute(_SYMBOLS_OF_CHANGED):
+    for rowid, *symbol in conn.execute(sql.SYMBOLS_OF_CHANGED):
         symbols.setdefault(rowid, []).append(tuple(symbol))
     moved: list[tuple[int, int, int]] = []
     out = []
@@ -296,8 +236,7 @@ def _unkept(conn: sqlite3.Connection, computed: list[tuple[tuple, _Computed]],
             unkept.append((section, value))
         if unkept:
             out.append(((tuple(s for s, _ in unkept), item[1]), [v for _, v in unkept]))
-    conn.executemany("UPDATE repoctx_search_symbols SET start_line = ?, end_line = ?"
-                     " WHERE id = ?", moved)
+    conn.executemany(sql.MOVE_SYMBOL, moved)
     return out
 
 
@@ -331,21 +270,20 @@ def _same_names(rows: list[tuple], names: dict[str, tuple]) -> list[tuple[int, i
 
 def _schemas(conn: sqlite3.Connection) -> list[str]:
     """Where a deleted row's section may still be: this file, then the previous export."""
-    attached = {row[1] for row in conn.execute("PRAGMA database_list")}
+    attached = {row[1] for row in conn.execute(sql.DATABASES)}
     return [name for name in ("main", PREVIOUS_SCHEMA) if name in attached]
 
 
 def _sections_at(conn: sqlite3.Connection, schema: str, rowids: list[int]) -> list[SectionRow]:
     """The sections of ``schema`` with these rowids."""
-    query = _SECTIONS_IN.format(schema=schema)
-    return _read_sections(conn, f"{query} WHERE s.rowid IN (SELECT value FROM json_each(?))",
-                          (json.dumps(rowids),))
+    return _read_sections(conn, sql.sections_at(schema), (json.dumps(rowids),))
 
 
 def _delete_rows(conn: sqlite3.Connection, stale: dict[int, int]) -> bool:
     """Delete the rows of ``stale`` (rowid -> digest); False, deleting nothing, when the
     values some row was built from are nowhere to be found."""
     found: dict[int, Indexed] = {}
+    gone: Counter[str] = Counter()
     placed = _placed_names(conn, list(stale))
     for schema in _schemas(conn):
         wanted = [rowid for rowid in stale if rowid not in found]
@@ -356,17 +294,18 @@ def _delete_rows(conn: sqlite3.Connection, stale: dict[int, int]) -> bool:
             indexed = indexed_values(section, qualnames)
             if indexed.digest == stale[section.rowid]:
                 found[section.rowid] = indexed
+                gone.update(vocab_words(section.text, indexed.names[2]))
     if len(found) < len(stale):
         return False
     for rowid, indexed in found.items():
         table = AUX_TABLE if indexed.secondary else TEXT_TABLE
-        conn.execute(f"INSERT INTO {table}({table}, rowid, name, path, heading, body)"
-                     " VALUES ('delete', ?, ?, ?, ?, ?)", (rowid, *indexed.text))
-        conn.execute("INSERT INTO repoctx_search_names(repoctx_search_names, rowid, name, path,"
-                     " heading) VALUES ('delete', ?, ?, ?, ?)", (rowid, *indexed.names))
+        conn.execute(sql.delete_text_row(table), (rowid, *indexed.text))
+        conn.execute(sql.DELETE_NAMES_ROW, (rowid, *indexed.names))
     rows = [(rowid,) for rowid in stale]
-    conn.executemany("DELETE FROM repoctx_search_rows WHERE rowid = ?", rows)
+    conn.executemany(sql.DELETE_ROW, rows)
     _delete_symbols(conn, list(stale))
+    conn.executemany(sql.SUBTRACT_VOCAB, ((n, term) for term, n in gone.items()))
+    conn.execute(sql.DROP_UNUSED_VOCAB)
     return True
 
 
@@ -375,10 +314,7 @@ def _placed_names(conn: sqlite3.Connection, rowids: list[int]) -> dict[int, list
     line order (a row's names were the store's declarations then, which the store may no
     longer hold: the symbol rows are what is left of them)."""
     placed: dict[int, list[str]] = {}
-    for rowid, fq in conn.execute(
-            "SELECT section_rowid, fq FROM repoctx_search_symbols WHERE section_rowid IN"
-            " (SELECT value FROM json_each(?)) ORDER BY section_rowid, start_line, fq",
-            (json.dumps(rowids),)):
+    for rowid, fq in conn.execute(sql.PLACED_NAMES, (json.dumps(rowids),)):
         placed.setdefault(rowid, []).append(fq)
     return placed
 
@@ -387,12 +323,11 @@ def _delete_symbols(conn: sqlite3.Connection, rowids: list[int]) -> None:
     """Delete the symbols of these section rowids and their parts, each part by its key
     (the parts are the ones ``_insert`` made of the name: by ``symbol_id`` alone every
     delete scanned the whole table, ~2 s of a one-file re-export on Django)."""
-    symbols = conn.execute("SELECT id, name FROM repoctx_search_symbols WHERE section_rowid IN"
-                           " (SELECT value FROM json_each(?))", (json.dumps(rowids),)).fetchall()
-    conn.executemany("DELETE FROM repoctx_search_symbol_parts WHERE part = ? AND symbol_id = ?",
+    symbols = conn.execute(sql.SYMBOLS_OF_SECTIONS, (json.dumps(rowids),)).fetchall()
+    conn.executemany(sql.DELETE_SYMBOL_PART,
                      ((part, symbol_id) for symbol_id, name in symbols
                       for part in _parts(name)))
-    conn.executemany("DELETE FROM repoctx_search_symbols WHERE id = ?",
+    conn.executemany(sql.DELETE_SYMBOL,
                      ((symbol_id,) for symbol_id, _ in symbols))
 
 
@@ -482,17 +417,11 @@ class _Batch:
 
     def flush(self, conn: sqlite3.Connection) -> None:
         for table, rows in ((TEXT_TABLE, self.text), (AUX_TABLE, self.aux)):
-            conn.executemany(f"INSERT INTO {table}(rowid, name, path, heading, body)"
-                             " VALUES (?, ?, ?, ?, ?)", rows)
-        conn.executemany("INSERT INTO repoctx_search_names(rowid, name, path, heading)"
-                         " VALUES (?, ?, ?, ?)", self.names)
-        conn.executemany("INSERT INTO repoctx_search_rows(rowid, section_id, digest)"
-                         " VALUES (?, ?, ?)", self.rows)
-        conn.executemany("INSERT INTO repoctx_search_symbols(id, fq, name, norm, kind, path,"
-                         " start_line, end_line, section_rowid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                         self.symbols)
-        conn.executemany("INSERT OR IGNORE INTO repoctx_search_symbol_parts(part, symbol_id)"
-                         " VALUES (?, ?)", self.parts)
+            conn.executemany(sql.insert_text_row(table), rows)
+        conn.executemany(sql.INSERT_NAMES_ROW, self.names)
+        conn.executemany(sql.INSERT_ROW, self.rows)
+        conn.executemany(sql.INSERT_SYMBOL, self.symbols)
+        conn.executemany(sql.INSERT_SYMBOL_PART, self.parts)
         self.__post_init__()
 
 
@@ -517,13 +446,10 @@ def _write(conn: sqlite3.Connection, computed: Iterable[tuple[tuple, _Computed]]
            paths: list[str] | None) -> None:
     """Insert the rows of ``computed`` sections; ``paths``: the only paths whose symbols
     may be in the table already (an update), None for any."""
-    (next_id,) = conn.execute(
-        "SELECT coalesce(max(id), 0) + 1 FROM repoctx_search_symbols").fetchone()
-    query, params = "SELECT fq, path FROM repoctx_search_symbols", ()
-    if paths is not None:  # an update: only its paths' symbols can be seen again, found
-        query += (" WHERE section_rowid IN (SELECT s.rowid FROM sections s JOIN documents d"
-                  " ON d.doc_id = s.doc_id WHERE d.path IN (SELECT value FROM json_each(?)))")
-        params = (json.dumps(paths),)  # by index: every symbol as a set was ~60 ms (issue 15)
+    (next_id,) = conn.execute(sql.NEXT_SYMBOL_ID).fetchone()
+    query, params = sql.SYMBOLS_SEEN, ()
+    if paths is not None:  # an update: only its paths' symbols can be seen again
+        query, params = sql.SYMBOLS_SEEN_OF_PATHS, (json.dumps(paths),)
     inserter = _Inserter(conn, set(conn.execute(query, params).fetchall()), next_id)
     for (document, _), values_of in computed:
         inserter.add(document[0].path, [s.rowid for s in document],
@@ -563,9 +489,7 @@ class _Inserter:
     def close(self) -> None:
         """The last rows, and the vocabulary."""
         self.batch.flush(self.conn)
-        self.conn.executemany("INSERT INTO repoctx_search_vocab(term, n) VALUES (?, ?)"
-                              " ON CONFLICT(term) DO UPDATE SET n = n + excluded.n",
-                              self.vocab.items())
+        self.conn.executemany(sql.ADD_VOCAB, self.vocab.items())
 
 
 def _is_symbol_code(section: SectionRow) -> bool:
@@ -617,11 +541,16 @@ def _computed(item: tuple[list[SectionRow], Mapping[str, Declaration] | None],
     for section in document:
         found = tuple(placed.get(section.rowid, ()))
         indexed = indexed_values(section, [f.qualname for f in found], found)
-        words = set(_VOCAB_WORD.findall(section.text))
-        words.update(_VOCAB_WORD.findall(indexed.names[2]))
         values = (indexed.text, indexed.names, indexed.secondary, indexed.digest)
-        out.append((values, {w.lower() for w in words}, tuple(map(_symbol_values, found))))
+        out.append((values, vocab_words(section.text, indexed.names[2]),
+                    tuple(map(_symbol_values, found))))
     return out
+
+
+def vocab_words(text: str, heading: str) -> set[str]:
+    """The words (lowercase) a section with ``text`` and indexed ``heading`` counts once each in
+    ``repoctx_search_vocab``."""
+    return {w.lower() for w in (*_VOCAB_WORD.findall(text), *_VOCAB_WORD.findall(heading))}
 
 
 def _add_section(batch: _Batch, rowid: int, section_id: str, text: tuple, names: tuple,
@@ -662,7 +591,7 @@ class SearchRows:
     def open(self, conn: sqlite3.Connection) -> _SearchSink:
         """The search tables created empty in the file on ``conn``, and their sink."""
         for table in TABLES:
-            conn.execute(f"DROP TABLE IF EXISTS {table}")
+            conn.execute(sql.drop_table(table))
         for statement in DDL:
             conn.execute(statement)
         return _SearchSink(conn)
@@ -687,4 +616,4 @@ class _SearchSink:
         """The last rows, the vocabulary, the documents, the FTS5 merges; then the mark."""
         self.inserter.close()
         _finish(self.conn)
-        self.conn.execute(f"CREATE TEMP TABLE IF NOT EXISTS {BUILT_IN_PASS}(x)")
+        self.conn.execute(sql.create_mark(BUILT_IN_PASS))

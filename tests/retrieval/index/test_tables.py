@@ -6,8 +6,8 @@ import sqlite3
 import pytest
 
 from repoctx.contextpull import export_directory
+from repoctx.retrieval.index.sql import SECTIONS
 from repoctx.retrieval.index.tables import (
-    _SECTIONS,
     TABLES,
     SectionRow,
     build_search_index,
@@ -317,7 +317,7 @@ def _declared_cart(extra_line):
             return None
         with sqlite3.connect(_declared_cart.export) as conn:
             spans = [SectionRow(*row).span() for row in conn.execute(
-                _SECTIONS + " WHERE d.path = ? ORDER BY s.ordinal", (path,))]
+                SECTIONS + " WHERE d.path = ? ORDER BY s.ordinal", (path,))]
         found = dict(extracted(path, spans))
         found["shop.cart.only_in_store"] = Declaration("function", "()", "", extra_line,
                                                        extra_line, (), False)
