@@ -1,15 +1,20 @@
-"""`contextpull/integrity` — is an export file sound: SQLite's own check, schema, counts.
+"""`contextpull/integrity` — is an export file sound: SQLite's own check, schema, content.
 
 ``check_export`` opens the file read-only and lists every problem it finds, in words:
 SQLite's ``PRAGMA integrity_check`` (pages, indexes, the FTS shadow tables' b-trees), the
 ContextPull schema (every table and column of ``schema_statements``; extra tables are
 allowed), ``meta.schema_version`` of a major version this reader supports, and the
-counts that must agree (sections, their FTS rows, the documents' ``n_sections``).
-An empty list means sound. Reads only; never raises for a damaged file.
+counts that must agree (sections, their FTS rows, the documents' ``n_sections``), and
+the content: every section's text against its stored SHA-256 and length, and every
+``sections_fts`` row against the section it indexes (a byte changed inside a page
+passes SQLite's own check: only the data can tell). A damaged section is named by
+table, section id and document path. An empty list means sound. Reads only; never
+raises for a damaged file.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import sqlite3
 from pathlib import Path
@@ -17,10 +22,13 @@ from pathlib import Path
 from repoctx.contextpull import sql
 from repoctx.contextpull.connection import read_only_uri
 from repoctx.contextpull.schema import SUPPORTED_MAJOR, schema_statements
+from repoctx.contextpull.tokens import normalise_fts_text
 
 _CREATE_TABLE = re.compile(r"CREATE (?:VIRTUAL )?TABLE (\w+)")
 _MAX_LINES = 20
 """Lines of ``integrity_check`` output kept."""
+MAX_DAMAGED = 50
+"""Damaged sections named one by one; past this many, a count."""
 
 
 def expected_columns() -> dict[str, list[str]]:
@@ -46,7 +54,7 @@ def check_export(path: Path) -> list[str]:
     try:
         problems = _integrity(conn)
         if not problems:
-            problems = _schema(conn) or _meta(conn) or _counts(conn)
+            problems = _schema(conn) or _meta(conn) or _counts(conn) or _content(conn)
         return [f"{path}: {p}" for p in problems]
     except (sqlite3.Error, ValueError) as exc:  # a damaged file fails anywhere: the finding
         return [f"{path}: {exc}"]
@@ -93,6 +101,24 @@ def _counts(conn: sqlite3.Connection) -> list[str]:
     if declared != sections:
         problems.append(f"documents declare {declared} sections but {sections} are stored")
     return problems
+
+
+def _content(conn: sqlite3.Connection) -> list[str]:
+    """Each section whose text, or whose ``sections_fts`` row, is not what was written."""
+    damaged: list[str] = []
+    for rowid, sid, path, heading, text, char_len, digest, fts_id, fts_heading, fts_text in \
+            conn.execute(sql.SECTIONS_WITH_FTS):
+        where = f"section {sid} of {path}"
+        if hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest() != digest:
+            damaged.append(f"sections: {where}: its text does not match its SHA-256")
+        elif len(text) != char_len:
+            damaged.append(f"sections: {where}: {len(text)} characters, char_len says {char_len}")
+        if (fts_id, fts_heading, fts_text) != (sid, normalise_fts_text(heading),
+                                              normalise_fts_text(text)):
+            damaged.append(f"sections_fts: row {rowid} ({where}) does not match its section")
+    if len(damaged) > MAX_DAMAGED:
+        damaged[MAX_DAMAGED:] = [f"and {len(damaged) - MAX_DAMAGED} more damaged sections"]
+    return damaged
 
 
 def _tables(statements: list[str]) -> list[str]:

@@ -42,6 +42,13 @@ FTS_AUTOMERGE_DEFAULT = 4
 UPDATE_MTIME = "UPDATE repoctx_documents SET mtime_ns = ? WHERE doc_id = ?"
 MAX_SECTION_ROWID = "SELECT coalesce(max(rowid), 0) FROM sections"
 
+# -- integrity: each section with its document's path and its FTS row (by shared rowid)
+SECTIONS_WITH_FTS = (
+    "SELECT s.rowid, s.id, d.path, s.heading_path, s.text, s.char_len, s.hash, f.id,"
+    " f.heading_path, f.text FROM sections s JOIN documents d ON d.doc_id = s.doc_id"
+    " LEFT JOIN sections_fts f ON f.rowid = s.rowid"
+)
+
 # -- patch: a changed document's sections replaced in place (``inserts.replace_sections``)
 SECTIONS_OF_DOCUMENT = (
     "SELECT rowid, id, ordinal, heading_path, level, kind, text, char_len, hash, prev_id,"

@@ -3,19 +3,25 @@
 ``repoctx check`` and ``repocontext_health`` both answer from here: the LMDB data file
 against its meta pages (``trees.data_file``), every record of every tree decoded whole
 (``trees.integrity``), and the export (``contextpull.integrity``: SQLite's own check,
-the schema, the counts). Damage is named down to tree and key, with the next step.
-Reads only.
+the schema, the counts, every section against its hash; then ``retrieval.index.verify``:
+the search tables against the sections). Damage is named down to tree and key, or
+table and section, with the next step. Reads the store; a damaged export is marked
+(``export_refresh.mark_damaged``) so the next ``repoctx index`` rebuilds it whole.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
 import lmdb
 
 from repoctx.contextpull import check_export
+from repoctx.contextpull.connection import read_only_uri
 from repoctx.errors import RepoctxError
+from repoctx.retrieval.index.export_refresh import mark_damaged
+from repoctx.retrieval.index.verify import check_search_tables
 from repoctx.store import LMDB_DIRNAME
 from repoctx.trees import REPAIR_HINT, TreeCheck, check_directory, check_trees
 
@@ -56,11 +62,31 @@ def _store_answer(checks: list[TreeCheck]) -> dict[str, Any]:
 def export_answer(export: Path) -> dict[str, Any]:
     """``ok`` and the problems of the export file."""
     problems = check_export(export)
+    if export.is_file():
+        problems = problems or _search_problems(export)
+        if problems:
+            mark_damaged(export)
     answer: dict[str, Any] = {"ok": not problems, "path": str(export), "problems": problems}
     if problems:
         answer["error"] = (f"{problems[0]}; run `repoctx repair` to rebuild the export"
+                           " (the next `repoctx index` rebuilds it too)"
                            if export.exists() else f"{problems[0]}; run `repoctx index`")
     return answer
+
+
+def _search_problems(export: Path) -> list[str]:
+    """The search tables' disagreements with the sections of the sound export ``export``."""
+    try:
+        conn = sqlite3.connect(read_only_uri(export), uri=True)
+    except sqlite3.Error as exc:
+        return [f"{export} cannot be opened: {exc}"]
+    conn.text_factory = lambda data: data.decode(errors="replace")
+    try:
+        return [f"{export}: {p}" for p in check_search_tables(conn)]
+    except sqlite3.Error as exc:  # a damaged file fails anywhere: the finding
+        return [f"{export}: {exc}"]
+    finally:
+        conn.close()
 
 
 def _answer(store: dict[str, Any], export: dict[str, Any]) -> dict[str, Any]:

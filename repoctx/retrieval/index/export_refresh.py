@@ -7,7 +7,15 @@ they had when it was written, the embedder and the repoctx version are the same,
 export was complete (no embedding failure), and the file is still the one written.
 That check reads a few store-local values and stats the file: the writer and the search
 tables are imported only when an export is due, so a no-op ``repoctx index`` loads
-neither (issue 15).
+neither.
+
+A re-export patches the previous file only when it is trusted: still the file written
+(same size, mtime and inode) and not marked damaged by ``repoctx check``
+(:func:`mark_damaged`, a file beside the export). Otherwise it is written whole, lending
+nothing: a patch keeps every unchanged document's rows as they are, damage included.
+Verifying every section's hash on each run would cost a read of every text (51 MB on
+Django) where a no-op reads a few values; the stat catches a write by anyone else, and
+``check`` (which reads every section) catches damage that kept the file's stat.
 """
 
 from __future__ import annotations
@@ -27,6 +35,8 @@ if TYPE_CHECKING:
 
 EXPORT_NAME = "contextpull.sqlite"
 """The export's file name inside the store folder."""
+DAMAGED_SUFFIX = ".damaged"
+"""Beside an export, a file of this name after its own says ``check`` found it damaged."""
 
 SOURCES = tuple(BY_FAMILY[family].name for family in ("file", "symbol", "content"))
 """The trees an export is made from (file nodes, declarations, bodies)."""
@@ -40,6 +50,15 @@ def _sources(store: Store, root: Path) -> dict:
     return {"generations": [store.trees.generation(tree) for tree in SOURCES],
             "embedder": vectors.choose(store).name, "root": str(root.resolve()),
             "version": repoctx.__version__}  # a new version may export differently
+
+
+def _damage_mark(out: Path) -> Path:
+    return out.with_name(out.name + DAMAGED_SUFFIX)
+
+
+def mark_damaged(out: Path) -> None:
+    """Mark the export ``out`` damaged: the next refresh writes it whole."""
+    _damage_mark(out).touch()
 
 
 def _file(out: Path) -> list[int] | None:
@@ -59,19 +78,21 @@ def refresh_export(store: Store, root: Path, out: Path,
     instead of a scan while still current."""
     sources = _sources(store, root)  # read before exporting: a later write re-exports
     saved = store.trees.get_local(_name(store))
-    if saved is not None and saved["sources"] == sources and saved["file"] == _file(out):
+    mark = _damage_mark(out)
+    trusted = saved is not None and saved["file"] == _file(out) and not mark.exists()
+    if trusted and saved["sources"] == sources:
         return None
     from repoctx.contextpull import export_store
     from repoctx.retrieval.index.export_extras import export_extras
 
     problems: list[str] = []
-    report = export_store(store, root, out, previous=out if out.exists() else None,
+    report = export_store(store, root, out, previous=out if trusted else None,
                           finalize=export_extras(store, problems), nodes=nodes)
     with store.batch() as batch:
-        if problems:  # an incomplete export is redone next time
-            batch.delete_local(_name(store))
-        else:
-            batch.put_local(_name(store), {"sources": sources, "file": _file(out)})
+        # an incomplete export is redone next time, patching the file it wrote
+        batch.put_local(_name(store), {"sources": None if problems else sources,
+                                       "file": _file(out)})
+    mark.unlink(missing_ok=True)
     if warnings is not None:
         warnings += problems
     return report

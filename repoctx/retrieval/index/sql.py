@@ -168,3 +168,25 @@ SYMBOLS_SEEN_OF_PATHS = (
 )
 ADD_VOCAB = ("INSERT INTO repoctx_search_vocab(term, n) VALUES (?, ?)"
              " ON CONFLICT(term) DO UPDATE SET n = n + excluded.n")
+
+# -- verify: the tables against the sections (``retrieval/index/verify``) --------------------
+STRAY_ROWS = (  # (table, rows that disagree: the first column names each)
+    ("repoctx_search_rows", "SELECT m.section_id FROM repoctx_search_rows m"
+     " WHERE (m.section_id, m.rowid) NOT IN (SELECT id, rowid FROM sections)"),
+    ("repoctx_search_rows", "SELECT id FROM sections WHERE rowid NOT IN"
+     " (SELECT rowid FROM repoctx_search_rows)"),
+    ("repoctx_search_symbols", "SELECT fq FROM repoctx_search_symbols WHERE section_rowid"
+     " NOT IN (SELECT rowid FROM sections)"),
+    ("repoctx_search_symbol_parts", "SELECT part FROM repoctx_search_symbol_parts WHERE"
+     " symbol_id NOT IN (SELECT id FROM repoctx_search_symbols)"),
+    ("repoctx_search_docs", "SELECT path, sha256 FROM repoctx_search_docs"
+     " EXCEPT SELECT path, sha256 FROM documents"),
+    ("repoctx_search_docs", "SELECT path, sha256 FROM documents"
+     " EXCEPT SELECT path, sha256 FROM repoctx_search_docs"),
+)
+COUNT_SECTIONS = "SELECT count(*) FROM sections"
+# one ``_docsize`` row per FTS5 row: a section is in the text or the aux table, and in names
+COUNT_TEXT_ROWS = (f"SELECT (SELECT count(*) FROM {TEXT_TABLE}_docsize)"
+                   f" + (SELECT count(*) FROM {AUX_TABLE}_docsize)")
+COUNT_NAMES_ROWS = f"SELECT count(*) FROM {NAMES_TABLE}_docsize"
+VOCAB = "SELECT term, n FROM repoctx_search_vocab"

@@ -91,3 +91,19 @@ def test_a_no_op_index_loads_neither_the_writer_nor_heavy_libraries(repo):
            f" main(['index', {str(repo)!r}, '--json']);"
            " assert '\"unchanged\": true' in sys.stdout.getvalue(); sys.stdout = out")
     assert loaded_by(run, heavy) == []
+
+
+def test_a_file_changed_by_someone_else_or_marked_damaged_is_written_whole(repo):
+    from repoctx.retrieval.index.export_refresh import DAMAGED_SUFFIX, mark_damaged
+
+    index(repo)
+    write(repo, {"shop/pricing.py": "def margin():\n    return 'wholesale'\n"})
+    assert index(repo).patched  # our own file: patched
+    os.utime(export_of(repo), ns=(1, 1))
+    write(repo, {"shop/pricing.py": "def margin():\n    return 'retail'\n"})
+    assert not index(repo).patched  # touched by someone else: nothing lent from it
+    mark_damaged(export_of(repo))
+    report = index(repo)
+    assert report is not None and not report.patched
+    assert not export_of(repo).with_name(EXPORT_NAME + DAMAGED_SUFFIX).exists()
+    assert index(repo) is None

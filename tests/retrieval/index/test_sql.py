@@ -53,3 +53,12 @@ def test_placeholders_match_the_columns() -> None:
     assert sql.INSERT_SYMBOL.count("?") == 9
     assert sql.INSERT_ROW.count("?") == 3 and sql.INSERT_SYMBOL_PART.count("?") == 2
     assert sql.SYMBOLS_SEEN_OF_PATHS.startswith(sql.SYMBOLS_SEEN + " WHERE")
+
+
+def test_verify_statements_name_each_disagreeing_row_first() -> None:
+    tables = {table for table, _ in sql.STRAY_ROWS}
+    assert tables == {"repoctx_search_rows", "repoctx_search_symbols",
+                      "repoctx_search_symbol_parts", "repoctx_search_docs"}
+    assert all(statement.startswith("SELECT ") for _, statement in sql.STRAY_ROWS)
+    assert sql.COUNT_NAMES_ROWS == "SELECT count(*) FROM repoctx_search_names_docsize"
+    assert sql.SUBTRACT_VOCAB.startswith("UPDATE repoctx_search_vocab SET n = n - ?")
