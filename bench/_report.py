@@ -17,8 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-HEADER = "# Benchmarks\n\nWritten by the scripts in `bench/`; each section is replaced when its\n" \
-         "script runs again. Ratios compare against a floor measured in the same run.\n"
+HEADER = ("# Benchmarks\n\nWritten only by the scripts in `bench/` (through `bench/_report.py`'s "
+          "`write_section`); each section is replaced when its\nscript runs again and is "
+          "stamped with the command, the commit, the date and the machine's load at\nthe "
+          "start and end of the run. Ratios compare against a floor measured in the same "
+          "run.\n")
 
 _START_LOAD = os.getloadavg()
 """The load averages when the script began (this module is imported at its start)."""
