@@ -12,7 +12,6 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from repoctx.contextpull.read.grep import GREP_CALL_SECONDS
 from repoctx.deadline import CALL_SECONDS_ENV
 from repoctx.retrieval import open_workspace
 from repoctx.server.bounded_calls import BoundedCalls
@@ -145,14 +144,24 @@ def test_a_cancelled_request_stops_its_work(repo):
     assert answer["id"] == 3 and not answer["result"].get("isError")
 
 
+def wait_with_cpu(proc, within):
+    """Reap ``proc`` (waiting at most ``within`` seconds): its exit code and CPU seconds."""
+    give_up = time.monotonic() + within
+    while time.monotonic() < give_up:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            return proc.returncode, usage.ru_utime + usage.ru_stime
+        time.sleep(0.02)
+    raise subprocess.TimeoutExpired(proc.args, within)
+
+
 def test_work_stops_when_the_client_goes_away(repo):
-    proc, sent = server_running_slow_grep(repo)
+    proc, _ = server_running_slow_grep(repo)
     try:
         busy = cpu_seconds(proc.pid)
-        left = time.monotonic()
         proc.stdin.close()  # the client leaves mid-call
-        code = proc.wait(timeout=10)
-        ended = time.monotonic()
+        code, total = wait_with_cpu(proc, within=10)
     finally:
         if proc.poll() is None:
             idle_check = cpu_seconds(proc.pid)
@@ -162,11 +171,10 @@ def test_work_stops_when_the_client_goes_away(repo):
             pytest.fail(f"the server outlived its client ({spent:.2f}s CPU in 2 s after)")
     assert busy > 0.3  # the grep really was working when the client left
     assert code == 0
-    # unstopped, the grep runs on to its own bound, 5 s after it was sent at the earliest;
-    # stopped, the server ends ~0.3 s after its client left (~1 s after sending)
-    lingered = ended - left
-    assert ended - sent < GREP_CALL_SECONDS, f"the server worked on {lingered:.1f}s after " \
-        f"its client left, until the grep's own {GREP_CALL_SECONDS:g} s bound"
+    # CPU, not wall time, so a loaded machine slows both alike: unstopped, the grep keeps
+    # a core busy for the ~4 s left of its own 5 s bound; stopped, shutting down takes ~0.2 s
+    lingered = total - busy
+    assert lingered < 1.0, f"the server worked on for {lingered:.2f}s CPU after its client left"
 
 
 CONCURRENT_CALLS = [
