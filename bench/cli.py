@@ -1,4 +1,4 @@
-"""Start-up cost of the command line and the MCP server (issue 14, finding 8).
+"""Start-up cost of the command line and the MCP server.
 
 Every measurement is a fresh process, timed from spawn to exit (or to the answer),
 interleaved round by round with the floor so that both see the same load:

@@ -1,4 +1,4 @@
-"""ContextPull export and reader speed on Django's source distribution (issue 4).
+"""ContextPull export and reader speed on Django's source distribution.
 
 Export: the full ``export_directory`` time, and the full ``export_store`` time (the real
 path: Django indexed into a temporary store first, untimed), each next to a floor measured

@@ -1,4 +1,4 @@
-"""End to end: the ``repoctx index PATH --json`` a user runs, as a fresh process (issue 15).
+"""End to end: the ``repoctx index PATH --json`` a user runs, as a fresh process.
 
 Every figure is the whole command, timed from outside (interpreter start, imports, the
 reconcile pass, the ContextPull export with its search tables, the write-out), next to

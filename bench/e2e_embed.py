@@ -5,7 +5,7 @@ each with the ``static`` embedder (the default once the all-MiniLM-L6-v2 weights
 installed) and with none (``REPOCTX_DEFAULT_EMBEDDER=none``, what ``bench/e2e.py``
 pins), on two stores of one hard-linked Django tree. The two are run interleaved (none,
 static, none, static, ...), so load from other work falls on both alike; each row's
-floor is the embedder-off median of the same run (issue 15):
+floor is the embedder-off median of the same run:
 
 - no-op: nothing changed; the back-fill finds its settled mark (``vectors/settled``)
   and must not load numpy or the model. Target: static <= 1.25x none.

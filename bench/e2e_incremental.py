@@ -1,5 +1,5 @@
 """End to end, incremental: a one-file edit and a no-op ``repoctx index`` as a user runs
-them (issue 15), each a fresh process, on Django's sdist.
+them, each a fresh process, on Django's sdist.
 
 After one cold index (not timed here: ``bench/e2e.py`` times it), the script alternates,
 ``--repeat`` times, an edit (a function appended to ``django/db/models/query.py``, then

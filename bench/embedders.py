@@ -1,4 +1,4 @@
-"""Embedder candidates on the same benches: quality, cost, speed (issue 18).
+"""Embedder candidates on the same benches: quality, cost, speed.
 
 For each candidate embedder (static tables distilled locally from the packaged
 all-MiniLM-L6-v2 in several recipes; the transformer itself through numpy), on the

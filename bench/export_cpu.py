@@ -6,8 +6,8 @@ process, whose command-tree CPU is the total), then in this process:
 
 - the export as ``repoctx index`` runs it (search rows built in the sectioning
   workers), the same export without the search tables (ContextPull's own tables only),
-  and the export with the search tables built after it from the finished file (as
-  before issue 15): this process's CPU and its forked workers' (``RUSAGE_CHILDREN``);
+  and the export with the search tables built after it from the finished file (the
+  two-pass alternative): this process's CPU and its forked workers' (``RUSAGE_CHILDREN``);
 - the per-document work of the workers, in process: read + SHA-256, sectioning
   (definitions from the store), encoding, and the search values (``SearchRows.compute``);
 - each FTS5 index alone: the same rows inserted into a fresh file in one transaction,

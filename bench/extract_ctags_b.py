@@ -3,7 +3,7 @@
 Usage: python bench/extract_ctags_b.py [--lang java ...] [--show N] [--cache DIR]
        [--out docs/benchmarks.md]
 
-Per language (the `CORPORA` table: issue 19 part 2), downloads a real project from a
+Per language (the `CORPORA` table), downloads a real project from a
 package registry (PyPI sdists through pip, npm tarballs through npm) into --cache,
 runs universal-ctags (`ctags --output-format=json --fields=+neKZ`) over it, and
 scores our definitions against ctags' on (file, name, start line): precision, recall,

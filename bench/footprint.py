@@ -1,4 +1,4 @@
-"""Store on disk vs source bytes: LMDB + ContextPull export, on Django and sympy (issue 15).
+"""Store on disk vs source bytes: LMDB + ContextPull export, on Django and sympy.
 
 Each corpus is hard-linked into a temp dir and indexed cold by a fresh ``repoctx index
 PATH --store DIR --json``; then the bytes on disk (allocated blocks) of the LMDB folder

@@ -1,4 +1,4 @@
-"""Reconcile (``repoctx index``) speed on Django's source distribution (issue 3).
+"""Reconcile (``repoctx index``) speed on Django's source distribution.
 
 Every figure sits next to a floor measured in the same run, on the same tree:
 

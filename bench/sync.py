@@ -2,7 +2,7 @@
 
 A store of N records (file-node-like LWW records, ~300 bytes) is copied to a second
 replica (a backup, so the copy takes a new replica id); then 100 records change on
-the copy and the two stores sync. Target (issue 8): after 100 changed records out of
+the copy and the two stores sync. Target: after 100 changed records out of
 100,000 an exchange ships at most a few hundred records, and a repeated one ships
 none. Also measured: the first exchange into an empty replica.
 

@@ -8,7 +8,7 @@ puts over the same keys holding their previous bytes (what the store's write ove
 too); for an insert, and in a second column for every row, puts into an empty database.
 Every rate is the best of ``--repeat`` runs, each in a fresh store (as ``timeit``
 takes the best of its repeats): a single run of either side moves by 10-20% on a shared
-machine. Target (issue 2): read-merge-write >= 25% of the raw put rate.
+machine. Target: read-merge-write >= 25% of the raw put rate.
 
     python bench/trees.py [--records N] [--repeat R] [--out docs/benchmarks.md]
 """

@@ -1,4 +1,4 @@
-"""Approximate vector index: recall@10 against exact search, query latency, build time (issue 7).
+"""Approximate vector index: recall@10 against exact search, query latency, build time.
 
 Two sets of 20,000 unit vectors of 384 dimensions (numpy, seeded): *clustered* (100
 centres, noise of about the centres' norm) and *unclustered* (uniform on the sphere),

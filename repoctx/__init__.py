@@ -17,6 +17,6 @@ __all__ = ["FORMAT_VERSION", "Store", "default_repo_id", "open_store"]
 
 __version__ = "0.1.0"
 """pyproject.toml's version (a test keeps them equal): read without ``importlib.metadata``,
-whose import alone cost a no-op ``repoctx index`` ~10 ms (issue 15)."""
+whose import alone cost a no-op ``repoctx index`` ~10 ms."""
 
 export_lazily(__name__, {".store": tuple(__all__)})

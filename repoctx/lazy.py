@@ -1,7 +1,7 @@
 """lazy — package ``__init__`` modules whose exports are imported on first use.
 
 A command such as ``repoctx --version`` must not pay for importing the store, numpy or
-the MCP SDK (issue 14, finding 8). A package calls :func:`export_lazily` with the
+the MCP SDK. A package calls :func:`export_lazily` with the
 submodule that defines each exported name; the name is imported the first time it is
 read (``from pkg import name`` or ``pkg.name``) and kept, so later reads cost nothing.
 

@@ -5,7 +5,7 @@ counting never touches the network. Loaded once per process, on first use; a lea
 module (imports nothing from repoctx), so every layer counts tokens the same way.
 
 Loading parses the package's 100k base64 ranks (~55 ms, half of a one-file
-``repoctx index`` on Django's load of the encoding, issue 15), so the parsed
+``repoctx index`` on Django's load of the encoding), so the parsed
 configuration is kept, marshalled, in the user's cache folder (``REPOCTX_CACHE_DIR``,
 else ``$XDG_CACHE_HOME/repoctx``, else ``~/.cache/repoctx``): later processes load it
 in a quarter of the time. The cache file is named after the data file's stat and the

@@ -1,5 +1,5 @@
 """The first hour, through real ``repoctx`` processes: what a new user or an agent's
-operator meets on every path (issue 14). Each test names the finding it covers."""
+operator meets on every path. Each test names the finding it covers."""
 
 from __future__ import annotations
 

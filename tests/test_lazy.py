@@ -74,7 +74,7 @@ def test_export_lazily_turns_a_module_lazy(package):
 
 
 def test_importing_the_cli_imports_no_store_and_no_heavy_library():
-    """``repoctx --version`` must start fast (issue 14, finding 8): nothing heavy at import."""
+    """``repoctx --version`` must start fast: nothing heavy at import."""
     heavy = ("mcp", "numpy", "tiktoken", "lmdb", "pycrdt", "rapidfuzz", "tree_sitter",
              "sqlite3", "tqdm", "repoctx.store", "repoctx.tools.registry", "uvicorn",
              "repoctx.sync.protocol")

@@ -43,7 +43,7 @@ class Cli(click.Group):
 
     ``lazy_commands`` names commands by ``"module:attribute"``: each module is imported
     only when its command runs or a listing (``--help``) needs it, so a command such as
-    ``repoctx index`` does not pay for the others' modules (issue 15).
+    ``repoctx index`` does not pay for the others' modules.
     """
 
     def __init__(self, *args: Any, lazy_commands: dict[str, str] | None = None,

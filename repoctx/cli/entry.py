@@ -10,8 +10,8 @@ commands that use them, so ``repoctx --version`` and a single tool call start fa
 This module is the process's entry (``run``, ``dispatch``); ``repoctx index``'s work is
 ``index.index_run``, and the click commands are in ``commands`` (``main``, also
 readable here). A plain ``repoctx index`` (its own options, each once, every path as
-click would accept it: ``plain_index``) runs without importing click, whose import was
-~13 ms of a no-op index's ~90 (issue 15); anything else, ``--help`` and every usage
+click would accept it: ``plain_index``) runs without importing click, whose import costs
+~13 ms of a no-op index's ~90; anything else, ``--help`` and every usage
 error included, goes through click.
 """
 
@@ -106,7 +106,7 @@ def run() -> None:
     then, once it returns or exits with a status and no other thread is left to wait
     for, the exit handlers and an exit that skips tearing the interpreter down. Freeing
     every object a one-file ``repoctx index`` made (the tokenizer's 100k ranks among them)
-    was ~60 ms of CPU after the work was done (issue 15). Anything else propagates."""
+    costs ~60 ms of CPU after the work is done. Anything else propagates."""
     code = dispatch(sys.argv[1:])
     if not isinstance(code, int | None) or threading.active_count() > 1:
         sys.exit(code)  # an exit message to print, or threads to join: the usual way

@@ -19,7 +19,7 @@ import click
 
 from repoctx.cli.common import fails_cleanly, repo_options
 
-if TYPE_CHECKING:  # commands import the store side when they run: a fast start (issue 14)
+if TYPE_CHECKING:  # commands import the store side when they run: a fast start
     from repoctx.retrieval import Workspace
 
 

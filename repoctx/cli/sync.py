@@ -26,7 +26,7 @@ from repoctx.sync.limits import (
     Timeouts,
 )
 
-if TYPE_CHECKING:  # commands import the store side when they run: a fast start (issue 14)
+if TYPE_CHECKING:  # commands import the store side when they run: a fast start
     from repoctx.store import Store
 
 _store_options = repo_options(positional=False)

@@ -77,7 +77,7 @@ def connect_read_only(path: Path) -> sqlite3.Connection:
             conn.close()
             roll_back_hot_journal(path)
             conn = _open_read_only(path)
-        # a statement of a call past its deadline is interrupted (issue 16, finding 1)
+        # a statement of a call past its deadline is interrupted
         conn.set_progress_handler(deadline.interrupt_when_due, deadline.SQLITE_PROGRESS_OPS)
     return conn
 

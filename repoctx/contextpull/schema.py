@@ -45,8 +45,8 @@ def schema_statements() -> list[str]:
         "CREATE TABLE repoctx_documents(doc_id INTEGER PRIMARY KEY"
         " REFERENCES documents(doc_id) ON DELETE CASCADE, language TEXT, tokens INTEGER,"
         " mtime_ns INTEGER)",
-        # WITHOUT ROWID: rows live in the id's own B-tree (a rowid table kept the ids
-        # twice: -2.4 MB on Django, issue 15). An export written before is not patched
+        # WITHOUT ROWID: rows live in the id's own B-tree (a rowid table keeps the ids
+        # twice: +2.4 MB on Django). An export of the rowid layout is not patched
         # (its table's SQL differs) but rewritten once.
         "CREATE TABLE repoctx_sections(id TEXT PRIMARY KEY"
         " REFERENCES sections(id) ON DELETE CASCADE, start_line INTEGER,"

@@ -5,7 +5,7 @@ has the same interface (``base.CrdtModule``); ``registry`` finds one by tag.
 
 The names are imported on first use (``__getattr__``, as ``repoctx.lazy`` does for the
 other packages, which this one may not import): a no-op ``repoctx index`` imports only
-the types its store reads (issue 15).
+the types its store reads.
 """
 
 import importlib

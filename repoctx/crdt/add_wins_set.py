@@ -74,7 +74,7 @@ _WIRE_DOTS = tuple[tuple[str, int], ...]
 def _raw_codecs() -> tuple[Any, Any, Any, type[Exception]]:
     """Decoders of a body and of one entry keeping entries ``Raw``, an encoder writing a
     ``Raw`` as its bytes, and msgspec's decode error (built on first use: a command that
-    merges no set need not import msgspec, issue 15)."""
+    merges no set need not import msgspec)."""
     import msgspec
 
     return (msgspec.msgpack.Decoder(

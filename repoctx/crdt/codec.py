@@ -38,7 +38,7 @@ def unpack(data: bytes) -> Any:
 # stamp) has one fixed shape: ``msgspec`` decodes and checks it for a third of what
 # ``unpack`` costs, and writes the same bytes as ``pack`` (str keys, bin values, ints).
 # Built on first use: importing msgspec is ~10 ms that a command reading no record (a
-# no-op ``repoctx index``, issue 15) need not pay.
+# no-op ``repoctx index``) need not pay.
 @cache
 def _field_codecs() -> tuple[Any, Any, Any, type[Exception]]:
     """The record-map decoder, the stamped one, the encoder, and msgspec's decode error."""

@@ -41,7 +41,7 @@ def _load(tag: int) -> ModuleType:
 class _Modules(Mapping[int, ModuleType]):
     """Tag -> CRDT module, every tag listed, each module imported on its first lookup:
     opening a store and proving a tree unchanged decodes no set, map or text, so a
-    no-op ``repoctx index`` imports none of their modules (issue 15)."""
+    no-op ``repoctx index`` imports none of their modules."""
 
     def __getitem__(self, tag: int) -> ModuleType:
         return _loaded.get(tag) or _load(tag)

@@ -10,9 +10,9 @@ applied to a document loaded from the state, so only the touched lines get new i
 Two replicas replacing the same line each insert their version as one run at the
 same place; Yjs (YATA) never interleaves two runs and orders them by client id, so
 the merge holds both versions, adjacent, intact and on their own lines, in the same
-order everywhere, where character edits interleaved the two versions letter by
-letter (issue 16 finding 7: ``SAME PARA r3 version`` and ``SAME PARA r4 version``
-merged to ``SAME PARA r43 version``). Edits of different lines all survive.
+order everywhere, where character edits would interleave the two versions letter by
+letter (``SAME PARA r3 version`` and ``SAME PARA r4 version``
+would merge to ``SAME PARA r43 version``). Edits of different lines all survive.
 
 Format version 2. Version 1 states (written before lines) hold a character-level
 Yjs ``Text`` under ``body``: they still decode, merge and read (the value is that
@@ -225,7 +225,7 @@ def _load(update: bytes, client: int) -> Doc:
 
 def _y() -> ModuleType:
     """pycrdt, imported on first use: a command that reads no text body (a no-op
-    ``repoctx index``) never loads it (~25 ms; issue 15)."""
+    ``repoctx index``) never loads it (~25 ms)."""
     import pycrdt
 
     return pycrdt

@@ -5,8 +5,8 @@ splices that change the stored lines into the new ones (whole lines: a changed l
 is replaced, never edited character by character) and applies them to the stored
 text (``crdt.text_body``). An edit touches only the lines it changed, so a
 concurrent edit of other lines on another replica survives the merge, and two
-replicas replacing the same line keep both versions, adjacent and intact (issue 16
-finding 7). Pure; no I/O.
+replicas replacing the same line keep both versions, adjacent and intact.
+Pure; no I/O.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from repoctx.crdt.text_body import LineSplice, TextBody
 from repoctx.errors import ToolError
 
 MAX_BODY_BYTES = 65_536
-"""Largest body in UTF-8 bytes (issue 6: 64 KiB; larger is a tool error)."""
+"""Largest body in UTF-8 bytes (64 KiB; larger is a tool error)."""
 
 
 def check_body(body: str) -> str:

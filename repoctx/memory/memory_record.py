@@ -1,6 +1,6 @@
 """memory/memory_record — the memory entry record at ``repo/{repoId}/mem/{topic}/{id}``.
 
-The one module that knows the record's fields (issue 6, seed 003):
+The one module that knows the record's fields (seed 003):
 
 - ``kind`` (decision | note | memory, written on create), ``title``, ``author``,
   ``provenance``, ``createdAt`` (epoch ms): last-writer-wins registers, each written

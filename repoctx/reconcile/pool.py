@@ -31,7 +31,7 @@ def worker_pool(workers: int) -> Iterator[Executor | None]:
         yield None
         return
     # Imported here: a one-file pass never starts a pool (multiprocessing and the process
-    # executor were ~10 ms of a one-file ``repoctx index``; issue 15).
+    # executor are ~10 ms of a one-file ``repoctx index``).
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 

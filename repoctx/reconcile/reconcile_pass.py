@@ -8,7 +8,7 @@ file; the cross-reference seed reads stored forward references instead of
 re-parsing. A pass that finds nothing to change writes nothing. What only a pass with
 work needs (analysis, projection, the tokenizer, the extractors, the worker pool) is
 imported when the walk cache cannot settle the pass: a no-op ``repoctx index`` starts
-without it (issue 15).
+without it.
 """
 
 from __future__ import annotations
@@ -223,7 +223,7 @@ def _classify_file(plan: _Plan, f: WalkedFile, options: PassOptions, report: Pas
         report.unchanged += 1  # (its node is not even checked: ``fn.LiveNodes``)
         return
     # Here, not at the top: a no-op pass never needs them, and ``analyse`` imports the
-    # extractors (~13 ms of a no-op ``repoctx index``; issue 15).
+    # extractors (~13 ms of a no-op ``repoctx index``).
     from repoctx.reconcile.analyse import Job
     from repoctx.reconcile.steps import Work
 

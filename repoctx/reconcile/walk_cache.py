@@ -52,7 +52,7 @@ def _stable_skips() -> frozenset[str]:
 FORMAT = 2
 """2: the walk in columns (``_NAMES``, ``_INTEGERS``), each one string or one run of
 64-bit integers, which a no-op ``repoctx index`` decodes in a fraction of the time of
-msgpack lists of 7k paths and 14k integers (issue 15). Saved under its own name
+msgpack lists of 7k paths and 14k integers. Saved under its own name
 (``_name``), so a repoctx of another format never reads it; a saved walk that does not
 unpack is not loaded (the pass walks and saves one afresh)."""
 

@@ -11,7 +11,7 @@ left.
 
 An entry is stored zlib-compressed (msgpack of its ops, level 1): the journal of a cold
 pass is as big as the cross-reference tree it becomes (22 MB on Django), and once applied
-its pages are free pages the LMDB file keeps (issue 15: a fifth of Django's LMDB);
+its pages are free pages the LMDB file keeps (a fifth of Django's LMDB);
 compressed, 4.5 MB. An entry of an older writer (a plain list) is still read.
 """
 

@@ -1,7 +1,7 @@
 """server/bounded_calls — tool calls off the event loop, each under a deadline.
 
-One expensive call used to stall the MCP server for every client (issue 16, finding 1):
-handlers ran on the event loop. Here every call runs on a worker thread (at most
+One expensive call must not stall the MCP server for every client, as a handler on
+the event loop would. Here every call runs on a worker thread (at most
 :data:`WORKERS` at once) under a ``repoctx.deadline`` of :attr:`BoundedCalls.seconds`
 (``deadline.call_seconds()``: ``$REPOCTX_CALL_TIMEOUT`` or 10 s). The work stops itself at
 the deadline (cooperative checks, SQLite progress handler, ``regex`` timeouts); the

@@ -6,7 +6,7 @@ constant time), the path, and a declared ``Content-Length`` (ASCII digits only, 
 most ``Limits.max_body``). The body is then read in chunks under a per-chunk idle
 timeout and a whole-body deadline, counting bytes as they come, so a body over the
 limit is refused with 413 as soon as it crosses it, whether its length was declared
-or it is streamed (chunked): it is never buffered whole (issue 16 finding 4). The
+or it is streamed (chunked): it is never buffered whole. The
 bodies held over all connections together are bounded too (``max_in_flight``: 503).
 
 The body is decoded and checked against its operation's shape (``requests``) before

@@ -2,7 +2,7 @@
 
 Plain values, kept apart from the server and the peers so that the command line can show
 them as defaults, and name the token variable, without importing the HTTP stack or the
-store (issue 14, finding 8). A leaf: imports nothing from repoctx.
+store. A leaf: imports nothing from repoctx.
 """
 
 from __future__ import annotations

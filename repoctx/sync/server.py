@@ -2,8 +2,8 @@
 
 uvicorn (h11) serves the ASGI ``SyncApp`` on one event loop, so connections are
 served concurrently: a client that sends half a request and stalls holds only its
-own connection (issue 16 finding 4: the old ``http.server`` served one connection at
-a time, so one idle client blocked every peer). Timeouts: a connection must complete
+own connection (a server of one connection at a time, such as ``http.server``,
+lets one idle client block every peer). Timeouts: a connection must complete
 its request headers within ``Timeouts.head_s`` of opening (or of its first byte
 after a kept-alive response), else it gets 408 and is closed; a kept-alive connection
 idle for ``idle_s`` is closed; bodies have their own limits (``limits.Limits``).

@@ -2,7 +2,7 @@
 scan, list_topics; and ``memory_hits`` for the search to fuse.
 
 Thin wrappers over ``repoctx.memory``: the schemas here pin the shapes, defaults and
-ranges of issue 6; the memory layer checks everything else (names, links, body size,
+ranges; the memory layer checks everything else (names, links, body size,
 TTLs) before it writes, so bad input is a ``ToolError`` with nothing written.
 """
 

@@ -27,7 +27,7 @@ from repoctx.tools.spec import Tool, integer, over_bounds, schema, string, strin
 
 # Handlers import the module doing the work when first called, so that listing the
 # tools (``repoctx serve``'s start, ``repoctx call`` of one tool) does not import every
-# tool's dependencies (issue 14, finding 8).
+# tool's dependencies.
 
 
 def _outline(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:

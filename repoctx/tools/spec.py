@@ -3,7 +3,7 @@ its arguments and its answer, what it may do to the store, and its handler.
 
 Each module that offers tools exports ``TOOLS: tuple[Tool, ...]``; ``tools.py`` gathers
 them into the one registry the three doors share. The MCP server publishes ``title``,
-both schemas and the behaviour flags as the tool's annotations (issue 14, finding 9).
+both schemas and the behaviour flags as the tool's annotations.
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ def health(ws: Workspace) -> dict[str, Any]:
 
     Not a liveness probe only: every record of every tree is decoded and the export
     passes SQLite's integrity check and the schema check (``maintenance/check``), so
-    ``ok`` means sound, and damage is named down to tree and key (issue 16, finding 5).
+    ``ok`` means sound, and damage is named down to tree and key.
     """
     checked = check_open(ws.store.trees.env, ws.store.path, ws.export)
     store, export = checked["store"], checked["export"]

@@ -3,7 +3,7 @@ tombstone and expiry hiding, compaction and backup. Knows nothing of files, symb
 or memory: records are opaque CRDT records keyed by the key grammar.
 
 The exports are imported on first use (``repoctx.lazy``): a no-op ``repoctx index`` opens
-the store without the integrity check, salvage, backup and compaction modules (issue 15).
+the store without the integrity check, salvage, backup and compaction modules.
 """
 
 from typing import TYPE_CHECKING

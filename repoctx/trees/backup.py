@@ -5,7 +5,7 @@ Invariants:
   ones the copy is checked against (a writer running meanwhile changes neither);
 - a compact copy's map is exactly its data, so the copy is reopened with a map derived
   from the copied data file's size plus headroom before anything is written to it
-  (issue 16: deleting one key from a sympy-sized copy hit ``MapFullError``);
+  (deleting one key from a sympy-sized copy hit ``MapFullError``);
 - store-local names the caller drops (the replica id) are gone from the copy, and
   every named tree holds as many records as the source's did;
 - the copy is built in a temporary directory beside ``dest`` and renamed into place

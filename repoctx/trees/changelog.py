@@ -1,7 +1,7 @@
 """trees/changelog — the change log and the segment digests, kept in the writing transaction.
 
 Every write transaction that changes a replicated tree also, in that same LMDB
-transaction (issue 8, "Change log and digests"):
+transaction ("Change log and digests"):
 
 - appends one change-log entry to the store-local tree: ``changes/{seq:016x}`` ->
   ``{tree: [key, ...]}`` (the LMDB keys it wrote or deleted; one entry per transaction,

@@ -3,17 +3,17 @@
 Every record read is checked whole: its map and every field's CRDT encoding decode
 (``record.validate``), so stored damage surfaces here as a ``CorruptRecordError``
 naming the tree and key, and never later as a bare decoding error from deep inside a
-merge or a tool (issue 16, finding 5). The check costs about 4 µs a record (more like
+merge or a tool. The check costs about 4 µs a record (more like
 14 µs for a file node: 75 ms for Django's 5,534), and a process that reads the same
 records twice (a one-file ``repoctx index`` scans every file node in its pass and again
 in its export) checks each stored value once: the bytes a check passed are remembered
 (their hash, per tree, at most ``CHECKED_MAX`` of them) and the same bytes again are only
-decoded. Damaged bytes never pass, so they raise every time they are read (issue 15).
+decoded. Damaged bytes never pass, so they raise every time they are read.
 A scan may defer the check (``decode(..., checked=False)``, then ``check`` on the records
 a reader looks into): the file node scan of a one-file pass does, checking the changed
 files' nodes alone (``reconcile.nodes.file_node.LiveNodes``).
 
-Stored bytes may be compressed (store format 2, issue 15): a tree whose ``TreeSpec``
+Stored bytes may be compressed (store format 2): a tree whose ``TreeSpec``
 says ``compress`` stores a record's encoding of ``COMPRESS_MIN`` bytes or more as
 ``COMPRESSED`` (0xC1, the one byte msgpack never uses, so no plain record starts with it)
 followed by its zlib stream, when that is shorter; the stream starts from a preset
@@ -118,7 +118,7 @@ def decode(spec: TreeSpec, key: str, raw: bytes, *, checked: bool = True) -> Rec
     """The record stored under ``key`` in ``spec``'s tree, every field checked (once per
     process for the same stored bytes). ``checked=False`` checks only the record's shape:
     a damaged field then raises when a reader decodes it (for scans of which a reader
-    decodes a few records' fields: checking all was most of a one-file index, issue 15)."""
+    decodes a few records' fields: checking all is most of a one-file index)."""
     try:
         body = plain(raw)
         if spec.envelope is not None:

@@ -1,8 +1,8 @@
 """trees/data_file — LMDB's ``data.mdb`` read as a file, before anything maps it.
 
 LMDB maps the data file and trusts it: a page past the end of a truncated file is
-touched through the map and the process dies of SIGBUS with no word (issue 16,
-finding 5). So the file is checked first, with plain reads: its two meta pages
+touched through the map and the process dies of SIGBUS with no word.
+So the file is checked first, with plain reads: its two meta pages
 (pages 0 and 1, layout of ``MDB_meta`` in LMDB's ``mdb.c``, 64-bit build) name the
 page size and the last page in use, and the file must hold every page up to that one.
 A meta page is valid when its page header carries ``P_META``, its magic is

@@ -120,7 +120,7 @@ class Snapshot:
         tree, hidden ones included, in key order: one cursor jump over each subtree
         ``prefix + N + "/"``, not a scan of its records (a store's repositories are its
         ``repo/{id}`` roots; scanning every file node for them cost each command ~20 ms
-        on Django, issue 15)."""
+        on Django)."""
         start = prefix.encode()
         with self._txn.cursor(db=self._trees.dbs[spec.name]) as cursor:
             found = cursor.set_range(start)
@@ -154,18 +154,6 @@ class Snapshot:
                 if not raw_key.startswith(start):
                     return
                 yield raw_key.decode()
-
-    def scan_local(self, prefix: str) -> Iterator[tuple[str, Any]]:
-        """Store-local values whose name starts with ``prefix``, in name order."""
-        start = prefix.encode()
-        with self._txn.cursor(db=self._trees.dbs[LOCAL_TREE]) as cursor:
-            if not cursor.set_range(start):
-                return
-            for raw_key, raw in cursor:
-                if not raw_key.startswith(start):
-                    return
-                name = raw_key.decode(errors="replace")
-                yield name, codec.decode_local(name, raw)
 
 
 class Trees:

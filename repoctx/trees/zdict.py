@@ -5,8 +5,8 @@ record repeats (field names, CRDT tags and version bytes, msgpack headers, dots,
 words of signatures). zlib can start from a preset dictionary of such bytes; a stream made
 with one says so in its header and names it by its Adler-32 (``DICTID``), so a reader
 picks the dictionary from the stream itself (``codec.plain``). On Django's records this
-dictionary took the symbol tree's values from 8.4 to 6.0 MB and the cross-reference
-tree's from 6.1 to 5.3 (issue 15).
+dictionary takes the symbol tree's values from 8.4 to 6.0 MB and the cross-reference
+tree's from 6.1 to 5.3.
 
 The bytes were sampled once from the records of a generated project (random classes and
 functions over a list of common programming words, indexed by repoctx; no project's code)

@@ -1,5 +1,5 @@
 """vectors — embeddings: the embedder seam, the five vector trees, the back-fill, the
-approximate index and semantic hits (seed 003, issue 7).
+approximate index and semantic hits (seed 003).
 
 Sits above memory and below contextpull. Record shapes, one per module:
 ``payload_record`` (vpay), ``metadata_record`` (vec), ``membership_record`` (vmem),

@@ -1,13 +1,13 @@
-"""vectors/alongside — the back-fill in its own process, beside the export (issue 18).
+"""vectors/alongside — the back-fill in its own process, beside the export.
 
-``repoctx index`` used to embed after the pass and export after that; the export needs
+Embedding after the export would add the back-fill's time to ``repoctx index``; the export needs
 nothing the back-fill writes (its ``embeddings`` table comes from the embedder, and
 its freshness from the file, symbol and content trees only), and on Django it keeps
 about one core busy. ``start`` runs ``backfill`` in a fresh interpreter (spawned, never
 forked: an LMDB environment must not cross a fork) that opens the same store and sends
 its report back; ``Alongside.wait`` returns it. The child is a plain ``python -c`` (no
-``multiprocessing``: a spawned child re-ran the ``repoctx`` script, importing the whole
-CLI, before its first line of work; issue 15). The child's batches commit as they go,
+``multiprocessing``: a spawned child re-runs the ``repoctx`` script, importing the whole
+CLI, before its first line of work). The child's batches commit as they go,
 exactly as in process, so a killed index resumes from the coverage digest; a child that
 dies is reported as the back-fill's ``error`` and never fails the index.
 """

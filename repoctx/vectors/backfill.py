@@ -47,7 +47,7 @@ from repoctx.vectors.sources import (
 )
 
 if TYPE_CHECKING:  # numpy (and the index, which needs it) load only when there is work:
-    import numpy as np  # a settled no-op back-fill never imports them (issue 15)
+    import numpy as np  # a settled no-op back-fill never imports them
 
     from repoctx.vectors.ann import ann_index
 

@@ -10,7 +10,7 @@ next gap scan of that space and those kinds, while those generations hold, reads
 file node's fingerprint and makes sources again only for what a changed, new or gone
 node can have touched (``sources.live_since``): everything else is live at the
 version the digest holds. A one-file edit of Django then plans in a few hundredths of
-a second instead of ~0.55 s (issue 15). Any other write to those trees (a killed
+a second instead of the ~0.55 s a full gap scan takes. Any other write to those trees (a killed
 back-fill's batches, a switched space, a rebuilt digest) moves a generation, and the
 gap scan reads every node again. Local, never replicated.
 """

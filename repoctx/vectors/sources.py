@@ -29,7 +29,7 @@ FILE, SYMBOL, MEMORY = "file", "symbol", "mem"
 KINDS = (FILE, SYMBOL, MEMORY)
 CODE_FILE_WINDOWS = False
 """Whether a file that declares symbols is a source of its own (windows over its body)
-besides its symbols. Off (issue 18): on Django such windows are 36% of the vectors and
+besides its symbols. Off: on Django such windows are 36% of the vectors and
 most of the embedded text, yet fused search found the same files without them (Django
 questions and the SWE split, ``bench/embedders.py``); files without symbols (documents,
 configuration, templates) keep their windows."""
@@ -74,7 +74,7 @@ class LiveSources(Mapping[str, Source]):
     """The live sources by id, kept as ``(version, path)`` rows: a file's or symbol's
     ``Source`` (and its record key) is made when it is looked up. A gap scan compares
     every live version with the coverage digest and embeds a few sources; making a
-    ``Source`` and a key for each of Django's 47k symbols was a third of it (issue 15)."""
+    ``Source`` and a key for each of Django's 47k symbols is a third of it."""
 
     def __init__(self, store: Store) -> None:
         self._key = store.key

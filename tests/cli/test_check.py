@@ -1,5 +1,5 @@
 """cli/check: `repoctx check` and `repoctx repair` against damaged stores, through real
-processes (issue 16, finding 5; the corruption acceptance test).
+processes (the corruption acceptance test).
 
 Before: after byte flips, tools answered and health said ok while records did not
 decode, then every command died with a bare "not msgpack" and nothing could repair the

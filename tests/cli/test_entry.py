@@ -162,7 +162,7 @@ def _process(*args, cwd=None):
 
 
 def test_the_process_writes_all_its_output_and_keeps_its_exit_codes(tmp_path):
-    """``run`` ends the process without tearing the interpreter down (issue 15): what
+    """``run`` ends the process without tearing the interpreter down: what
     was printed still arrives whole through a pipe, and every exit status is kept."""
     (tmp_path / "a.py").write_text("def f():\n    return 1\n")
     indexed_run = _process("index", str(tmp_path), "--repo-id", "demo", "--json")

@@ -74,7 +74,7 @@ def test_serving_beyond_loopback_without_a_token_is_refused(tmp_path, monkeypatc
     assert "token_urlsafe" in result.output
 
 
-# --- a real `repoctx sync-serve` process, reached through sockets (issue 16 finding 4) ---
+# --- a real `repoctx sync-serve` process, reached through sockets ---
 
 MIB = 1 << 20
 
@@ -293,7 +293,7 @@ def test_sync_over_tls_with_a_self_signed_certificate(tmp_path):
 
 
 def test_one_memory_line_edited_on_two_replicas_keeps_both_versions_after_sync(tmp_path):
-    """Issue 16 finding 7, as seen: `memory update` on two replicas, `sync`, `recall`."""
+    """`memory update` on two replicas, `sync`, `recall`."""
     from repoctx.cli import main
 
     runner, key = CliRunner(), "repo/demo/mem/t/p1"

@@ -93,7 +93,8 @@ def test_an_interrupted_import_resumes_from_its_marker(store, other, tmp_path, m
 
 def _local(store, prefix):
     with store.snapshot() as snap:
-        yield from snap.scan_local(prefix)
+        for name in list(snap.local_names(prefix)):
+            yield name, snap.get_local(name)
 
 
 def bad_archives(good: str):

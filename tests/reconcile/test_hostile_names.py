@@ -1,4 +1,4 @@
-"""A file name is data, never a reason to stop (issue 16, finding 3).
+"""A file name is data, never a reason to stop.
 
 Any byte sequence a file system allows in a name is indexed under a key that escapes
 what the key grammar cannot hold, or, when it is not UTF-8 (the records and the export

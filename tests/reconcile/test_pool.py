@@ -36,7 +36,7 @@ def test_few_jobs_never_start_a_pool(tmp_path, monkeypatch):
 
 def test_importing_the_pool_loads_no_process_machinery():
     """A one-file pass imports ``pool`` but starts none: multiprocessing and the process
-    executor are imported only by ``worker_pool`` (issue 15: ~10 ms of a one-file index)."""
+    executor are imported only by ``worker_pool`` (~10 ms of a one-file index)."""
     code = ("import sys; import repoctx.reconcile.pool, repoctx.reconcile.xref_journal; "
             "print(sorted(m for m in ('multiprocessing', 'concurrent.futures.process')"
             " if m in sys.modules))")

@@ -1,4 +1,4 @@
-"""Java, C, C++, C#, Ruby and PHP through the readers (issue 19 part 2)."""
+"""Java, C, C++, C#, Ruby and PHP through the readers."""
 
 from __future__ import annotations
 

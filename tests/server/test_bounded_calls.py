@@ -1,5 +1,5 @@
 """server/bounded_calls: one call never stalls another, runs past no deadline, and stops
-when its client leaves (issue 16, finding 1) — through ``repoctx serve`` over stdio."""
+when its client leaves — through ``repoctx serve`` over stdio."""
 
 import json
 import os
@@ -212,7 +212,7 @@ def test_calls_running_side_by_side_answer_as_they_do_one_at_a_time(repo):
 
 
 def test_pasted_issues_of_64k_are_answered_within_the_deadline(repo):
-    """Issue 17: a whole pasted issue is reduced, not refused; a hostile one of the
+    """A whole pasted issue is reduced, not refused; a hostile one of the
     maximum length is answered in time; one over the maximum is a tool error."""
     issue = ("The request helper returns the wrong thing\n<!-- template: describe it -->\n"
              + "lorem ipsum dolor " * 3700

@@ -156,7 +156,7 @@ def every_tool_call(repo_id):
 
 
 def test_tools_carry_titles_output_schemas_and_truthful_annotations(repo):
-    """Issue 14 finding 9: every answer validates against its tool's outputSchema, only the
+    """Every answer validates against its tool's outputSchema, only the
     tools capability is advertised, and forget says it is destructive."""
     params = StdioServerParameters(command=sys.executable,
                                    args=["-m", "repoctx", "serve", "--repo", str(repo)])

@@ -1,4 +1,4 @@
-"""Fuzz every tool's arguments (issue 16): values drawn from each tool's input schema, mixed
+"""Fuzz every tool's arguments: values drawn from each tool's input schema, mixed
 with hostile ones — huge, control characters, NUL, lone surrogates, regex bombs, path
 tricks, wrong types, out-of-range numbers, unknown and missing arguments. Every call must
 end in an answer or a repoctx error (what the server sends as a tool error), within the

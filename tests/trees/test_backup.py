@@ -48,7 +48,7 @@ def test_a_sympy_sized_store_backs_up_through_a_real_process(tmp_path):
         source = {s.name: s.records for s in store.stats()}
         replica = store.replica_id
     data = repo / ".repoctx" / "lmdb" / "data.mdb"
-    assert data.stat().st_size > 80 << 20  # past the default 64 MiB map the old copy used
+    assert data.stat().st_size > 80 << 20  # past the default 64 MiB map
     dest = tmp_path / "backup"
     run = subprocess.run([sys.executable, "-m", "repoctx", "backup", str(dest), str(repo)],
                          capture_output=True, text=True, timeout=120)

@@ -42,8 +42,8 @@ def test_garbage_raises_corrupt_record_error_naming_tree_and_key(spec):
 
 @pytest.mark.parametrize("spec", TREES, ids=lambda t: t.name)
 def test_a_damaged_field_is_caught_on_read_naming_tree_and_key(spec):
-    """Issue 16, finding 5: a record whose map decodes but whose field does not used to
-    pass the read and fail later, deep in a merge, as a bare 'not msgpack'."""
+    """A record whose map decodes but whose field does not fails the read, never later,
+    deep in a merge, as a bare 'not msgpack'."""
     rec = record.Record({"kind": b"\x01\x01\xc1", record.TICK: REC.fields[record.TICK]})
     with pytest.raises(CorruptRecordError, match=f"'repo/y'.*{spec.name}.*kind"):
         decode(spec, "repo/y", encode(spec, rec))

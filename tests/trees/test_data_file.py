@@ -1,5 +1,5 @@
-"""trees/data_file: data.mdb read through its meta pages before LMDB maps it (issue 16,
-finding 5: a truncated file used to kill every command by SIGBUS)."""
+"""trees/data_file: data.mdb read through its meta pages before LMDB maps it (a
+truncated file mapped whole kills the process by SIGBUS)."""
 
 from __future__ import annotations
 

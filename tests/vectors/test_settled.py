@@ -175,7 +175,7 @@ def test_a_digest_invalidated_after_the_last_write_is_rebuilt(indexed, embedder,
 
 def test_a_settled_no_op_index_imports_no_numpy(tmp_path, monkeypatch):
     """`repoctx index` with the static embedder and nothing to do loads neither numpy nor
-    the embedder's encoder nor the memory layer (issue 15), in a real process."""
+    the embedder's encoder nor the memory layer, in a real process."""
     import json
     import subprocess
     import sys

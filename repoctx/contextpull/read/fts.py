@@ -4,8 +4,8 @@ Pure; no I/O. Every token is passed as an FTS5 string (double quotes doubled ins
 operators such as ``NEAR``, ``AND``, ``*``, ``:`` or a stray ``"`` in a query are never
 interpreted by FTS5: they are searched for as words, or dropped by the tokeniser.
 
-A query of more than :data:`MAX_QUERY_TERMS` tokens costs super-linearly in FTS5 (issue 16,
-finding 1: 3,000 words took 21 s), so it is reduced, not refused: its distinct tokens are
+A query of more than :data:`MAX_QUERY_TERMS` tokens costs super-linearly in FTS5 (3,000
+words take 21 s), so it is reduced, not refused: its distinct tokens are
 ranked by the caller's ``rank`` (rarest first) and the first :data:`MAX_QUERY_TERMS` kept in
 query order; the phrase pass is dropped, since a phrase of picked words is no phrase.
 """

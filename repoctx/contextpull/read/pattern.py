@@ -1,8 +1,8 @@
 """`contextpull/read/pattern` — a user regular expression, checked before it is compiled.
 
 Pure; no I/O. The ``regex`` package expands counted repeats when compiling, so
-``a{9999999}`` took 29.7 s and 2.7 GB and ``((a{1000}){1000}){1000}`` exhausts memory before
-any match timeout can apply (issue 16, finding 2). A pattern is therefore measured first:
+``a{9999999}`` takes 29.7 s and 2.7 GB and ``((a{1000}){1000}){1000}`` exhausts memory before
+any match timeout can apply. A pattern is therefore measured first:
 every counted repeat (``{n}``, ``{m,n}``, ``{m,}``, ``{,n}``) must be at most
 :data:`MAX_REPEAT`, and the pattern's size with every repeat expanded (nested repeats
 multiply) at most :data:`MAX_EXPANDED`. The measure over-approximates (alternatives add up,

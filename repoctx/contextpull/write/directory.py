@@ -27,7 +27,7 @@ from repoctx.reconcile.walk import IGNORE_FILES, WalkedFile, is_binary, walk
 DEFAULT_MAX_BYTES = 4 * 1024 * 1024
 STORE_DIRNAME = ".repoctx"
 
-__all__ = ["DEFAULT_MAX_BYTES", "export_directory", "is_binary", "iter_files", "iter_paths"]
+__all__ = ["DEFAULT_MAX_BYTES", "export_directory", "is_binary", "iter_files"]
 
 
 def _walked(root: Path, store_dir: Path | None, max_bytes: int | None,
@@ -45,17 +45,6 @@ def _walked(root: Path, store_dir: Path | None, max_bytes: int | None,
             yield found
         elif skipped is not None:
             skipped.add(found.path, TOO_LARGE)
-
-
-def iter_paths(
-    root: Path, *, store_dir: Path | None = None, max_bytes: int | None = None
-) -> Iterator[str]:
-    """Relative POSIX paths of the files to export under ``root``, sorted.
-
-    ``store_dir`` (default ``root/.repoctx``) is never entered; files over ``max_bytes``
-    (by the walk's ``stat``) are left out when it is given.
-    """
-    return (found.path for found in _walked(root, store_dir, max_bytes))
 
 
 def iter_files(

@@ -4,7 +4,7 @@ pass.
 A layer above ContextPull (repoctx's search tables, ``retrieval/index/tables``) may add
 tables keyed by the sections' rowids. Building them after the export, from the
 sections read back and sent to a second pool of workers, was about a third of a cold
-export's CPU (issue 15). An :class:`ExtraRows` instead computes a document's values in
+export's CPU. An :class:`ExtraRows` instead computes a document's values in
 the sectioning worker that has the document in hand (``contextpull/write/pool``), and the
 writer hands them, with the rowids it gave the document's sections, to the
 :class:`ExtraSink` it opened on the file, in the same transaction as the document's

@@ -2,7 +2,7 @@
 
 ``contextpull/write/pool.ordered_map`` runs its chunks here when it uses workers: only then are
 ``multiprocessing`` and ``concurrent.futures`` imported (~10 ms that a one-file
-``repoctx index``, which starts no pool, does without; issue 15). The workers start
+``repoctx index``, which starts no pool, does without). The workers start
 fresh (``forkserver``, else ``spawn``), do not run the caller's ``__main__`` unless the
 function lives there, and die with the process that started them (``die_with_starter``).
 """
@@ -48,7 +48,7 @@ def _in_order(pool: ProcessPoolExecutor, task: Callable[[T], R], args: Iterator[
               window: int) -> Iterator[tuple[T, R]]:
     """``(arg, task(arg))`` for each of ``args``, in order, run on ``pool`` with at most
     ``window`` tasks submitted and not yet taken, so results not yet used stay a few
-    chunks however many there are (issue 15)."""
+    chunks however many there are."""
     pending: deque[tuple[T, Future[R]]] = deque()
     while True:
         while len(pending) < window and (arg := next(args, None)) is not None:

@@ -8,7 +8,7 @@ Every layout starts with the header line ``ContextPull index · …``.
 
 The counts behind the choice are remembered by text digest (:class:`TokenMemo`) and
 stored with the export, so a re-export whose candidate texts did not change counts
-nothing and, in a fresh process, never loads the tokenizer (loading it was ~30% of a
+nothing and, in a fresh process, never loads the tokenizer (loading it is ~30% of a
 one-file re-export from a store on Django).
 """
 
@@ -64,7 +64,7 @@ class TokenMemo:
         """The exact cl100k token count of ``text``: its first line's (the header, which
         holds the corpus's counts, so any edit changes it) plus the rest's, each looked
         up on its own (a safe cut: the counts add up exactly), so a one-file edit
-        recounts only the texts whose lines below the header changed (issue 15)."""
+        recounts only the texts whose lines below the header changed."""
         cut = _SAFE_CUT.search(text)
         if cut is None:
             return self._one(text)

@@ -12,7 +12,7 @@ section whose id the old document had takes over that section's rowid, and only 
 rows whose values differ are written (a section's FTS row only when its heading or text
 changed); the old sections left over are deleted and the rest inserted after the
 highest rowid. The rows are then those a fresh insert gives, rowids aside, and search
-tables keyed by rowid keep the rows of every unchanged section (issue 15).
+tables keyed by rowid keep the rows of every unchanged section.
 """
 
 from __future__ import annotations

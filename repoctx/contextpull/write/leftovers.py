@@ -2,7 +2,7 @@
 
 An export builds ``.{name}.{pid}.tmp`` beside its output ``name`` and renames it into
 place; a process killed before the rename (SIGKILL, OOM, power loss) leaves it there,
-as big as the export (issue 16: 192 MB). The next export to the same output removes,
+as big as the export (192 MB). The next export to the same output removes,
 before it starts, every such file (and its SQLite side files) whose process is gone,
 and any not modified for ``STALE_SECONDS`` whatever its pid says (the pid may have been
 reused, or belong to another machine sharing the directory). A live export's file is

@@ -5,7 +5,7 @@ per-document CPU work, so a big export hands them to worker processes, in chunks
 documents, while the writer's process inserts the results in order; a small export
 does them in process. Each chunk is one task, pickled to a fresh worker with all it
 needs: its items (an unread file is read by its worker, so the writer's process never
-holds the tree's bytes, issue 15) and, from a definitions source that splits
+holds the tree's bytes) and, from a definitions source that splits
 (``Splits``: ``StoreDefinitions``), a source for those items alone, holding the store
 records they need. Fresh workers inherit nothing: forked ones kept every page of the
 writer's heap that either side touched afterwards, and a big tree's export held
@@ -78,7 +78,7 @@ POOL_MIN_DOCUMENTS = 200
 CHUNK_DOCUMENTS = 24
 # Chunks submitted per worker ahead of the one being taken: enough to keep the workers
 # busy; submitting every chunk at once let a big tree's encoded documents pile up
-# (workers outpace the inserts) to several times the tree's text (issue 15).
+# (workers outpace the inserts) to several times the tree's text.
 IN_FLIGHT = 4
 
 

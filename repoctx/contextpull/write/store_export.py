@@ -59,7 +59,7 @@ class _Known:
 
     The node record is decoded field by field, when a field is first asked for: a
     one-file re-export needs little more than each node's digest, and decoding whole
-    nodes was ~40% of one on Django.
+    nodes costs ~40% of one on Django.
     """
 
     def __init__(self, rec: Record, sha256: str) -> None:

@@ -12,7 +12,7 @@ rollback-journal mode, so read-only opens create no side files.
 Documents to section afresh are prepared and encoded by ``contextpull/write/pool`` (in worker
 processes for a big export) while this process inserts them in path order, all in one
 transaction. With no previous export (nothing to reuse, nothing to patch) the files are
-read there too, so this process never holds the tree's bytes (issue 15).
+read there too, so this process never holds the tree's bytes.
 The temporary file is built without a journal and without syncs (a failed build is
 deleted, never used), then synced and renamed. A full rewrite also uses
 16 KiB pages and holds FTS5's automerge off until its last statement. ``meta.index_text``
@@ -85,7 +85,7 @@ from repoctx.tokenizer import encoding
 # Our repoctx_meta entries, besides INDEX_COUNTS_KEY (the index's own, set by _meta).
 _OURS = {WRITER_KEY: WRITER_NAME, FTS_ROWIDS_KEY: FTS_ROWIDS_VALUE}
 # Build-time page cache (KiB, negative = size) while one transaction writes the whole
-# file. 16 MiB, not 64: with the search tables inserted in the same pass (issue 15) the
+# file. 16 MiB, not 64: with the search tables inserted in the same pass the
 # writer's SQLite held 165 MiB at the end of Django's inserts with 64 MiB of cache and
 # 67 MiB with 16, for no more CPU (5.4-5.8 vs 5.2-5.4 s; the spilled pages go to the OS's
 # page cache, journal off).
@@ -449,7 +449,7 @@ def _compact(conn: sqlite3.Connection, tmp: Path) -> Path | None:
     """A compact copy of ``tmp`` when over ``1/_FREE_SHARE`` of its pages are free (a
     patch copies the previous file whole, free pages included, so what a finalize hook
     dropped, e.g. search tables rebuilt, would stay in every later export), else None.
-    A file written with ``auto_vacuum = INCREMENTAL`` (every full build since issue 15:
+    A file written with ``auto_vacuum = INCREMENTAL`` (every full build:
     the search tables' final FTS5 merge left ~5 MB free on Django) gives its free pages
     back in place instead, and None is returned."""
     (free,) = conn.execute("PRAGMA freelist_count").fetchone()

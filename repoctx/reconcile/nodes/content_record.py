@@ -7,8 +7,8 @@ field None) when the file is deleted.
 The body is kept zlib-compressed (field ``zbody``: the UTF-8 of the bounded body,
 level 1, compressed in the analysing worker): its readers (``related`` imports, the
 vector windows, a sync replica that has no working tree) need the text, but a plain
-copy was a third of Django's LMDB (issue 15: 39 MB of 115; compressed, 11 MB). Records
-written before hold the plain text in ``body``, which is still read, and which a new
+copy is a third of Django's LMDB (39 MB of 115; compressed, 11 MB). Records
+of an older writer hold the plain text in ``body``, which is still read, and which a new
 write of the record clears. A replica of an older repoctx reading a new record finds no
 ``body`` and reads the file as empty (no imports, no windows) rather than failing.
 """

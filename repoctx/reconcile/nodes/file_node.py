@@ -75,7 +75,7 @@ class LiveNodes(MutableMapping[str, "FileNode | Record"]):
     """Live file nodes by path, as scanned: each record's fields are checked (a damaged
     one raises ``CorruptRecordError`` naming its key) when the record is first looked
     up, not by the scan. A one-file pass looks up the changed files' alone: checking
-    every node was ~15% of a one-file ``repoctx index`` on Django (issue 15). Values set
+    every node would be ~15% of a one-file ``repoctx index`` on Django. Values set
     later (the pass's own nodes) are returned as they are."""
 
     def __init__(self, scanned: dict[str, tuple[str, Record]]) -> None:
@@ -137,7 +137,7 @@ class LiveNodes(MutableMapping[str, "FileNode | Record"]):
 class Lent:
     """A pass's scan of the file nodes, lent to the export that follows it in the same
     process (``LiveNodes.lend``): the export skips decoding every node again (~45 ms of a
-    one-file ``repoctx index`` on Django, issue 15)."""
+    one-file ``repoctx index`` on Django)."""
 
     generation: int
     """The structural tree's generation at which ``scanned`` minus ``written`` is current."""

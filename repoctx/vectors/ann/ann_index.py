@@ -306,7 +306,7 @@ def _generations(snap: Snapshot, repo: str, space: str, keep: int | None) -> Ite
     prefix = ir.space_prefix(repo, space)
     seen: set[int] = set()
     for key, _ in snap.scan(prefix, checked=False):  # keys only: checking every posting
-        part = key[len(prefix):].split("/", 1)[0]   # was ~80 ms of a one-file back-fill
+        part = key[len(prefix):].split("/", 1)[0]   # costs ~80 ms of a one-file back-fill
         if part.startswith("g") and part[1:].isdigit() and int(part[1:]) != keep:
             seen.add(int(part[1:]))
     return sorted(seen)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from repoctx.errors import EmbedderError
 
 if TYPE_CHECKING:  # numpy loads with the first vector: a store without an embedder
-    import numpy as np  # never needs it, and `repoctx index` starts ~50 ms sooner (issue 15)
+    import numpy as np  # never needs it, and `repoctx index` starts ~50 ms sooner
 
 L2 = "l2"
 NONE_NAME = "none"
@@ -25,7 +25,7 @@ NONE_NAME = "none"
 
 def space_fingerprint(model: str, dim: int, normalisation: str) -> str:
     """The 16-hex-digit identity of an embedding space (model, dimension, normalisation)."""
-    import hashlib  # ~2 ms a no-op index without an embedder does without (issue 15)
+    import hashlib  # ~2 ms a no-op index without an embedder does without
 
     text = f"{model}\n{dim}\n{normalisation}".encode()
     return hashlib.sha256(text).hexdigest()[:16]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from repoctx.errors import ToolError
 
-if TYPE_CHECKING:  # numpy and the store load only when an embedder is chosen (issue 14)
+if TYPE_CHECKING:  # numpy and the store load only when an embedder is chosen
     from repoctx.store import Store
     from repoctx.vectors.embedders.embedder import Embedder
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from repoctx.vectors.embedders.embedder import L2, EmbedderError, l2_normalise
 
 if TYPE_CHECKING:  # numpy and the encoder load with the first text embedded: naming the
-    import numpy as np  # space (a settled no-op back-fill) needs neither (issue 15)
+    import numpy as np  # space (a settled no-op back-fill) needs neither
 
     from repoctx.vectors.embedders.bert import Bert, WordPiece
 
@@ -131,7 +131,7 @@ def mapped_table(directory: Path, dim: int = DIM) -> np.ndarray:
     """``cached_table`` as float32, mapped from a file written once beside it: an
     embedder reads only the rows of the pieces it meets, so a process that embeds a few
     texts (a one-file ``repoctx index``: the export and the back-fill each) neither
-    reads nor converts the whole table (~25 ms each, issue 15). Like the table, it is
+    reads nor converts the whole table (~25 ms each). Like the table, it is
     written under a temporary name and renamed, never rewritten in place (a mapped file
     cut short would fault every process reading it)."""
     import numpy as np

@@ -64,11 +64,3 @@ def disable_delta(current: Record | None, space: str, tick: int) -> Record | Non
     if not or_flag.value(state):
         return None
     return record.write({space: or_flag.disable(state)}, tick)
-
-
-def spaces(rec: Record | None) -> list[str]:
-    """The spaces whose flag is on in a record."""
-    if rec is None:
-        return []
-    return sorted(name for name in rec.fields
-                  if not name.startswith("$") and is_on(rec, name))

@@ -161,7 +161,7 @@ def test_a_megabyte_query_costs_milliseconds(reader: Reader) -> None:
     query = " ".join(f"word{i} cache" for i in range(100_000))  # ~1.1 MB, 100,001 distinct
     start = time.monotonic()
     result = reader.search(query)
-    assert time.monotonic() - start < 5.0  # ~0.1 s; 3,000 words alone took 21 s unreduced
+    assert time.monotonic() - start < 5.0  # ~0.1 s; 3,000 words alone take 21 s unreduced
     assert set(ids(result)) == {"guide.md#0", "docs/a/deep.md#0", "docs/b.md#0", "docsx.md#0"}
 
 

@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 from repoctx.contextpull import Definition, Reader, export_directory
-from repoctx.contextpull.write.directory import is_binary, iter_paths
+from repoctx.contextpull.write.directory import is_binary, iter_files
 
 
 def _tree(root: Path) -> None:
@@ -31,7 +31,7 @@ def _tree(root: Path) -> None:
 
 def test_walk_honours_ignores_and_skips(tmp_path: Path) -> None:
     _tree(tmp_path)
-    paths = sorted(iter_paths(tmp_path))
+    paths = [found.path for found in iter_files(tmp_path)]
     assert paths == ["bin.dat", "keep.md", "mod.py", "sub/other.txt"]  # binary dropped later
 
 

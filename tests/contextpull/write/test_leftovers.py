@@ -54,7 +54,7 @@ def test_the_next_export_removes_what_a_sigkilled_export_left(tmp_path):
     out = tmp_path / "out.sqlite"
     export = [sys.executable, "-m", "repoctx", "export", str(docs), "--out", str(out)]
     tmp = kill_while_exporting(export, out)
-    assert tmp.exists() and not out.exists()  # what issue 16 saw: a leftover, no export
+    assert tmp.exists() and not out.exists()  # a leftover, no export
     run = subprocess.run([*export, "--json"], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["leftoversRemoved"] == [tmp.name]

@@ -299,7 +299,7 @@ LONG_EDITS = {
 def test_a_changed_document_keeps_the_rowids_of_its_unchanged_sections(
     tmp_path: Path, edit: str, in_place: bool
 ) -> None:
-    """Issue 15: a section the changed document still has (same id) keeps its rowid, and
+    """A section the changed document still has (same id) keeps its rowid, and
     the rows are those of a full export (an updated row with a stale value, a left-over
     section or FTS row fails the dump or the search)."""
     files = {**BASE, "b-gone.md": "Removed in one case.",

@@ -198,8 +198,8 @@ print(report.documents)
 
 
 def test_an_unguarded_script_exports_through_fresh_workers_and_runs_once(tmp_path) -> None:
-    """A fresh worker used to run the caller's main script again: the script's body ran
-    once per worker and the export failed (its workers could not start workers)."""
+    """A fresh worker must not run the caller's main script again (the script's body would
+    run once per worker and the export fail: its workers cannot start workers)."""
     import sqlite3
     import subprocess
     import sys

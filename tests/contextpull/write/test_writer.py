@@ -64,7 +64,7 @@ def _unread(root: Path) -> list:
 def test_a_cold_export_reads_in_its_workers_and_writes_what_reading_first_writes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """With no previous export the files are read by the pool's workers (issue 15); the
+    """With no previous export the files are read by the pool's workers; the
     tables equal those of an export that read them first (a previous export that lends
     nothing), skips included."""
     from repoctx.contextpull.write import files as files_module
@@ -271,7 +271,7 @@ def test_an_older_export_without_auto_vacuum_is_still_patched_and_compacted(
         tmp_path: Path) -> None:
     store = tmp_path / "s.db"
     write_export(store, [*DOCS, *NOTES], corpus_root="/x/corpus")
-    with sqlite3.connect(store) as conn:  # as written before issue 15's footprint work
+    with sqlite3.connect(store) as conn:  # as an older writer left it
         conn.execute("PRAGMA auto_vacuum = NONE")
         conn.execute("VACUUM")
     assert rows(store, "PRAGMA auto_vacuum") == [(0,)]
@@ -289,7 +289,7 @@ def test_an_export_with_the_older_rowid_side_table_is_rewritten_not_patched(
     write_export(store, [*DOCS, *NOTES], corpus_root="/x/corpus")
     assert rows(store, "SELECT count(*) FROM sqlite_master"
                        " WHERE name = 'sqlite_autoindex_repoctx_sections_1'") == [(0,)]
-    with sqlite3.connect(store) as conn:  # the side table as written before issue 15
+    with sqlite3.connect(store) as conn:  # the side table as an older writer left it
         conn.execute("ALTER TABLE repoctx_sections RENAME TO kept")
         conn.execute("CREATE TABLE repoctx_sections(id TEXT PRIMARY KEY REFERENCES"
                      " sections(id) ON DELETE CASCADE, start_line INTEGER, end_line INTEGER,"

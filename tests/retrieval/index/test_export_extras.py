@@ -125,7 +125,7 @@ def test_rows_built_in_the_export_pass_equal_a_build_from_the_finished_file(
         export_store(store, root, in_pass, finalize=export_extras(store))
 
         class AfterTheExport(ExportExtras):
-            section_rows = None  # the build from the finished file, as before issue 15
+            section_rows = None  # the build from the finished file, in a second pass
 
         export_store(store, root, after, finalize=AfterTheExport(store))
     built, expected = _search_rows(in_pass), _search_rows(after)

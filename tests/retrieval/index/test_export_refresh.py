@@ -74,7 +74,7 @@ def test_the_version_that_decides_a_re_export_is_the_installed_one():
 
 
 def test_a_no_op_index_loads_neither_the_writer_nor_heavy_libraries(repo):
-    """Issue 15: a no-op `repoctx index` pays for a freshness check, not for imports."""
+    """A no-op `repoctx index` pays for a freshness check, not for imports."""
     import time
 
     from repoctx.reconcile import walk_cache

@@ -389,7 +389,7 @@ def _rows(conn):
 
 @pytest.mark.parametrize("edit", ["middle", "shift", "append", "truncate"])
 def test_an_edit_rewrites_the_rows_of_the_sections_it_touched_only(tmp_path, edit):
-    """A patch keeps the rowids of a changed file's unchanged sections (issue 15): their
+    """A patch keeps the rowids of a changed file's unchanged sections: their
     search rows stay as they are, the touched ones are replaced, and the tables equal a
     rebuild (a stale row left behind, or a symbol left at its old lines, fails this)."""
     root = tmp_path / "repo"

@@ -1,4 +1,4 @@
-"""Symbol hits are exact (issue 14, finding 6): the definition's lines, keys the store
+"""Symbol hits are exact: the definition's lines, keys the store
 holds that round-trip through outline and related, nothing from docstrings, exact names
 first, identifier typos corrected by parts and said so."""
 

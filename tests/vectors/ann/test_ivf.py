@@ -1,4 +1,4 @@
-"""Recall of the approximate index against exact search (issue 7 acceptance)."""
+"""Recall of the approximate index against exact search (the acceptance bound)."""
 
 import numpy as np
 

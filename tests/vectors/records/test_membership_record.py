@@ -13,7 +13,7 @@ def test_keys_and_marker_kinds():
 
 def test_one_flag_per_space_enable_wins_over_a_concurrent_retire():
     on = mm.enable_delta(None, "s1", 1 << 16, "a")
-    assert mm.is_on(on, "s1") and not mm.is_on(on, "s2") and mm.spaces(on) == ["s1"]
+    assert mm.is_on(on, "s1") and not mm.is_on(on, "s2")
     assert mm.enable_delta(on, "s1", 2 << 16, "a") is None
     retire_here = mm.disable_delta(on, "s1", 3 << 16)
     assert not mm.is_on(record.merge(on, retire_here), "s1")
