@@ -101,7 +101,7 @@ def _plan(ws: Workspace, task: str, top: int, detail: str, known: frozenset[str]
 
 def terms_of(ws: Workspace, task: str) -> TaskTerms:
     """The task's weighted terms, rarity from the search index when there is one."""
-    return task_terms(task, index_stats(search_state(ws.export)))
+    return task_terms(task, index_stats(search_state(ws.export), ws.tuning))
 
 
 def by_class(ws: Workspace, task: str, sources: list[Source]) -> list[Source]:

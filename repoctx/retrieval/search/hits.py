@@ -121,10 +121,11 @@ def _terms(ws: Workspace, checked: list[tuple[str, str]]) -> list[Asked]:
     what it names beyond its reduced words (``TaskHints``)."""
     out = []
     for text, argument in checked:
-        terms = query_terms(text, argument, lambda: index_stats(search_state(ws.export)))
+        terms = query_terms(text, argument, lambda: index_stats(search_state(ws.export),
+                                                                     ws.tuning))
         hints = NO_HINTS
         if not fits_as_typed(text) and (state := search_state(ws.export)).indexed:
-            hints = TaskHints(tuple(task_names(text, index_stats(state))),
+            hints = TaskHints(tuple(task_names(text, index_stats(state, ws.tuning))),
                               tuple(task_paths(text)), tuple(title_words(text)))
         out.append(Asked(terms, hints, _is_long(text, ws.tuning.hits.long_query_words)))
     return out
