@@ -185,7 +185,8 @@ class BundleTuning:
     """How ``repocontext_context`` picks files and the definitions it sends of them."""
 
     tokens_per_file: int = 400
-    """One planned file per this many tokens of budget."""
+    """Without ``top``, the plan holds a file per this many tokens of budget (a file's
+    slices cost a few hundred): more budget considers more files, so it never loses one."""
     expansions_per_name: int = 4
     """Most definitions per task name, and most dependents and tests per definition."""
     name_hits: int = 5
@@ -214,6 +215,12 @@ class BundleTuning:
     """A definition the best one calls gets this share of the best one's score."""
     close_share: float = 0.5
     """A definition search did not hit comes in at this share of the best score or more."""
+    sibling_share: float = 0.3
+    """A member of the class of one of the first ``sibling_of`` core definitions (a
+    method search hit) gets this share of that method's score: a fix often touches the
+    methods beside the one the task is about."""
+    sibling_of: int = 3
+    """How many of the first core definitions lend their score to their siblings."""
     size_lines: int = 40
     """Past this many lines a definition's body score is damped (log)."""
 

@@ -13,9 +13,9 @@ read for its signals and reduced to the best few:
   compound identifiers, and plain prose;
 - and by how well it discriminates in *this* repository: the index's own section counts
   (``repoctx_search_vocab``), not a fixed list. A word in none is dropped; one in more
-  than ``COMMON_SHARE`` of the sections comes after every rarer word.
+  than ``TextTuning.common_share`` of the sections comes after every rarer word.
 
-``reduce_query`` returns at most ``REDUCED_TERMS`` words as one query string, which
+``reduce_query`` returns at most ``TextTuning.reduced_terms`` words as one query string, which
 ``query.sanitise_query`` then takes like any typed query. ``task_names`` picks the names
 worth expanding to definitions: those rare in the index; a dunder or common name only
 when qualified (``Foo.__init__``). Pure, apart from ``index_stats`` reading an open
