@@ -7,7 +7,7 @@ they had when it was written, the embedder and the repoctx version are the same,
 export was complete (no embedding failure), and the file is still the one written.
 That check reads a few store-local values and stats the file: the writer and the search
 tables are imported only when an export is due, so a no-op ``repoctx index`` loads
-neither (issue 15).
+neither.
 """
 
 from __future__ import annotations
