@@ -48,3 +48,32 @@ def test_a_changed_tuning_changes_a_ranking():
     assert document_prior("tests/test_cart.py", {"cart"}, tuning=louder) == 0.9
     assert weight(TEST, False, False, False, tuning=louder) == 0.25
     assert [f.key for f in ordered(fuse(lists))] == ["y", "x", "z"]
+
+
+@pytest.fixture(scope="module")
+def search_ws(tmp_path_factory):
+    from repoctx.retrieval.search.state import forget_state
+    from tests.retrieval.search_repo import index_repo, write_repo
+
+    base = tmp_path_factory.mktemp("tuning")
+    write_repo(base / "repo")
+    workspace = index_repo(base / "repo", base / "store", base / "export.sqlite")
+    yield workspace
+    forget_state(workspace.export)
+    workspace.close()
+
+
+def test_a_workspace_tuning_reaches_the_search_ranking(search_ws):
+    from repoctx.retrieval.search.hits import search
+
+    def paths(ws):
+        hits = search(ws, "total price", k=20)["hits"]
+        return list(dict.fromkeys(h["path"] for h in hits if h.get("path")))
+
+    plain = paths(search_ws)
+    assert plain.index("shop/cart.py") < plain.index("tests/test_cart.py")
+    boosted = search_ws.view()
+    boosted.tuning = Tuning(documents=DocumentTuning(test_prior=50.0))
+    tuned = paths(boosted)
+    assert tuned.index("tests/test_cart.py") < tuned.index("shop/cart.py")
+    assert paths(search_ws) == plain  # the other workspace keeps its own tuning
