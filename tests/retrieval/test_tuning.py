@@ -10,6 +10,7 @@ from repoctx.retrieval.priors import document_prior
 from repoctx.retrieval.search.fusion import fuse, ordered
 from repoctx.retrieval.search.rerank import RerankSignals
 from repoctx.retrieval.tuning import TUNING, DocumentTuning, FusionTuning, Tuning
+from tests.retrieval.search.test_hits import ws  # noqa: F401, F811 (the indexed search repo)
 
 
 def test_the_default_is_a_fresh_tuning_and_every_field_has_a_reason():
@@ -50,30 +51,17 @@ def test_a_changed_tuning_changes_a_ranking():
     assert [f.key for f in ordered(fuse(lists))] == ["y", "x", "z"]
 
 
-@pytest.fixture(scope="module")
-def search_ws(tmp_path_factory):
-    from repoctx.retrieval.search.state import forget_state
-    from tests.retrieval.search_repo import index_repo, write_repo
-
-    base = tmp_path_factory.mktemp("tuning")
-    write_repo(base / "repo")
-    workspace = index_repo(base / "repo", base / "store", base / "export.sqlite")
-    yield workspace
-    forget_state(workspace.export)
-    workspace.close()
-
-
-def test_a_workspace_tuning_reaches_the_search_ranking(search_ws):
+def test_a_workspace_tuning_reaches_the_search_ranking(ws):  # noqa: F811
     from repoctx.retrieval.search.hits import search
 
     def paths(ws):
         hits = search(ws, "total price", k=20)["hits"]
         return list(dict.fromkeys(h["path"] for h in hits if h.get("path")))
 
-    plain = paths(search_ws)
+    plain = paths(ws)
     assert plain.index("shop/cart.py") < plain.index("tests/test_cart.py")
-    boosted = search_ws.view()
+    boosted = ws.view()
     boosted.tuning = Tuning(documents=DocumentTuning(test_prior=50.0))
     tuned = paths(boosted)
     assert tuned.index("tests/test_cart.py") < tuned.index("shop/cart.py")
-    assert paths(search_ws) == plain  # the other workspace keeps its own tuning
+    assert paths(ws) == plain  # the other workspace keeps its own tuning
