@@ -36,8 +36,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # swe beside us
 import swe  # noqa: E402
 
 from repoctx.retrieval.bundle.rank import default_rank  # noqa: E402
-from repoctx.retrieval.bundle.units import RANK_ALL_FILES  # noqa: E402
+from repoctx.retrieval.tuning import TUNING  # noqa: E402
 from repoctx.tools.registry import call  # noqa: E402
+
+RANK_ALL_FILES = TUNING.bundle.rank_all_files
 
 _context = importlib.import_module("repoctx.retrieval.bundle.context")  # the module, not the tool
 LONG_SPAN = 200

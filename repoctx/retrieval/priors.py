@@ -16,16 +16,11 @@ from functools import lru_cache
 from pathlib import PurePosixPath
 
 from repoctx.extract import is_test_file
+from repoctx.retrieval.tuning import TUNING, Tuning
 
-TEST_PRIOR = 0.5
-TEST_ASKED_PRIOR = 0.7  # asked about tests: the test framework still outranks the suite
-CATALOGUE_PRIOR = 0.3
-PROSE_PRIOR = 0.8  # code answers most questions an agent asks; prose is close behind
 PROSE_KINDS = frozenset({"text", "markdown"})
 DOC_WORDS = frozenset({"doc", "docs", "documentation", "documented", "guide", "tutorial",
                        "howto", "manual", "readme"})
-VENDOR_PRIOR = 0.5
-CHANGELOG_PRIOR = 0.5
 CHANGELOG_WORDS = frozenset({"release", "releases", "version", "versions", "changelog",
                              "changed", "changes", "history", "upgrade", "upgrading"})
 _VENDOR_DIRS = frozenset({"vendor", "vendored", "node_modules", "third_party", "bower_components"})
@@ -70,17 +65,18 @@ def is_secondary(path: str) -> bool:
 
 
 def document_prior(path: str, query_words: frozenset[str] | set[str],
-                   kind: str | None = None) -> float:
+                   kind: str | None = None, *, tuning: Tuning = TUNING) -> float:
     """The multiplier of every candidate of ``path`` (a document of ``kind``, the export's
-    ``documents.kind``) for a query with ``query_words``."""
+    ``documents.kind``) for a query with ``query_words`` (``DocumentTuning``'s priors)."""
+    doc = tuning.documents
     if path.endswith(_CATALOGUE_SUFFIXES):
-        return CATALOGUE_PRIOR
+        return doc.catalogue_prior
     if is_vendored(path):
-        return VENDOR_PRIOR
+        return doc.vendor_prior
     if is_changelog(path) and not query_words & CHANGELOG_WORDS:
-        return CHANGELOG_PRIOR
+        return doc.changelog_prior
     if is_test_path(path):
-        return TEST_ASKED_PRIOR if query_words & TEST_WORDS else TEST_PRIOR
+        return doc.test_asked_prior if query_words & TEST_WORDS else doc.test_prior
     if kind in PROSE_KINDS and not query_words & DOC_WORDS:
-        return PROSE_PRIOR
+        return doc.prose_prior
     return 1.0

@@ -49,6 +49,11 @@ until up upon us very via was way we were what when where whether which while wh
 whose why will with within without would yes yet you your
 """
 STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+"""English function words: they match everywhere, so no ranking looks for them."""
+TASK_WORDS = frozenset({"also", "bug", "class", "code", "file", "files", "fix", "function",
+                        "method", "test", "tests"})
+"""Words every task writes that name no identifier: skipped, besides ``STOPWORDS``, when
+a task's words are guessed as names without a search index to weigh them."""
 
 
 def split_identifier(token: str) -> list[str]:

@@ -23,6 +23,7 @@ from repoctx.reconcile import FileNode, read_status
 from repoctx.reconcile.nodes import file_node
 from repoctx.retrieval.call_stats import CallStats
 from repoctx.retrieval.index.export_refresh import EXPORT_NAME
+from repoctx.retrieval.tuning import TUNING, Tuning
 from repoctx.store import Store, can_write, missing_message, open_store, store_path
 
 _CONTROL = re.compile("[\x00-\x1f\x7f]")
@@ -37,6 +38,8 @@ class Workspace:
     root: Path
     export: Path
     stats: CallStats = field(default_factory=CallStats)
+    tuning: Tuning = TUNING
+    """The ranking knobs every tool on this workspace uses (a benchmark may swap them)."""
     _reader: Reader | None = field(default=None, repr=False)
     _reader_id: tuple[int, int] | None = field(default=None, repr=False)
     _pinned: dict[str, Record | None] | None = field(default=None, repr=False)
@@ -60,7 +63,8 @@ class Workspace:
     def view(self) -> Workspace:
         """Another handle on the same store and export, with its own export reader and
         per-call read cache: one per thread when calls run side by side (the server)."""
-        return Workspace(store=self.store, root=self.root, export=self.export, stats=self.stats)
+        return Workspace(store=self.store, root=self.root, export=self.export, stats=self.stats,
+                         tuning=self.tuning)
 
     def get(self, key: str) -> Record | None:
         """The store's visible record at ``key``; inside ``pinned()`` each key is read once.

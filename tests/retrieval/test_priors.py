@@ -1,18 +1,20 @@
 """Document priors: tests, vendored code, release notes, catalogues and prose weigh less."""
 
 from repoctx.retrieval.priors import (
-    CATALOGUE_PRIOR,
-    CHANGELOG_PRIOR,
-    PROSE_PRIOR,
-    TEST_ASKED_PRIOR,
-    TEST_PRIOR,
-    VENDOR_PRIOR,
     document_prior,
     is_changelog,
     is_secondary,
     is_test_path,
     is_vendored,
 )
+from repoctx.retrieval.tuning import TUNING
+
+CATALOGUE_PRIOR = TUNING.documents.catalogue_prior
+CHANGELOG_PRIOR = TUNING.documents.changelog_prior
+PROSE_PRIOR = TUNING.documents.prose_prior
+TEST_ASKED_PRIOR = TUNING.documents.test_asked_prior
+TEST_PRIOR = TUNING.documents.test_prior
+VENDOR_PRIOR = TUNING.documents.vendor_prior
 
 
 def test_test_files_are_recognised_by_folder_and_name():

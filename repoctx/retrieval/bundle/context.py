@@ -32,6 +32,7 @@ from repoctx.retrieval.bundle.rank import Candidate, Ranker, default_rank
 from repoctx.retrieval.bundle.units import Source, load
 from repoctx.retrieval.search.state import search_state
 from repoctx.retrieval.search.task_text import check_text, index_stats
+from repoctx.retrieval.tuning import TUNING, Tuning
 from repoctx.retrieval.workspace import Workspace
 from repoctx.session import (
     SessionView,
@@ -43,9 +44,6 @@ from repoctx.session import (
 
 MIN_BUDGET, MAX_BUDGET, DEFAULT_BUDGET = 1, 200_000, 8192
 MIN_TOP, MAX_TOP, DEFAULT_TOP = 1, 50, 10
-TOKENS_PER_FILE = 400
-"""Without ``top``, the plan holds a file per this many tokens of budget (a file's
-slices cost a few hundred): more budget considers more files, so it never loses one."""
 MAX_PLAN = 150
 MAX_LIST = 10_000
 XREF = "xref"
@@ -58,7 +56,8 @@ def context(ws: Workspace, task: str, *, responseBudgetTokens: int = DEFAULT_BUD
     """A bundle of what ``task`` needs that fits ``responseBudgetTokens`` (see module doc)."""
     task = _task(task)
     budget = clamp("responseBudgetTokens", responseBudgetTokens, MIN_BUDGET, MAX_BUDGET)
-    top = plan_size(budget, None if top is None else clamp("top", top, MIN_TOP, MAX_TOP))
+    top = plan_size(budget, None if top is None else clamp("top", top, MIN_TOP, MAX_TOP),
+                    ws.tuning)
     if detail not in DETAILS:
         raise ToolError(f"detail: must be one of {', '.join(DETAILS)} (got {detail!r})")
     seen_set = frozenset(_strings("seen", seen))
@@ -77,13 +76,13 @@ def context(ws: Workspace, task: str, *, responseBudgetTokens: int = DEFAULT_BUD
     return packed.response
 
 
-def plan_size(budget: int, top: int | None) -> int:
+def plan_size(budget: int, top: int | None, tuning: Tuning = TUNING) -> int:
     """How many files the plan considers: ``top`` when given, else one per
-    ``TOKENS_PER_FILE`` tokens of budget (at least ``DEFAULT_TOP``, at most ``MAX_PLAN``),
+    ``tokens_per_file`` tokens of budget (at least ``DEFAULT_TOP``, at most ``MAX_PLAN``),
     so the plan of a larger budget holds the plan of a smaller one."""
     if top is not None:
         return top
-    return max(DEFAULT_TOP, min(MAX_PLAN, budget // TOKENS_PER_FILE))
+    return max(DEFAULT_TOP, min(MAX_PLAN, budget // tuning.bundle.tokens_per_file))
 
 
 def _plan(ws: Workspace, task: str, top: int, detail: str, known: frozenset[str],
@@ -101,7 +100,7 @@ def _plan(ws: Workspace, task: str, top: int, detail: str, known: frozenset[str]
 
 def terms_of(ws: Workspace, task: str) -> TaskTerms:
     """The task's weighted terms, rarity from the search index when there is one."""
-    return task_terms(task, index_stats(search_state(ws.export)))
+    return task_terms(task, index_stats(search_state(ws.export), ws.tuning))
 
 
 def by_class(ws: Workspace, task: str, sources: list[Source]) -> list[Source]:
@@ -114,7 +113,7 @@ def by_class(ws: Workspace, task: str, sources: list[Source]) -> list[Source]:
     asks = task_asks(task)
     for src, cls in zip(sources, classes, strict=True):
         src.lean = secondary(cls, asks)
-    return [sources[i] for i in ordered(classes, asks)]
+    return [sources[i] for i in ordered(classes, asks, tuning=ws.tuning)]
 
 
 _LICENCES = ("LICENSE", "LICENSE.txt", "LICENSE.md", "LICENCE", "COPYING")

@@ -5,7 +5,7 @@ matched words: the definition an agent edits arrives entire, with its signature.
 
 Which ones (``rank_definitions``): the search's hits in the file, in their order (a
 function nested in a function stands for its enclosing one, which holds it, when that
-fits the file's share); a class too long to send whole (``LARGE_CLASS_LINES``) as its
+fits the file's share); a class too long to send whole (``large_class_lines``) as its
 header (from its ``class`` line to its first member: bases, docstring, class
 attributes) followed by its best members, each whole; then the definitions the task
 names exactly (``Class.method``, or a compound simple name written as code), wherever
@@ -39,31 +39,13 @@ from repoctx.retrieval.search.task_text import (
     term_weights,
 )
 from repoctx.retrieval.symbols import declared_in
+from repoctx.retrieval.tuning import BundleTuning
 from repoctx.retrieval.workspace import Workspace
 
 Span = tuple[int, int, str | None]
 
-LARGE_CLASS_LINES = 120
-"""A class longer than this is split into its header and its matching members."""
 HEADER = "#header"
 """Marks the span of a split class's header (its unit names the class, not all of it)."""
-NAME_PART_WEIGHT = 2.0
-"""A task term in a definition's own name counts this many times its body's share."""
-MAX_HITS = 6
-"""Most search hits of a file that its slices carry (in their rank order)."""
-MAX_MEMBERS = 3
-"""Most members of a split class hit by search that come right after its header."""
-CALLEE_SHARE = 0.5
-"""A definition the best one calls gets this share of the best one's score."""
-SIBLING_SHARE, SIBLING_OF = 0.3, 3
-"""A member of the class of one of the first ``SIBLING_OF`` core definitions (a method
-search hit) gets this share of that method's score: a fix often touches the methods
-beside the one the task is about."""
-CLOSE_SHARE = 0.5
-"""A definition search did not hit comes in at this share of the best score or more."""
-SIZE_LINES = 40
-"""Past this many lines a definition's body score is damped (log): a long body holds
-many words by its size alone."""
 IMPORT_LINES = 40
 """Longest import block sent with a file's definitions (and how far down it may start)."""
 IMPORT_GAP = 8
@@ -138,12 +120,13 @@ def rank_definitions(ws: Workspace, path: str, symbols: Iterable[str], hits: Ite
     """The file's definitions that bear on the task, best first, as spans (a split
     class's header keyed ``fq + HEADER``). ``hits`` are the search's symbols in the
     file, best first; with no task term matching, they keep their order. Past the hits,
-    a definition comes in when the task names it or it scores at least ``CLOSE_SHARE``
+    a definition comes in when the task names it or it scores at least ``close_share``
     of the best; without ``every`` only the hits compete (and the members of a large
     class among them), which spares reading every declaration of a marginal file. A
     function nested in a function stands for itself only when its enclosing one is
     longer than ``fit`` characters."""
     hits = list(hits)
+    knobs = ws.tuning.bundle
     if every:
         pool = tuple(symbols)
     else:
@@ -176,21 +159,21 @@ def rank_definitions(ws: Workspace, path: str, symbols: Iterable[str], hits: Ite
                         default=None)
             if first is not None:
                 head = max(start, with_decorators(lines, first) - 1)
-                if decl.end_line - decl.start_line >= LARGE_CLASS_LINES:
+                if decl.end_line - decl.start_line >= knobs.large_class_lines:
                     found.append(_Candidate(fq, start, head, fq + HEADER, head=head))
                     continue
         found.append(_Candidate(fq, start, decl.end_line, fq, head=head))
     matched = _line_terms(lines, terms, [(c.start, c.head) for c in found])
     for cand in found:
-        _score(cand, matched, terms)
-    return _order(found, ordered_hits, lines)
+        _score(cand, matched, terms, knobs)
+    return _order(found, ordered_hits, lines, knobs)
 
 
-def _order(found: list[_Candidate], hits: list[str],
-           lines: list[str]) -> tuple[list[Span], list[Span]]:
+def _order(found: list[_Candidate], hits: list[str], lines: list[str],
+           knobs: BundleTuning) -> tuple[list[Span], list[Span]]:
     """(the core: each hit in its order, a split class's best members right after its
     header, the definitions the task names after the first hit; the extras: the rest
-    scoring at least ``CLOSE_SHARE`` of the best, best first, the callees of the first
+    scoring at least ``close_share`` of the best, best first, the callees of the first
     core definition and the siblings of the first core methods lifted)."""
     by_fq = {c.fq: c for c in found}
 
@@ -198,12 +181,12 @@ def _order(found: list[_Candidate], hits: list[str],
         return sorted(cands, key=lambda c: (-c.named, -c.score, c.start))
 
     core: list[_Candidate] = []
-    for fq in hits[:MAX_HITS]:
+    for fq in hits[:knobs.max_hits]:
         cand = by_fq[fq]
         core.append(cand)
         if cand.key and cand.key.endswith(HEADER):
             members = [c for c in found if _member(c.fq, fq) and (c.score > 0 or c.named)]
-            core.extend(c for c in best_first(members)[:MAX_MEMBERS] if c not in core)
+            core.extend(c for c in best_first(members)[:knobs.max_members] if c not in core)
     named = [c for c in best_first(found) if c.named and c not in core]
     core[1:1] = named
     if not core:
@@ -214,15 +197,15 @@ def _order(found: list[_Candidate], hits: list[str],
         called = set(_CALL.findall("".join(lines[top.start - 1:top.end])))
         for cand in rest:
             if cand.fq.rsplit(".", 1)[-1] in called:
-                cand.score += top.score * CALLEE_SHARE
+                cand.score += top.score * knobs.callee_share
         owners: dict[str, float] = {}
-        for cand in core[:SIBLING_OF]:
+        for cand in core[:knobs.sibling_of]:
             owner = cand.fq.rpartition(".")[0]
             if owner in by_fq and cand.key == cand.fq:
                 owners[owner] = max(owners.get(owner, 0.0), cand.score)
         for cand in rest:
-            cand.score += SIBLING_SHARE * owners.get(cand.fq.rpartition(".")[0], 0.0)
-    floor = CLOSE_SHARE * max((c.score for c in found), default=0.0)
+            cand.score += knobs.sibling_share * owners.get(cand.fq.rpartition(".")[0], 0.0)
+    floor = knobs.close_share * max((c.score for c in found), default=0.0)
     extras = [c for c in best_first(rest) if c.score >= floor > 0]
     return ([(c.start, c.end, c.key) for c in core], [(c.start, c.end, c.key) for c in extras])
 
@@ -268,7 +251,8 @@ def _line_terms(lines: list[str], terms: TaskTerms,
     return {number: frozenset(words) for number, words in found.items()}
 
 
-def _score(cand: _Candidate, matched: dict[int, frozenset[str]], terms: TaskTerms) -> None:
+def _score(cand: _Candidate, matched: dict[int, frozenset[str]], terms: TaskTerms,
+           knobs: BundleTuning) -> None:
     """The candidate's score from the task's terms, and whether the task names it."""
     parts = cand.fq.split(".")
     simple = parts[-1].lower()
@@ -287,10 +271,10 @@ def _score(cand: _Candidate, matched: dict[int, frozenset[str]], terms: TaskTerm
         for number in range(cand.start, cand.head + 1):
             body |= matched.get(number, frozenset())
     size = cand.head - cand.start + 1
-    damp = 1.0 + math.log(max(1.0, size / SIZE_LINES))
+    damp = 1.0 + math.log(max(1.0, size / knobs.size_lines))
     score = sum(terms.weights[t] for t in body) / damp
     name_parts = set(split_identifier(parts[-1])) | {simple}
-    score += NAME_PART_WEIGHT * sum(terms.weights.get(p, 0.0) for p in name_parts)
+    score += knobs.name_part_weight * sum(terms.weights.get(p, 0.0) for p in name_parts)
     cand.score = score
 
 

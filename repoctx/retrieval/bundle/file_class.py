@@ -24,6 +24,7 @@ from repoctx.retrieval.priors import (
     is_changelog,
     is_test_path,
 )
+from repoctx.retrieval.tuning import TUNING, Tuning
 
 SOURCE, TEST, PROSE, CHANGELOG = "source", "test", "prose", "changelog"
 VENDORED, GENERATED, MINIFIED, DATA, LOCALE = "vendored", "generated", "minified", "data", \
@@ -122,16 +123,19 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(_WORD.findall(text.lower()))
 
 
-def weight(cls: str, asks_tests: bool, asks_docs: bool, asks_releases: bool) -> float:
-    """How far a class ranks behind source (divides its rank: 1.0 keeps it)."""
+def weight(cls: str, asks_tests: bool, asks_docs: bool, asks_releases: bool, *,
+           tuning: Tuning = TUNING) -> float:
+    """How far a class ranks behind source (divides its rank: 1.0 keeps it), by
+    ``DocumentTuning``'s bundle weights."""
+    doc = tuning.documents
     if cls == TEST:
-        return 0.7 if asks_tests else 0.25
+        return doc.test_asked_weight if asks_tests else doc.test_weight
     if cls == PROSE:
-        return 1.0 if asks_docs else 0.4
+        return doc.prose_asked_weight if asks_docs else doc.prose_weight
     if cls == CHANGELOG:
-        return 0.7 if asks_releases else 0.2
+        return doc.changelog_asked_weight if asks_releases else doc.changelog_weight
     if cls == VENDORED:
-        return 0.4
+        return doc.vendored_weight
     return 1.0
 
 
@@ -155,11 +159,12 @@ def task_asks(task: str) -> tuple[bool, bool, bool]:
     return bool(words & TEST_WORDS), bool(words & DOC_WORDS), bool(words & CHANGELOG_WORDS)
 
 
-def ordered(classes: Iterable[str], asks: tuple[bool, bool, bool]) -> list[int]:
+def ordered(classes: Iterable[str], asks: tuple[bool, bool, bool], *,
+            tuning: Tuning = TUNING) -> list[int]:
     """Indices of ranked files' ``classes``, best first: rank over the class's weight, the
     foreign classes after all others (each group in its rank order)."""
     keyed = []
     for rank, cls in enumerate(classes):
         foreign = cls in FOREIGN
-        keyed.append((foreign, (rank + 1) / weight(cls, *asks), rank))
+        keyed.append((foreign, (rank + 1) / weight(cls, *asks, tuning=tuning), rank))
     return [rank for *_, rank in sorted(keyed)]

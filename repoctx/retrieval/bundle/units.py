@@ -32,17 +32,6 @@ from repoctx.retrieval.symbols import declared_in
 from repoctx.retrieval.workspace import Workspace
 from repoctx.session import possession_claim
 
-CHEAP_FRACTION = 8
-"""A whole file is "cheap" when its tokens are at most this fraction of the budget..."""
-CHEAP_MAX = 1600
-"""... and at most this many: a larger budget considers more files (``context``), not
-larger ones whole, so each file's slices are the same at every budget above 13k and
-more budget does not crowd a file out that a smaller one carried."""
-MAX_SLICES = 6
-"""Most symbol or line-span bodies sliced from one file (in the order they ranked)."""
-RANK_ALL_FILES = 3
-"""The plan's first files whose every definition competes for their slices (past them,
-only search's hits: ranking a file reads each of its declarations)."""
 EXTRA_FROM, EXTRA_PER = 13_000, 7_000
 """A first file may add one best-scoring definition past its hits per ``EXTRA_PER``
 tokens of budget above ``EXTRA_FROM`` (``extra_definitions``)."""
@@ -94,9 +83,9 @@ class Source:
 
     @property
     def rank_all(self) -> bool:
-        """One of the plan's first ``RANK_ALL_FILES``: every definition of it competes for
+        """One of the plan's first ``rank_all_files``: every definition of it competes for
         its slices, not only the ones search hit (``rank_definitions``)."""
-        return self.place is not None and self.place < RANK_ALL_FILES
+        return self.place is not None and self.place < self.ws.tuning.bundle.rank_all_files
 
     @property
     def lead(self) -> bool:
@@ -170,7 +159,9 @@ def slice_units(src: Source, budget: int,
     lines = src.lines()
     if lines is None:
         return None
-    limit = lead_share(budget) if src.lead else min(budget // CHEAP_FRACTION, CHEAP_MAX)
+    knobs = src.ws.tuning.bundle
+    limit = (lead_share(budget) if src.lead
+             else min(budget // knobs.cheap_fraction, knobs.cheap_max))
     cheap = src.node.tokens is not None and src.node.tokens <= limit
     spans = [] if cheap and not lean else _spans(src, lines, words, budget, lean)
     if sum(end - start + 1 for start, end, _ in spans) * 4 >= len(lines) * 3:
@@ -209,7 +200,8 @@ def _spans(src: Source, lines: list[str], terms: TaskTerms, budget: int,
     block = import_block(lines) if src.rank_all and ranked else None
     if block is not None:  # a first file's imports: right after its best definition
         ranked.insert(1 if src.lead else len(ranked), (*block, None))
-    ranked.extend((a, b, None) for a, b in src.target.spans[:MAX_SLICES - len(ranked)])
+    room = src.ws.tuning.bundle.max_slices - len(ranked)
+    ranked.extend((a, b, None) for a, b in src.target.spans[:room])
     found = _within(ranked, lines, 0 if lean else share * CHARS_PER_TOKEN)
     found.sort(key=lambda s: (s[0], -s[1]))
     kept: list[Span] = []

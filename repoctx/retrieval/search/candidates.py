@@ -23,7 +23,7 @@ from typing import NamedTuple
 from repoctx.retrieval.index.tables import AUX_TABLE
 from repoctx.retrieval.priors import CHANGELOG_WORDS, TEST_WORDS, document_prior, is_secondary
 from repoctx.retrieval.query import QueryTerms, is_compound, light_stem
-from repoctx.retrieval.search.fusion import RRF_K, fuse, ordered
+from repoctx.retrieval.search.fusion import fuse, ordered
 from repoctx.retrieval.search.fuzzy import Vocabulary
 from repoctx.retrieval.search.rankings import (
     SymbolMatch,
@@ -38,25 +38,20 @@ from repoctx.retrieval.search.rankings import (
 from repoctx.retrieval.search.rerank import RerankSignals, signals
 from repoctx.retrieval.search.snippets import match_positions, term_pattern
 from repoctx.retrieval.search.state import SearchState, sqlite_errors
+from repoctx.retrieval.tuning import TUNING, Tuning
 
-POOL = 100  # candidates asked of each ranked list
-STEM_MOST = 2  # a title word names a file by its stem when at most this many share it
-COMMON_SHARE = 0.1
-AUX_SHARE = 0.02  # secondary documents are matched on rarer words only
-PATH_POOL = 30
-RERANK_DEPTH = 60
 CONTENT, PARTIAL, SYMBOL, PATH, FILE = "content", "partial-name", "symbol", "path", "file"
 NAMED, NAMED_FILE, MENTIONED = "named", "named-file", "mentioned"
-# Weights of each ranked list in the fusion. Symbol-part and path-word matches are
-# plentiful and noisy (every `get_*` method shares a part), so they count less than text.
-# A file several of whose sections match (FILE) is the strongest file-level evidence;
-# the definitions a pasted task names count by their files' order (NAMED_FILE) only:
-# a section-level vote on top cost recall@1. Tuned on the SWE-bench Django split
-# (recall@1/5 50.9/77.7 -> 53.0/80.8% with the task hints) and checked on
-# bench/retrieval.py's typed questions (R@5 70.2 -> 74.2%).
-WEIGHTS = {CONTENT: 1.0, PARTIAL: 0.5, SYMBOL: 0.6, PATH: 0.25, FILE: 2.0,
-           NAMED: 0.0, NAMED_FILE: 1.0, MENTIONED: 1.0}
-PER_NAME = 3  # definitions per task name
+
+
+def weights(tuning: Tuning = TUNING) -> dict[str, float]:
+    """Each ranked list's weight in the fusion, by list name (``CandidateTuning``)."""
+    c = tuning.candidates
+    return {CONTENT: c.content_weight, PARTIAL: c.partial_weight, SYMBOL: c.symbol_weight,
+            PATH: c.path_weight, FILE: c.file_weight, NAMED: c.named_weight,
+            NAMED_FILE: c.named_file_weight, MENTIONED: c.mentioned_weight}
+
+
 _ROWS = ("SELECT s.rowid, s.id, d.path, s.heading_path, s.kind, r.start_line, r.end_line,"
          " r.symbol, d.kind FROM sections s JOIN documents d ON d.doc_id = s.doc_id"
          " LEFT JOIN repoctx_sections r ON r.id = s.id WHERE s.rowid IN ({marks})")
@@ -113,36 +108,38 @@ def rerank_words(terms: QueryTerms) -> list[str]:
                               and "_" not in w))
 
 
-def match_words(terms: QueryTerms, vocabulary: Vocabulary, sections: int) -> list[str]:
+def match_words(terms: QueryTerms, vocabulary: Vocabulary, sections: int, *,
+                tuning: Tuning = TUNING) -> list[str]:
     """The words the Porter ranking matches: all but the very common ones.
 
-    A word in more than ``COMMON_SHARE`` of the sections adds little to bm25 but makes
+    A word in more than ``bm25_common_share`` of the sections adds little to bm25 but makes
     FTS5 score most of the table; it still counts in the symbol, path and rerank
     stages. When every word is common, all are kept.
     """
-    limit = COMMON_SHARE * sections
+    limit = tuning.candidates.bm25_common_share * sections
     rare = [w for w in terms.words if vocabulary.counts.get(w, 0) <= limit]
     return rare or list(terms.words)
 
 
 def aux_words(terms: QueryTerms, words: list[str], vocabulary: Vocabulary,
-              sections: int) -> list[str]:
+              sections: int, *, tuning: Tuning = TUNING) -> list[str]:
     """The words matched in secondary documents (tests, release notes…): only the rare
     ones, unless the query asks for tests or releases, where secondary is primary."""
     if set(terms.words) & (TEST_WORDS | CHANGELOG_WORDS):
         return words
-    limit = AUX_SHARE * sections
+    limit = tuning.candidates.aux_share * sections
     return [w for w in words if vocabulary.counts.get(w, 0) <= limit]
 
 
-def partial_words(terms: QueryTerms, vocabulary: Vocabulary) -> list[str]:
+def partial_words(terms: QueryTerms, vocabulary: Vocabulary, *,
+                  tuning: Tuning = TUNING) -> list[str]:
     """Words the trigram ranking looks for inside names: identifiers and unknown words.
 
     A known English word is already met by the Porter ranking and the symbol parts; a
     word the vocabulary lacks (``useEff``) or a typed identifier is likely a partial name.
     """
     out = []
-    for word in trigram_terms(terms):
+    for word in trigram_terms(terms, tuning=tuning):
         if is_compound(word) or "_" in word or word not in vocabulary:
             out.append(word)
     return out
@@ -168,51 +165,58 @@ def _texts(state: SearchState, rowids: list[int]) -> dict[int, str]:
 
 
 def gather(state: SearchState, terms: QueryTerms, paths: Sequence[str] | None,
-           hints: TaskHints = NO_HINTS) -> list[Candidate]:
+           hints: TaskHints = NO_HINTS, *, tuning: Tuning = TUNING) -> list[Candidate]:
     """Every candidate of ``terms`` under the ``paths`` filter, fused, best first; with
     the definitions and files a pasted task names (``hints``) as lists of their own."""
     filt = path_filter(paths)
     vocabulary = state.vocabulary()
-    words = match_words(terms, vocabulary, state.sections())
+    words = match_words(terms, vocabulary, state.sections(), tuning=tuning)
+    knobs, weight = tuning.candidates, weights(tuning)
+    pool = knobs.pool
     with sqlite_errors("searching"):
-        text = text_ranking(state.conn, words, filt, POOL)
-        aux = text_ranking(state.conn, aux_words(terms, words, vocabulary, state.sections()),
-                           filt, POOL // 2, AUX_TABLE)
-        partial = trigram_ranking(state.conn, partial_words(terms, vocabulary), filt, POOL // 2)
-        symbols = symbol_ranking(state.conn, terms, filt, POOL)
-        named = definition_ranking(state.conn, hints.names, filt, PER_NAME)
+        text = text_ranking(state.conn, words, filt, pool, tuning=tuning)
+        aux = text_ranking(state.conn, aux_words(terms, words, vocabulary, state.sections(),
+                                                 tuning=tuning),
+                           filt, pool // 2, AUX_TABLE, tuning=tuning)
+        partial = trigram_ranking(state.conn, partial_words(terms, vocabulary, tuning=tuning),
+                                  filt, pool // 2)
+        symbols = symbol_ranking(state.conn, terms, filt, pool)
+        named = definition_ranking(state.conn, hints.names, filt, knobs.definitions_per_name)
     by_section: dict[int, SymbolMatch] = {}
     for match in named + symbols:
         by_section.setdefault(match.section_rowid, match)
-    fused = fuse([(CONTENT, WEIGHTS[CONTENT], text), (CONTENT, WEIGHTS[CONTENT], aux),
-                  (PARTIAL, WEIGHTS[PARTIAL], partial),
-                  (SYMBOL, WEIGHTS[SYMBOL], [m.section_rowid for m in symbols]),
-                  (NAMED, WEIGHTS[NAMED], [m.section_rowid for m in named])])
+    fused = fuse([(CONTENT, weight[CONTENT], text), (CONTENT, weight[CONTENT], aux),
+                  (PARTIAL, weight[PARTIAL], partial),
+                  (SYMBOL, weight[SYMBOL], [m.section_rowid for m in symbols]),
+                  (NAMED, weight[NAMED], [m.section_rowid for m in named])],
+                 tuning.fusion.rrf_k)
     path_ranks = {p: r for r, p in enumerate(
-        state.path_index().ranking(terms, paths, PATH_POOL), start=1)}
+        state.path_index().ranking(terms, paths, knobs.path_pool), start=1)}
     with sqlite_errors("reading sections"):
         infos = _section_infos(state, [int(k) for k in fused])  # type: ignore[call-overload]
     named_files = {p: r for r, p in enumerate(dict.fromkeys(m.path for m in named), start=1)}
-    files = named_files_of(state, hints, paths)
-    file_ranks = {PATH: path_ranks, FILE: files_by_sections([text, aux], infos),
+    files = named_files_of(state, hints, paths, tuning=tuning)
+    file_ranks = {PATH: path_ranks, FILE: files_by_sections([text, aux], infos, tuning=tuning),
                   NAMED_FILE: named_files,
                   MENTIONED: {p: r for r, p in enumerate(files, start=1)}}
-    return _with_files(state, fused, infos, by_section, file_ranks, frozenset(terms.words))
+    return _with_files(state, fused, infos, by_section, file_ranks, frozenset(terms.words),
+                       tuning)
 
 
-def named_files_of(state: SearchState, hints: TaskHints, paths: Sequence[str] | None
-                   ) -> list[str]:
+def named_files_of(state: SearchState, hints: TaskHints, paths: Sequence[str] | None, *,
+                   tuning: Tuning = TUNING) -> list[str]:
     """The files a task names (``hints.mentioned``, resolved by ``PathIndex.resolve``),
     then those a title word names by stem (``PathIndex.by_stem``), under ``paths``."""
     index = state.path_index()
     files = index.resolve(hints.mentioned) if hints.mentioned else []
     if hints.stems:
-        files = list(dict.fromkeys([*files, *index.by_stem(hints.stems, STEM_MOST)]))
+        stems = index.by_stem(hints.stems, tuning.candidates.stem_most)
+        files = list(dict.fromkeys([*files, *stems]))
     return [p for p in files if matches_filter(p, paths)] if paths else files
 
 
-def files_by_sections(rankings: list[list[int]], infos: dict[int, SectionInfo]
-                      ) -> dict[str, int]:
+def files_by_sections(rankings: list[list[int]], infos: dict[int, SectionInfo], *,
+                      tuning: Tuning = TUNING) -> dict[str, int]:
     """Files ranked by the summed reciprocal ranks of their sections in ``rankings``.
 
     A file several of whose sections match the query (different words in different
@@ -223,15 +227,16 @@ def files_by_sections(rankings: list[list[int]], infos: dict[int, SectionInfo]
         for rank, rowid in enumerate(ranked, start=1):
             info = infos.get(rowid)
             if info is not None:
-                totals[info.path] = totals.get(info.path, 0.0) + 1.0 / (RRF_K + rank)
+                totals[info.path] = totals.get(info.path, 0.0) + 1.0 / (tuning.fusion.rrf_k + rank)
     order = sorted(totals, key=lambda p: (-totals[p], p))
     return {path: rank for rank, path in enumerate(order, start=1)}
 
 
 def _with_files(state: SearchState, fused: dict, infos: dict[int, SectionInfo],
                 by_section: dict[int, SymbolMatch], file_ranks: dict[str, dict[str, int]],
-                words: frozenset[str]) -> list[Candidate]:
+                words: frozenset[str], tuning: Tuning) -> list[Candidate]:
     out: list[Candidate] = []
+    weight, k = weights(tuning), tuning.fusion.rrf_k
     covered: set[str] = set()
     for item in ordered(fused):
         info = infos.get(item.key)  # type: ignore[call-overload]
@@ -242,26 +247,27 @@ def _with_files(state: SearchState, fused: dict, infos: dict[int, SectionInfo],
         for name, ranks in file_ranks.items():
             rank = ranks.get(info.path)
             if rank is not None:
-                cand.score += WEIGHTS[name] / (RRF_K + rank)
+                cand.score += weight[name] / (k + rank)
                 cand.sources[name] = rank
         covered.add(info.path)
         out.append(cand)
     for name in (PATH, MENTIONED):
         out.extend(file_candidates(state, {p: r for p, r in file_ranks[name].items()
-                                            if p not in covered}, name))
+                                            if p not in covered}, name,
+                                   tuning=tuning))
         covered.update(file_ranks[name])
     priors: dict[str, float] = {}
     for cand in out:
         if cand.path not in priors:
             kind = cand.section.doc_kind if cand.section is not None else None
-            priors[cand.path] = document_prior(cand.path, words, kind)
+            priors[cand.path] = document_prior(cand.path, words, kind, tuning=tuning)
         cand.score *= priors[cand.path]
     out.sort(key=lambda c: (-c.score, c.path, c.section.rowid if c.section else -1))
     return out
 
 
-def file_candidates(state: SearchState, ranks: dict[str, int], source: str = PATH
-                    ) -> list[Candidate]:
+def file_candidates(state: SearchState, ranks: dict[str, int], source: str = PATH, *,
+                    tuning: Tuning = TUNING) -> list[Candidate]:
     """Candidates for files matched by path alone (``source``: a path-name match, or a
     file the task names), each shown by its first section."""
     if not ranks:
@@ -271,7 +277,8 @@ def file_candidates(state: SearchState, ranks: dict[str, int], source: str = PAT
         firsts = dict(state.conn.execute(_FIRST_SECTIONS.format(marks=_marks(len(paths))),
                                          paths))
         infos = _section_infos(state, list(firsts.values()))
-    return [Candidate(path, WEIGHTS[source] / (RRF_K + rank), {source: rank},
+    weight = weights(tuning)[source]
+    return [Candidate(path, weight / (tuning.fusion.rrf_k + rank), {source: rank},
                       infos.get(firsts.get(path, -1)))
             for path, rank in ranks.items()]
 
@@ -316,9 +323,11 @@ def qualified_first(candidates: list[Candidate], names: Sequence[str]) -> list[C
     return candidates
 
 
-def rerank(state: SearchState, candidates: list[Candidate], terms: QueryTerms) -> list[Candidate]:
-    """The top ``RERANK_DEPTH`` candidates rescored by proximity and heading hits."""
-    head, tail = candidates[:RERANK_DEPTH], candidates[RERANK_DEPTH:]
+def rerank(state: SearchState, candidates: list[Candidate], terms: QueryTerms, *,
+           tuning: Tuning = TUNING) -> list[Candidate]:
+    """The top ``rerank_depth`` candidates rescored by proximity and heading hits."""
+    depth = tuning.candidates.rerank_depth
+    head, tail = candidates[:depth], candidates[depth:]
     rowids = [c.section.rowid for c in head if c.section is not None]
     with sqlite_errors("reading sections"):
         texts = _texts(state, rowids)
@@ -331,8 +340,8 @@ def rerank(state: SearchState, candidates: list[Candidate], terms: QueryTerms) -
         title = " ".join(filter(None, (cand.section.heading_path, cand.section.symbol,
                                        cand.symbol.fq if cand.symbol else None)))
         cand.positions = match_positions(cand.text, pattern)
-        cand.rerank = signals(cand.positions, title, words, pattern)
+        cand.rerank = signals(cand.positions, title, words, pattern, tuning=tuning.rerank)
         if CONTENT in cand.sources or SYMBOL in cand.sources:
-            cand.score *= cand.rerank.factor()
+            cand.score *= cand.rerank.factor(tuning.rerank)
     head.sort(key=lambda c: (-c.score, c.path, c.section.rowid if c.section else -1))
     return head + tail

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-RRF_K = 60
+from repoctx.retrieval.tuning import TUNING
 
 
 @dataclass
@@ -23,13 +23,15 @@ class Fused:
     sources: dict[str, int] = field(default_factory=dict)  # list name -> best rank (1-based)
 
 
-def fuse(rankings: Iterable[tuple[str, float, Iterable[Hashable]]]) -> dict[Hashable, Fused]:
-    """Fuse ``(name, weight, ranked keys)`` lists; a key repeated in one list counts once."""
+def fuse(rankings: Iterable[tuple[str, float, Iterable[Hashable]]],
+         k: int = TUNING.fusion.rrf_k) -> dict[Hashable, Fused]:
+    """Fuse ``(name, weight, ranked keys)`` lists with RRF constant ``k``; a key repeated
+    in one list counts once."""
     fused: dict[Hashable, Fused] = {}
     for name, weight, keys in rankings:
         for rank, key in enumerate(dict.fromkeys(keys), start=1):
             item = fused.setdefault(key, Fused(key))
-            item.score += weight / (RRF_K + rank)
+            item.score += weight / (k + rank)
             item.sources[name] = rank
     return fused
 
@@ -39,17 +41,11 @@ def ordered(fused: dict[Hashable, Fused]) -> list[Fused]:
     return sorted(fused.values(), key=lambda f: (-f.score, str(f.key)))
 
 
-SEMANTIC_WEIGHT = 0.3
-"""A semantic list's RRF weight against the keyword list's 1.0 (see ``guarded``)."""
-GUARDED_K = 20
-"""``guarded``'s RRF constant: sharper than ``RRF_K`` so agreement between the two lists
-moves a hit further than a lone semantic vote (tuned on the issue-18 benches)."""
-
-
 def guarded(keyword: Sequence[Hashable], semantic: Sequence[Hashable], *, pinned: int = 0,
-            weight: float = SEMANTIC_WEIGHT, k: int = GUARDED_K) -> list[Hashable]:
+            weight: float = TUNING.fusion.semantic_weight,
+            k: int = TUNING.fusion.guarded_k) -> list[Hashable]:
     """Keyword and semantic rankings fused so that the semantic side never overrides
-    strong lexical evidence (issue 18).
+    strong lexical evidence.
 
     The first ``pinned`` keyword keys (those the caller judged strong: an exact name, a
     path) keep their places. Below them, weighted RRF: a keyword key scores

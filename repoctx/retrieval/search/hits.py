@@ -37,7 +37,7 @@ from repoctx.retrieval.search.candidates import (
     rerank,
     rerank_words,
 )
-from repoctx.retrieval.search.fusion import SEMANTIC_WEIGHT, fuse, guarded
+from repoctx.retrieval.search.fusion import fuse, guarded
 from repoctx.retrieval.search.fuzzy import identifier_corrections
 from repoctx.retrieval.search.rankings import matches_filter
 from repoctx.retrieval.search.snippets import snippet
@@ -58,7 +58,6 @@ K_MIN, K_MAX = 1, 100
 MAX_QUERIES = 10
 MAX_PATH_FILTERS, MAX_PATH_CHARS = 50, 500
 MAX_REASONS = 6
-PER_FILE_FIRST = 3  # hits per file before other files get a turn
 MODE, RETRIEVAL_PATH, FALLBACK_PATH = "keyword", "keyword.no_embedder", "keyword.contextpull"
 _REASON = {PATH: "path-name-match", CONTENT: "content-match", PARTIAL: "partial-name-match",
            NAMED: "task-names-definition", MENTIONED: "task-names-file"}
@@ -73,11 +72,6 @@ class Asked(NamedTuple):
     long: bool
 
 
-LONG_QUERY_WORDS = 24
-"""Past this many words (a pasted issue, not a question: the Django questions have at
-most 20) the semantic neighbours only follow the keyword hits: a static vector of a long
-text is close to the corpus mean, and fused it moved gold files down on SWE-bench
-(issue 18)."""
 STRONG_REASONS = ("symbol:",)
 """Reasons that make a keyword hit strong lexical evidence (kept above semantic ones):
 the query names the hit's symbol."""
@@ -127,12 +121,13 @@ def _terms(ws: Workspace, checked: list[tuple[str, str]]) -> list[Asked]:
     what it names beyond its reduced words (``TaskHints``)."""
     out = []
     for text, argument in checked:
-        terms = query_terms(text, argument, lambda: index_stats(search_state(ws.export)))
+        terms = query_terms(text, argument, lambda: index_stats(search_state(ws.export),
+                                                                     ws.tuning))
         hints = NO_HINTS
         if not fits_as_typed(text) and (state := search_state(ws.export)).indexed:
-            hints = TaskHints(tuple(task_names(text, index_stats(state))),
+            hints = TaskHints(tuple(task_names(text, index_stats(state, ws.tuning))),
                               tuple(task_paths(text)), tuple(title_words(text)))
-        out.append(Asked(terms, hints, _is_long(text)))
+        out.append(Asked(terms, hints, _is_long(text, ws.tuning.hits.long_query_words)))
     return out
 
 
@@ -176,10 +171,10 @@ def refresh_index(ws: Workspace) -> None:
     forget_state(ws.export)
 
 
-def _is_long(text: str) -> bool:
-    """True for a pasted issue rather than a question: more than ``LONG_QUERY_WORDS``
+def _is_long(text: str, most: int) -> bool:
+    """True for a pasted issue rather than a question: more than ``most``
     words in the text as sent (a reduced query has fewer, so it cannot tell)."""
-    return len(text.split()) > LONG_QUERY_WORDS
+    return len(text.split()) > most
 
 
 def _answer(ws: Workspace, terms: QueryTerms, k: int, kinds: tuple[str, ...],
@@ -194,14 +189,15 @@ def _answer(ws: Workspace, terms: QueryTerms, k: int, kinds: tuple[str, ...],
     corrections = _identifier_corrections(state, terms)
     if corrections:
         terms = replace_words(terms, corrections)
-    candidates = gather(state, terms, paths, hints)
+    tuning = ws.tuning
+    candidates = gather(state, terms, paths, hints, tuning=tuning)
     if not candidates:
         words = state.vocabulary().corrections(t for t in terms.raw if t.isalpha())
         if words:
             corrections.update(words)
             terms = replace_words(terms, words)
-            candidates = gather(state, terms, paths, hints)
-    ranked = exact_first(rerank(state, candidates, terms), terms)
+            candidates = gather(state, terms, paths, hints, tuning=tuning)
+    ranked = exact_first(rerank(state, candidates, terms, tuning=tuning), terms)
     ranked = qualified_first(ranked, hints.names)
     hits = (_hits(ws, state, ranked, terms, kinds, k, corrections, brief)
             if kinds != ("memory",) else [])
@@ -266,9 +262,10 @@ def _with_semantic(ws: Workspace, hits: list[dict[str, Any]], query: str, k: int
         "symbol": h.get("symbol"), "snippet": "", "reasons": ["semantic"],
         "fresh": ws.is_fresh(h["path"]) if h.get("path") else True}
         for h in near if h["key"] not in keyword} | keyword
-    weight = 0.0 if long else SEMANTIC_WEIGHT
+    fusion = ws.tuning.fusion
+    weight = 0.0 if long else fusion.semantic_weight
     order = guarded(list(keyword), [h["key"] for h in near], pinned=_strong_prefix(hits),
-                    weight=weight)
+                    weight=weight, k=fusion.guarded_k)
     return [by_key[key] for key in order[:k]], path
 
 
@@ -375,13 +372,13 @@ def _fill_texts(state: SearchState, cands: list[Candidate]) -> None:
             cand.text = texts.get(cand.section.rowid, "")
 
 
-def _diverse(cands: list[Candidate]) -> list[Candidate]:
-    """At most ``PER_FILE_FIRST`` candidates per file first, then the rest, in order."""
+def _diverse(cands: list[Candidate], per_file: int) -> list[Candidate]:
+    """At most ``per_file`` candidates per file first, then the rest, in order."""
     seen: dict[str, int] = {}
     first, later = [], []
     for cand in cands:
         seen[cand.path] = seen.get(cand.path, 0) + 1
-        (first if seen[cand.path] <= PER_FILE_FIRST else later).append(cand)
+        (first if seen[cand.path] <= per_file else later).append(cand)
     return first + later
 
 
@@ -390,7 +387,7 @@ def _hits(ws: Workspace, state: SearchState, ranked: list[Candidate], terms: Que
           brief: bool) -> list[dict[str, Any]]:
     chosen: list[tuple[Candidate, dict[str, Any]]] = []
     keys: set[str] = set()
-    for cand in _diverse(ranked):
+    for cand in _diverse(ranked, ws.tuning.hits.per_file_first):
         hit = _hit(ws, cand, _shown_kinds(_natural_kind(cand), kinds), corrections)
         if hit is not None and hit["key"] not in keys:
             keys.add(hit["key"])

@@ -23,10 +23,8 @@ from repoctx.retrieval.query import (
     normalise_name,
     split_identifier,
 )
+from repoctx.retrieval.tuning import TUNING, Tuning
 
-# bm25 column weights of repoctx_search_text: name, path, heading, body.
-TEXT_WEIGHTS = (4.0, 1.5, 2.0, 1.0)
-TRIGRAM_MIN = 4  # shorter words match too many names by substring
 _GLOB_CHARS = "*?["
 # Symbol tiers: a multi-word join or typed identifier met exactly, a single word met
 # exactly, a private twin of the name asked for (``_trigsimp`` for ``trigsimp``), a
@@ -68,9 +66,10 @@ def path_filter(entries: Sequence[str] | None, column: str = "d.path") -> tuple[
     return "(" + " OR ".join(clauses) + ")", params
 
 
-def text_sql(filter_sql: str, table: str = "repoctx_search_text") -> str:
+def text_sql(filter_sql: str, table: str = "repoctx_search_text", *,
+             tuning: Tuning = TUNING) -> str:
     """Porter ranking of ``table``: MATCH ``?``, weighted bm25, the path filter, ``LIMIT ?``."""
-    weights = ", ".join(str(w) for w in TEXT_WEIGHTS)
+    weights = ", ".join(str(w) for w in tuning.hits.text_weights)
     if filter_sql == "1":
         return (f"SELECT rowid FROM {table} WHERE {table} MATCH ?"
                 f" ORDER BY bm25({table}, {weights}) LIMIT ?")
@@ -118,18 +117,20 @@ def symbols_by_parts_sql(n_parts: int, filter_sql: str) -> str:
 
 
 def text_ranking(conn: sqlite3.Connection, words: Sequence[str], filt: tuple[str, list[str]],
-                 limit: int, table: str = "repoctx_search_text") -> list[int]:
+                 limit: int, table: str = "repoctx_search_text", *,
+                 tuning: Tuning = TUNING) -> list[int]:
     """Section rowids of ``table`` by weighted Porter bm25 over ``words`` (any of them)."""
     match = fts_or(tuple(words))
     if match is None:
         return []
-    return [row[0] for row in conn.execute(text_sql(filt[0], table), (match, *filt[1], limit))]
+    return [row[0] for row in conn.execute(text_sql(filt[0], table, tuning=tuning),
+                                           (match, *filt[1], limit))]
 
 
-def trigram_terms(terms: QueryTerms) -> list[str]:
+def trigram_terms(terms: QueryTerms, *, tuning: Tuning = TUNING) -> list[str]:
     """Words long enough to match names by substring (partial identifiers)."""
     raw = [t.lower() for t in terms.raw if t.lower() not in STOPWORDS]
-    return [t for t in dict.fromkeys(raw) if len(t) >= TRIGRAM_MIN]
+    return [t for t in dict.fromkeys(raw) if len(t) >= tuning.hits.trigram_min]
 
 
 def trigram_ranking(conn: sqlite3.Connection, words: Sequence[str],

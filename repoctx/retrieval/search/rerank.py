@@ -15,13 +15,9 @@ import re
 from dataclasses import dataclass
 
 from repoctx.retrieval.search.snippets import match_positions
+from repoctx.retrieval.tuning import TUNING, RerankTuning
 
-COVERAGE_WEIGHT = 0.6
-PROXIMITY_WEIGHT = 0.4
-PAIR_WEIGHT = 0.2
-HEADING_WEIGHT = 0.5
-PAIR_GAP_CHARS = 24  # two neighbouring query words this close (start to start) form a pair
-SPAN_FLOOR_CHARS = 40  # spans shorter than this count as fully proximate
+_RERANK = TUNING.rerank
 
 
 @dataclass(frozen=True)
@@ -33,10 +29,12 @@ class RerankSignals:
     pairs: int  # neighbouring query-word pairs found in query order, close together
     heading: float  # share of query words in the heading or name
 
-    def factor(self) -> float:
+    def factor(self, tuning: RerankTuning = _RERANK) -> float:
         """The multiplier applied to the fused score."""
-        return (1.0 + COVERAGE_WEIGHT * self.coverage + PROXIMITY_WEIGHT * self.proximity
-                + PAIR_WEIGHT * min(self.pairs, 3) / 3 + HEADING_WEIGHT * self.heading)
+        return (1.0 + tuning.coverage_weight * self.coverage
+                + tuning.proximity_weight * self.proximity
+                + tuning.pair_weight * min(self.pairs, 3) / 3
+                + tuning.heading_weight * self.heading)
 
 
 def smallest_span(positions: list[tuple[int, str]], wanted: set[str]) -> int | None:
@@ -59,8 +57,9 @@ def smallest_span(positions: list[tuple[int, str]], wanted: set[str]) -> int | N
     return best
 
 
-def ordered_pairs(positions: list[tuple[int, str]], query: list[str]) -> int:
-    """How often query word i is followed closely by query word i+1."""
+def ordered_pairs(positions: list[tuple[int, str]], query: list[str],
+                  gap: int = _RERANK.pair_gap_chars) -> int:
+    """How often query word i is followed by query word i+1 within ``gap`` characters."""
     following = {a: b for a, b in zip(query, query[1:], strict=False) if a != b}
     firsts: dict[str, list[str]] = {}  # second word -> the words it follows
     for first, second in following.items():
@@ -69,14 +68,15 @@ def ordered_pairs(positions: list[tuple[int, str]], query: list[str]) -> int:
     found = 0
     for offset, word in positions:
         for first in firsts.get(word, ()):
-            if offset - last_seen.get(first, -10**9) <= PAIR_GAP_CHARS:
+            if offset - last_seen.get(first, -10**9) <= gap:
                 found += 1
         last_seen[word] = offset
     return found
 
 
 def signals(matches: list[tuple[int, str]], heading: str, query: list[str],
-            pattern: re.Pattern[str] | None) -> RerankSignals:
+            pattern: re.Pattern[str] | None, *, tuning: RerankTuning = _RERANK
+            ) -> RerankSignals:
     """Rerank signals of a section for the light-stemmed ``query`` words.
 
     ``matches`` are ``match_positions(text, pattern)`` of the section text; ``heading``
@@ -88,7 +88,8 @@ def signals(matches: list[tuple[int, str]], heading: str, query: list[str],
     positions = [(o, w) for o, w in matches if w in wanted]
     present = {w for _, w in positions}
     span = smallest_span(positions, present) if len(present) >= 2 else None
-    proximity = min(1.0, SPAN_FLOOR_CHARS * (len(present) - 1) / span) if span else 0.0
+    proximity = min(1.0, tuning.span_floor_chars * (len(present) - 1) / span) if span else 0.0
     in_heading = {w for _, w in match_positions(heading, pattern)} & wanted
-    return RerankSignals(len(present) / len(wanted), proximity, ordered_pairs(positions, query),
+    return RerankSignals(len(present) / len(wanted), proximity, ordered_pairs(positions, query,
+                                                               tuning.pair_gap_chars),
                          len(in_heading) / len(wanted))

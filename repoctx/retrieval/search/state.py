@@ -44,7 +44,7 @@ def connect_read_only(path: Path) -> sqlite3.Connection:
         conn.execute("PRAGMA temp_store = MEMORY")
         conn.execute(f"PRAGMA mmap_size = {_MMAP_BYTES}")
         conn.execute("PRAGMA cache_size = -65536")
-        # a statement of a call past its deadline is interrupted (issue 16, finding 1)
+        # a statement of a call past its deadline is interrupted, so no query outlives it
         conn.set_progress_handler(deadline.interrupt_when_due, deadline.SQLITE_PROGRESS_OPS)
     return conn
 

@@ -13,9 +13,9 @@ read for its signals and reduced to the best few:
   compound identifiers, and plain prose;
 - and by how well it discriminates in *this* repository: the index's own section counts
   (``repoctx_search_vocab``), not a fixed list. A word in none is dropped; one in more
-  than ``COMMON_SHARE`` of the sections comes after every rarer word.
+  than ``TextTuning.common_share`` of the sections comes after every rarer word.
 
-``reduce_query`` returns at most ``REDUCED_TERMS`` words as one query string, which
+``reduce_query`` returns at most ``TextTuning.reduced_terms`` words as one query string, which
 ``query.sanitise_query`` then takes like any typed query. ``task_names`` picks the names
 worth expanding to definitions: those rare in the index; a dunder or common name only
 when qualified (``Foo.__init__``). Pure, apart from ``index_stats`` reading an open
@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from repoctx.errors import ToolError
 from repoctx.retrieval.query import (
@@ -44,23 +44,7 @@ from repoctx.retrieval.query import (
     typed_words,
 )
 from repoctx.retrieval.search.state import SearchState, sqlite_errors
-
-COMMON_SHARE = 0.05
-"""A word in more sections than this share of the index does not discriminate."""
-COMMON_WEIGHT = 0.05
-"""What a common word still weighs: it fills the query only when rare words run out."""
-PROSE_RARITY = 20
-"""A prose word counts as rare as a word in this many sections, at most."""
-REDUCED_TERMS = 16
-"""Most terms a reduced query keeps: on three series of the SWE-bench Django split, 12
-to 24 terms find a gold file in the first 5 files about equally often (16 best,
-79.8%); more terms cost more time and blur the first hits (one ranking weighs every
-kept term alike)."""
-MAX_NAMES = 8
-"""Most names a task expands to definitions."""
-RARE_DEFINITIONS = 6
-"""A simple name with more definitions than this is common: expanded only when qualified."""
-TITLE, FRAME, PATH, ERROR, CODE, NAME, PROSE = 3.0, 3.0, 2.0, 2.5, 2.0, 2.5, 1.0
+from repoctx.retrieval.tuning import TUNING, TextTuning, Tuning
 
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
 _CHECKLIST = re.compile(r"^[ \t]*(?:[-*+]|\d+\.)[ \t]*\[[ xX]?\].*$", re.M)
@@ -87,10 +71,12 @@ class IndexStats:
     """Sections holding a (lowercase) word or identifier part; 0 when unknown."""
     definitions: Callable[[str], int] = lambda name: 0
     """Definitions of a simple name (normalised lookup), 0 when none."""
+    text: TextTuning = TUNING.text
+    """How a task's text is weighed against these statistics."""
 
     def common(self, word: str) -> bool:
         """True when ``word`` is in too many sections to tell files apart."""
-        return self.word_sections(word) > COMMON_SHARE * max(1, self.sections)
+        return self.word_sections(word) > self.text.common_share * max(1, self.sections)
 
     def idf(self, word: str) -> float:
         """Inverse section frequency of ``word`` (0 when the index never saw it)."""
@@ -126,7 +112,7 @@ NO_STATS = IndexStats(1 << 20, lambda word: 1)
 and repeats decide."""
 
 
-def index_stats(state: SearchState) -> IndexStats:
+def index_stats(state: SearchState, tuning: Tuning = TUNING) -> IndexStats:
     """The statistics of an open export's search index (its vocabulary and symbols).
 
     Built once per opened export and kept for the next call on it (a context call asks
@@ -135,10 +121,11 @@ def index_stats(state: SearchState) -> IndexStats:
     """
     global _LAST_STATS
     if not state.indexed:
-        return NO_STATS
+        return NO_STATS if tuning.text is NO_STATS.text else replace(NO_STATS, text=tuning.text)
     last = _LAST_STATS
     if last is not None and last[0] is state:
-        return last[1]
+        stats = last[1]
+        return stats if tuning.text is stats.text else replace(stats, text=tuning.text)
     counts = state.vocabulary().counts
     conn = state.conn
     cache: dict[str, int] = {}
@@ -152,7 +139,8 @@ def index_stats(state: SearchState) -> IndexStats:
                 (cache[norm],) = conn.execute(_DEFINITIONS, (norm,)).fetchone()
         return cache[norm]
 
-    stats = IndexStats(state.sections(), lambda word: counts.get(word, 0), definitions)
+    stats = IndexStats(state.sections(), lambda word: counts.get(word, 0), definitions,
+                       tuning.text)
     _LAST_STATS = (state, stats)
     return stats
 
@@ -191,10 +179,14 @@ def _code_terms(text: str) -> set[str]:
     return words
 
 
-def signals(text: str) -> dict[str, float]:
+def signals(text: str, tuning: TextTuning = TUNING.text) -> dict[str, float]:
     """Each term of ``text`` (as written: identifiers keep their case) with the weight of
-    the strongest place it appears in; boilerplate already stripped."""
+    the strongest place it appears in (``TextTuning``'s place weights); boilerplate
+    already stripped."""
     found: dict[str, float] = {}
+    title_at, frame_at, path_at = tuning.title_place, tuning.frame_place, tuning.path_place
+    error_at, code_at, name_at, prose_at = (tuning.error_place, tuning.code_place,
+                                            tuning.name_place, tuning.prose_place)
 
     def add(term: str, weight: float) -> None:
         term = term.strip("_.")
@@ -202,44 +194,45 @@ def signals(text: str) -> dict[str, float]:
             found[term] = weight
 
     for word in _WORD.findall(text):
-        add(word, NAME if is_compound(word) else PROSE)
+        add(word, name_at if is_compound(word) else prose_at)
     title = next((line for line in text.splitlines() if line.strip()), "")
     for word in _WORD.findall(title):
-        add(word, TITLE)
+        add(word, title_at)
     for code in (_code_blocks(text), *_BACKTICK.findall(text)):
         for word in _WORD.findall(code):
-            add(word, max(CODE, found.get(word, 0.0)))
+            add(word, max(code_at, found.get(word, 0.0)))
     for name in _DECL.findall(text):
-        add(name, NAME)
+        add(name, name_at)
     for dotted in DOTTED.findall(text):
         for word in dotted.split("."):
-            add(word, NAME)
+            add(word, name_at)
     for path in _PATH_TEXT.findall(text):
         for word in _WORD.findall(path.rsplit(".", 1)[0].rsplit("/", 2)[-1]):
-            add(word, PATH)
+            add(word, path_at)
     for path, function in _FRAME.findall(text):
         stem = path.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        add(stem, PATH)
-        add(function, FRAME)
+        add(stem, path_at)
+        add(function, frame_at)
     for error, message in _ERROR_LINE.findall(text):
-        add(error, ERROR)
+        add(error, error_at)
         for word in _WORD.findall(message or ""):
-            add(word, max(PROSE * 1.5, found.get(word, 0.0)))
+            add(word, max(prose_at * 1.5, found.get(word, 0.0)))
     return found
 
 
 def _score(term: str, weight: float, count: int, stats: IndexStats) -> float:
     """How much ``term`` should drive the search: its place, repeats and rarity.
 
-    A prose word's rarity counts only up to that of a word in ``PROSE_RARITY`` sections:
+    A prose word's rarity counts only up to that of a word in ``prose_rarity`` sections:
     a word the code barely holds (a name in a credits file) tells less than a rare name.
     """
+    knobs = stats.text
     parts = split_identifier(term) if is_compound(term) else [term.lower()]
-    idfs = [stats.idf(p) * (COMMON_WEIGHT if stats.common(p) else 1.0)
+    idfs = [stats.idf(p) * (knobs.common_weight if stats.common(p) else 1.0)
             for p in parts if p not in STOPWORDS]
     idf = max(idfs, default=0.0)
-    if weight <= PROSE:
-        idf = min(idf, math.log((stats.sections + 1) / PROSE_RARITY))
+    if weight <= knobs.prose_place:
+        idf = min(idf, math.log((stats.sections + 1) / knobs.prose_rarity))
     return weight * (1.0 + math.log(count)) * idf
 
 
@@ -251,7 +244,7 @@ def term_weights(text: str, stats: IndexStats) -> dict[str, float]:
     for word in _WORD.findall(text):
         counts[word] = counts.get(word, 0) + 1
     scored = {}
-    for term, weight in signals(text).items():
+    for term, weight in signals(text, stats.text).items():
         if term.lower() in STOPWORDS:
             continue
         score = _score(term, weight, counts.get(term, 1), stats)
@@ -280,7 +273,7 @@ def ranked_terms(text: str, stats: IndexStats) -> list[str]:
 
 
 def reduce_query(text: str, stats: IndexStats, most: int | None = None) -> str:
-    """``text`` reduced to its best ``most`` terms (``REDUCED_TERMS`` by default), in the
+    """``text`` reduced to its best ``most`` terms (``reduced_terms`` by default), in the
     order they appear.
 
     A text with no discriminating term keeps its first words, so the query is never
@@ -288,7 +281,7 @@ def reduce_query(text: str, stats: IndexStats, most: int | None = None) -> str:
     """
     best = ranked_terms(text, stats)
     budget, kept = MAX_QUERY_CHARS, []
-    for term in best[:most or REDUCED_TERMS]:
+    for term in best[:most or stats.text.reduced_terms]:
         if len(term) + 1 > budget:
             break
         kept.append(term)
@@ -338,26 +331,26 @@ def task_names(text: str, stats: IndexStats) -> list[str]:
 
     Dotted names keep their qualifier (``Foo.__init__``); a simple name counts when it
     looks like code (compound, backticked, declared, a traceback frame) and is rare in
-    the index: not a dunder, at most ``RARE_DEFINITIONS`` definitions, and not a common
+    the index: not a dunder, at most ``rare_definitions`` definitions, and not a common
     word of the repository.
     """
     text = strip_boilerplate(text)
-    weights = signals(text)
+    weights = signals(text, stats.text)
     code = _code_terms(text)
     names: dict[str, float] = {}
     for dotted in DOTTED.findall(text):
         head, _, last = dotted.rpartition(".")
         qualifier = head.rsplit(".", 1)[-1]
         if qualifier[:1].isupper() and stats.definitions(last):
-            names.setdefault(f"{qualifier}.{last}", NAME + 1)
+            names.setdefault(f"{qualifier}.{last}", stats.text.name_place + 1)
     for term, weight in weights.items():
         if term not in code or _DUNDER.match(term):
             continue
         n = stats.definitions(term)
-        if not n or n > RARE_DEFINITIONS:
+        if not n or n > stats.text.rare_definitions:
             continue
         if not is_compound(term) and stats.common(term.lower()):
             continue
         names.setdefault(term, weight)
     ordered = sorted(names, key=lambda name: -names[name])  # stable: text order on ties
-    return ordered[:MAX_NAMES]
+    return ordered[:stats.text.max_names]

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from repoctx import open_store
 from repoctx.contextpull import export_store
 from repoctx.reconcile import PassOptions, reconcile_pass
 from repoctx.retrieval import Workspace
-from repoctx.retrieval.bundle import definition_slices
-from repoctx.retrieval.bundle import units as units_module
 from repoctx.retrieval.bundle.definition_slices import (
-    LARGE_CLASS_LINES,
     TaskTerms,
     import_block,
     rank_definitions,
@@ -20,7 +19,12 @@ from repoctx.retrieval.bundle.definition_slices import (
 from repoctx.retrieval.bundle.expansion import Target
 from repoctx.retrieval.bundle.receipts import SLICE
 from repoctx.retrieval.bundle.units import load, slice_units
+from repoctx.retrieval.tuning import TUNING
 from tests.retrieval.context_repo import write
+
+LARGE_CLASS_LINES = TUNING.bundle.large_class_lines
+SLICED = replace(TUNING, bundle=replace(TUNING.bundle, cheap_max=0))
+"""No file is cheap enough to go whole: every one is sliced."""
 
 
 def _method(i: int) -> str:
@@ -73,9 +77,9 @@ def test_without_matching_members_the_header_alone_stands_for_the_class(ws):
 
 
 @pytest.fixture
-def sliced(monkeypatch):
+def sliced(ws, monkeypatch):
     """Files of any size are sliced (the test file is small enough to go whole)."""
-    monkeypatch.setattr(units_module, "CHEAP_MAX", 0)
+    monkeypatch.setattr(ws, "tuning", SLICED)
 
 
 def _keys(units):
@@ -85,7 +89,7 @@ def _keys(units):
 def test_a_method_the_task_names_deep_in_a_big_class_arrives_whole(ws, sliced):
     # search hit only ``helper``; the task names a method far down a 130-line class
     src = load(ws, Target("pkg/engine.py", ("pkg.engine.helper",), (), ("t",)))
-    src.place = units_module.RANK_ALL_FILES - 1  # every definition competes, not a lead
+    src.place = TUNING.bundle.rank_all_files - 1  # every definition competes, not a lead
     units = slice_units(src, budget=13_000,
                         words=task_terms("Engine.throttle_rate returns twice the limit"))
     assert "pkg.engine.Engine.throttle_rate" in _keys(units)
@@ -105,11 +109,11 @@ def test_a_marginal_file_carries_its_hits_only(ws, sliced):
 def test_more_budget_lets_a_first_file_add_its_best_scoring_definitions(ws, sliced):
     task = "the pending backlog is never emptied"
     src = load(ws, Target("pkg/engine.py", ("pkg.engine.helper",), (), ("t",)))
-    src.place = units_module.RANK_ALL_FILES - 1  # every definition competes, not a lead
+    src.place = TUNING.bundle.rank_all_files - 1  # every definition competes, not a lead
     assert _keys(slice_units(src, budget=13_000, words=task_terms(task))) == [
         "pkg.engine.helper"]
     src = load(ws, Target("pkg/engine.py", ("pkg.engine.helper",), (), ("t",)))
-    src.place = units_module.RANK_ALL_FILES - 1  # every definition competes, not a lead
+    src.place = TUNING.bundle.rank_all_files - 1  # every definition competes, not a lead
     assert "pkg.engine.drain_queue" in _keys(slice_units(src, 50_000, task_terms(task)))
 
 
@@ -154,5 +158,6 @@ def test_a_method_beside_the_hit_method_competes_as_an_extra(queue_ws, monkeypat
             queue_ws, "pkg/queue.py", symbols, ["pkg.queue.Queue.drain"], lines, terms)[1]]
 
     assert "pkg.queue.Queue.peek" in extras()
-    monkeypatch.setattr(definition_slices, "SIBLING_SHARE", 0.0)
+    no_siblings = replace(TUNING.bundle, sibling_share=0.0)
+    monkeypatch.setattr(queue_ws, "tuning", replace(TUNING, bundle=no_siblings))
     assert "pkg.queue.Queue.peek" not in extras()

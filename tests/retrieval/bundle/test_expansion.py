@@ -6,9 +6,6 @@ import pytest
 
 from repoctx.reconcile.nodes import xref_record
 from repoctx.retrieval.bundle.expansion import (
-    LEADING_DEFINITIONS,
-    MAX_NAMES,
-    PER_NAME,
     Target,
     definitions,
     expand,
@@ -17,6 +14,11 @@ from repoctx.retrieval.bundle.expansion import (
     task_names,
 )
 from repoctx.retrieval.bundle.rank import Candidate
+from repoctx.retrieval.tuning import TUNING
+
+LEADING_DEFINITIONS = TUNING.bundle.leading_definitions
+MAX_NAMES = TUNING.text.max_names
+PER_NAME = TUNING.bundle.expansions_per_name
 
 
 @pytest.fixture(scope="module")
@@ -29,6 +31,7 @@ def test_task_names_put_code_looking_words_first_and_drop_stopwords():
         "Cart.total", "add_item", "total", "called"]
     assert len(task_names(" ".join(f"word{i}" for i in range(30)))) == MAX_NAMES
     assert task_names("a an to") == []
+    assert task_names("every file should get each fix") == []  # one stop-word list
 
 
 def test_definitions_of_dotted_and_simple_names(ws):

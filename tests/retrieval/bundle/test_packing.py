@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from repoctx.retrieval.bundle import packing, wire
@@ -9,7 +11,11 @@ from repoctx.retrieval.bundle.expansion import Target
 from repoctx.retrieval.bundle.packing import Plan, pack, smallest_budget
 from repoctx.retrieval.bundle.units import load
 from repoctx.retrieval.bundle.wire import dumps
+from repoctx.retrieval.tuning import TUNING
 from repoctx.tokenizer import count_tokens
+
+SLICED = replace(TUNING, bundle=replace(TUNING.bundle, cheap_max=0))
+"""No file is cheap enough to go whole: every one is sliced."""
 
 PATHS = ("shop/cart.py", "shop/pricing.py", "tests/test_cart.py", "README.md")
 
@@ -91,7 +97,7 @@ def test_no_text_encoded_while_packing_holds_two_bodies(ws, monkeypatch):
 def test_a_file_whose_slices_do_not_fit_sends_its_best_definition_alone(ws, monkeypatch):
     from repoctx.retrieval.bundle import units
 
-    monkeypatch.setattr(units, "CHEAP_MAX", 0)  # sliced, never whole
+    monkeypatch.setattr(ws, "tuning", SLICED)  # sliced, never whole
     rules = tuple(f"shop.pricing.Rule{i}" for i in range(6))
     lean_seen = False
     for budget in range(150, 3000, 10):
@@ -108,9 +114,8 @@ def test_a_file_whose_slices_do_not_fit_sends_its_best_definition_alone(ws, monk
 
 
 def test_a_lean_file_sends_its_best_unit_alone(ws, monkeypatch):
-    from repoctx.retrieval.bundle import units
 
-    monkeypatch.setattr(units, "CHEAP_MAX", 0)  # sliced, never whole
+    monkeypatch.setattr(ws, "tuning", SLICED)  # sliced, never whole
     rules = tuple(f"shop.pricing.Rule{i}" for i in range(6))
 
     def entry(lean: bool) -> dict:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import pytest
 
@@ -10,7 +11,6 @@ from repoctx.retrieval.bundle import units, wire
 from repoctx.retrieval.bundle.expansion import Target
 from repoctx.retrieval.bundle.receipts import FILE, OUTLINE, PATH, SLICE, receipt
 from repoctx.retrieval.bundle.units import (
-    MAX_SLICES,
     load,
     outline_unit,
     path_unit,
@@ -18,7 +18,11 @@ from repoctx.retrieval.bundle.units import (
     whole_unit,
 )
 from repoctx.retrieval.bundle.wire import tokens_of
+from repoctx.retrieval.tuning import TUNING
 from tests.retrieval.context_repo import build
+
+SLICED = replace(TUNING, bundle=replace(TUNING.bundle, cheap_max=0))
+"""No file is cheap enough to go whole: every one is sliced."""
 
 
 @pytest.fixture(scope="module")
@@ -71,8 +75,9 @@ def test_nested_symbols_are_sent_once_and_slices_are_capped(ws, monkeypatch):
     src = source(ws, "shop/pricing.py", ["shop.pricing.Discount", "shop.pricing.Discount.apply"])
     assert [u.key for u in slice_units(src, budget=1000)] == ["shop.pricing.Discount"]
     many = [f"shop.pricing.Rule{i}" for i in range(20)]
-    monkeypatch.setattr(units, "CHEAP_MAX", 0)  # a large budget, and still not sent whole
-    assert len(slice_units(source(ws, "shop/pricing.py", many), budget=100_000)) == MAX_SLICES
+    monkeypatch.setattr(ws, "tuning", SLICED)  # a large budget, and still not sent whole
+    most = TUNING.bundle.max_slices
+    assert len(slice_units(source(ws, "shop/pricing.py", many), budget=100_000)) == most
 
 
 def test_a_files_slices_stay_within_its_share_of_the_budget(ws):

@@ -1,6 +1,9 @@
 """Reciprocal-rank fusion."""
 
-from repoctx.retrieval.search.fusion import RRF_K, fuse, guarded, ordered
+from repoctx.retrieval.search.fusion import fuse, guarded, ordered
+from repoctx.retrieval.tuning import TUNING
+
+RRF_K = TUNING.fusion.rrf_k
 
 
 def test_an_item_ranked_by_two_lists_beats_one_ranked_first_by_one():

@@ -184,7 +184,7 @@ def test_freshness_and_refresh(tmp_path):
 def test_sqlite_failures_surface_as_tool_errors(ws, monkeypatch):
     import repoctx.retrieval.search.candidates as candidates
 
-    def broken(*_args):
+    def broken(*_args, **_kwargs):
         raise sqlite3.OperationalError("database disk image is malformed")
 
     monkeypatch.setattr(candidates, "text_ranking", broken)
@@ -278,11 +278,12 @@ LONG_QUERIES = {
 def test_a_long_query_keeps_the_keyword_order_and_adds_neighbours_after(ws, monkeypatch, name):
     from repoctx import vectors
     from repoctx.retrieval.query import MAX_QUERY_TERMS
-    from repoctx.retrieval.search.hits import LONG_QUERY_WORDS
+    from repoctx.retrieval.tuning import TUNING
     from tests.vectors.hashed_embedder import HashedBagTestEmbedder
 
     query = LONG_QUERIES[name]
-    assert len(query.split()) > (MAX_QUERY_TERMS if name == "pasted" else LONG_QUERY_WORDS)
+    long_words = TUNING.hits.long_query_words
+    assert len(query.split()) > (MAX_QUERY_TERMS if name == "pasted" else long_words)
     keyword = [h["key"] for h in search(ws, query, k=50)["hits"]]
     embedder = HashedBagTestEmbedder()
     vectors.backfill(ws.store, embedder)

@@ -7,11 +7,7 @@ import pytest
 from repoctx.errors import ToolError
 from repoctx.retrieval.query import MAX_QUERY_CHARS, MAX_QUERY_TERMS, MAX_TEXT_CHARS
 from repoctx.retrieval.search.task_text import (
-    FRAME,
     NO_STATS,
-    PROSE,
-    REDUCED_TERMS,
-    TITLE,
     IndexStats,
     check_text,
     fits_as_typed,
@@ -23,6 +19,10 @@ from repoctx.retrieval.search.task_text import (
     task_names,
     term_weights,
 )
+from repoctx.retrieval.tuning import TUNING
+
+FRAME, PROSE, TITLE = TUNING.text.frame_place, TUNING.text.prose_place, TUNING.text.title_place
+REDUCED_TERMS = TUNING.text.reduced_terms
 
 # A repository of 1,000 sections where "model", "field" and "get" are everywhere.
 SECTIONS = {"model": 400, "field": 300, "get": 500, "init": 600, "query": 90, "order": 40,
