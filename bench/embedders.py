@@ -421,7 +421,7 @@ def main() -> None:
                                          "load": load_average()}, indent=1))
     print(body)
     if not args.no_write:
-        write_section(args.out, "embedders", "Embedders for hybrid search (issue 18)", body)
+        write_section(args.out, "embedders", "Embedders for hybrid search", body)
 
 
 if __name__ == "__main__":

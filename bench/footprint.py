@@ -95,7 +95,7 @@ def main() -> None:
         if not args.quick:
             measure("sympy", source(SYMPY), tmp, res)
 
-    run_and_write(args.out, "footprint", "Footprint: store on disk vs source (issue 15)", run)
+    run_and_write(args.out, "footprint", "Footprint: store on disk vs source", run)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ by the section's rowid, which the writer shares between ``sections`` and
 
 The three FTS5 tables are contentless (``content=''``): searches read only their rowids
 and ``bm25()``, and a copy of every section's text in each (twice expanded) was over a
-fifth of Django's export (issue 15). SQLite before 3.43 deletes a contentless row only
+fifth of Django's export. SQLite before 3.43 deletes a contentless row only
 when given the values it indexed, so an update recomputes them from the section the row
 was built from (in the file, or in the previous export the writer attaches as
 ``previous`` after a patch), checks them against the row's digest, and rebuilds every
@@ -185,7 +185,7 @@ def _update(conn: sqlite3.Connection, changed: set[int], declared: Declared | No
     section still has it (same rowid and id) with the same digest and the same symbol
     names (their lines are updated where they moved): a patch keeps the rowids of the
     sections it did not change (``contextpull/write/patch``), so a one-file edit rewrites the
-    rows of the sections it touched, not the whole file's (issue 15)."""
+    rows of the sections it touched, not the whole file's."""
     conn.execute(sql.CREATE_CHANGED)
     try:
         conn.execute(sql.CLEAR_CHANGED)
@@ -390,7 +390,7 @@ def indexed_values(section: SectionRow, qualnames: Iterable[str] = (),
             expand_for_index(section.text))
     # The trigram row carries the path in its document's first section only: once per
     # section, the path was 5.7 of the table's 13.6 MB on Django, and a path match needs
-    # one section to bring in its file (retrieval figures unchanged; issue 15).
+    # one section to bring in its file (retrieval figures are the same).
     path = section.path if section.section_id.rpartition("#")[2] == "0" else ""
     values = (name_text, path, heading)
     return Indexed(found, text, values, secondary, values_digest(text, values, secondary))
@@ -572,8 +572,8 @@ class SearchRows:
     document's values in its sectioning worker (``compute``: the document's sections as
     the index would read them back, with the store's declarations the definitions
     source found for those bytes) and inserts them beside the document's own rows, with
-    the rowids the writer gave its sections: no read-back, no second pool of workers
-    (issue 15). The rows are those ``build_search_index`` builds from the finished file."""
+    the rowids the writer gave its sections: no read-back, no second pool of workers.
+    The rows are those ``build_search_index`` builds from the finished file."""
 
     def compute(self, rows: DocumentRows, declared: Sequence[SymbolSpan] | None,
                 ) -> _Computed:
