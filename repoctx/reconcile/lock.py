@@ -16,7 +16,7 @@ from __future__ import annotations
 import fcntl
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -26,22 +26,15 @@ from repoctx.errors import StoreBusyError
 @contextmanager
 def writer_lock(store_dir: Path, *, wait: bool = True) -> Iterator[None]:
     """Hold the store's indexer lock for the duration of the block."""
-    store_dir.mkdir(parents=True, exist_ok=True)
-    fd = os.open(store_dir / "index.lock", os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-        except BlockingIOError:
-            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "another process"
-            raise StoreBusyError(
-                f"another repoctx index (pid {holder}) is writing {store_dir}; "
-                "wait for it, or run again without --no-wait to queue behind it"
-            ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode(), 0)
+    with _flock(store_dir, "index.lock", fcntl.LOCK_EX, None if wait else 0.0,
+                _indexer_busy) as fd:
+        _record_holder(fd)
         yield
-    finally:
-        os.close(fd)  # closing releases the flock
+
+
+def _indexer_busy(store_dir: Path, fd: int, mode: int, wait_seconds: float) -> str:
+    return (f"another repoctx index (pid {_holder(fd)}) is writing {store_dir}; "
+            "wait for it, or run again without --no-wait to queue behind it")
 
 
 def is_locked(store_dir: Path) -> bool:
@@ -70,9 +63,8 @@ _POLL_SECONDS = 0.02
 @contextmanager
 def repair_lock(store_dir: Path, *, wait_seconds: float = REPAIR_WAIT_SECONDS) -> Iterator[None]:
     """Hold off every memory writer of the store for the duration of the block."""
-    with _repair_flock(store_dir, fcntl.LOCK_EX, wait_seconds) as fd:
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode(), 0)
+    with _flock(store_dir, REPAIR_LOCK, fcntl.LOCK_EX, wait_seconds, _repair_busy) as fd:
+        _record_holder(fd)
         yield
 
 
@@ -81,36 +73,50 @@ def writers_lock(store_dir: Path, *, wait_seconds: float | None = None) -> Itera
     """Keep a repair out for the duration of one write (writers share the lock); wait
     ``wait_seconds`` (default ``WRITE_WAIT_SECONDS``) for a repair to finish."""
     wait = WRITE_WAIT_SECONDS if wait_seconds is None else wait_seconds
-    with _repair_flock(store_dir, fcntl.LOCK_SH, wait):
+    with _flock(store_dir, REPAIR_LOCK, fcntl.LOCK_SH, wait, _repair_busy):
         yield
 
 
 @contextmanager
-def _repair_flock(store_dir: Path, mode: int, wait_seconds: float) -> Iterator[int]:
-    """``flock(mode)`` on the store's repair lock, retried until ``wait_seconds`` pass."""
+def _flock(store_dir: Path, name: str, mode: int, wait_seconds: float | None,
+           busy: Callable[[Path, int, int, float], str]) -> Iterator[int]:
+    """``flock(mode)`` on the lock file ``name`` of the store: blocking when
+    ``wait_seconds`` is None, else retried until it passes, then ``StoreBusyError``
+    with ``busy``'s message."""
     store_dir.mkdir(parents=True, exist_ok=True)
-    fd = os.open(store_dir / REPAIR_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(store_dir / name, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        deadline = time.monotonic() + wait_seconds
-        while True:
-            try:
-                fcntl.flock(fd, mode | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise StoreBusyError(_busy(store_dir, fd, mode, wait_seconds)) from None
-                time.sleep(_POLL_SECONDS)
+        if wait_seconds is None:
+            fcntl.flock(fd, mode)
+        else:
+            deadline = time.monotonic() + wait_seconds
+            while True:
+                try:
+                    fcntl.flock(fd, mode | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise StoreBusyError(busy(store_dir, fd, mode, wait_seconds)) from None
+                    time.sleep(_POLL_SECONDS)
         yield fd
     finally:
         os.close(fd)  # closing releases the flock
 
 
-def _busy(store_dir: Path, fd: int, mode: int, wait_seconds: float) -> str:
+def _record_holder(fd: int) -> None:
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+
+
+def _holder(fd: int) -> str:
+    return os.pread(fd, 32, 0).decode(errors="replace").strip() or "another process"
+
+
+def _repair_busy(store_dir: Path, fd: int, mode: int, wait_seconds: float) -> str:
     """Why the repair lock could not be had within ``wait_seconds``."""
     if mode == fcntl.LOCK_EX:
         return (f"memory writes to the store at {store_dir} did not finish within "
                 f"{wait_seconds:g} s; stop the tools writing it and run the repair again")
-    holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "another process"
-    return (f"the store at {store_dir} is busy: `repoctx repair` (pid {holder}) is "
+    return (f"the store at {store_dir} is busy: `repoctx repair` (pid {_holder(fd)}) is "
             f"rebuilding it; nothing was written, try again when it has finished "
             f"(waited {wait_seconds:g} s)")
