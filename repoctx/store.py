@@ -173,6 +173,18 @@ def store_path(root: Path, store_dir: str | Path | None = None) -> Path:
     return Path(store_dir).resolve() if store_dir is not None else root / STORE_DIRNAME
 
 
+def enclosing_root(start: Path) -> Path:
+    """The repository a command run in ``start`` means, found as git finds its root: the
+    nearest folder at or above ``start`` holding a store, else the nearest holding a
+    ``.git``, else ``start`` itself (so a subfolder never gets a second, partial store)."""
+    here = start.resolve()
+    chain = [here, *here.parents]
+    for folder in chain:
+        if has_store(folder / STORE_DIRNAME):
+            return folder
+    return next((folder for folder in chain if (folder / ".git").exists()), here)
+
+
 def has_store(directory: Path) -> bool:
     """True when ``directory`` holds a store's LMDB data file."""
     return (directory / LMDB_DIRNAME / DATA_FILE).is_file()
@@ -252,13 +264,19 @@ def _default_repo(store: Store, root: Path) -> str:
 
 
 def default_repo_id(root: Path) -> str:
-    """A slug of the normalised ``origin`` remote URL, else of the directory name."""
+    """A readable id: ``owner-name`` of the ``origin`` remote's URL (its last two path
+    segments), else the directory name (also for an origin that is a local path)."""
     url = _origin_url(root)
-    if url:
-        url = re.sub(r"^[a-z+]+://", "", url.strip().lower())
-        url = re.sub(r"^[^@/]+@", "", url).replace(":", "/")
-        url = re.sub(r"\.git/?$", "", url).strip("/")
-    return _slug(url or root.name or "repo")
+    if not url or _LOCAL_ORIGIN.match(url.strip()):
+        return _slug(root.name or "repo")
+    url = re.sub(r"^[a-z+]+://", "", url.strip().lower())
+    url = re.sub(r"^[^@/]+@", "", url).replace(":", "/")
+    url = re.sub(r"\.git/?$", "", url).strip("/")
+    return _slug("-".join(url.split("/")[1:][-2:]) or url)
+
+
+_LOCAL_ORIGIN = re.compile(r"(?:file://|[/~.]|[A-Za-z]:[\\/])")
+"""An origin that is a path on this machine (``/src/x``, ``../x``, ``file:///x``, ``C:\\x``)."""
 
 
 def _origin_url(root: Path) -> str | None:

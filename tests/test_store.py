@@ -59,13 +59,13 @@ def test_a_worktree_and_a_submodule_find_their_git_config(tmp_path):
     (common / "worktrees" / "w" / "commondir").write_text("../..\n")
     (tmp_path / "w").mkdir()
     (tmp_path / "w" / ".git").write_text(f"gitdir: {common / 'worktrees' / 'w'}\n")
-    assert default_repo_id(tmp_path / "w") == "example.org-a-b"
+    assert default_repo_id(tmp_path / "w") == "a-b"
     module = tmp_path / "main" / ".git" / "modules" / "sub"
     module.mkdir(parents=True)
     (module / "config").write_text('[remote "origin"]\n\turl = git@example.org:c/d.git\n')
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / ".git").write_text("gitdir: ../main/.git/modules/sub\n")
-    assert default_repo_id(tmp_path / "sub") == "example.org-c-d"
+    assert default_repo_id(tmp_path / "sub") == "c-d"
 
 
 def test_backup_is_a_compact_copy_that_takes_a_new_replica_id(tmp_path):
@@ -86,10 +86,13 @@ def test_repo_id_defaults(tmp_path):
     assert default_repo_id(repo) == "My-Project"
     (repo / ".git" / "config").write_text(
         '[remote "origin"]\n\turl = git@github.com:Acme/Widgets.git\n')
-    assert default_repo_id(repo) == "github.com-acme-widgets"
+    assert default_repo_id(repo) == "acme-widgets"
     (repo / ".git" / "config").write_text(
         '[remote "origin"]\n\turl = https://github.com/acme/widgets\n')
-    assert default_repo_id(repo) == "github.com-acme-widgets"
+    assert default_repo_id(repo) == "acme-widgets"
+    for local in ("/srv/git/my.project.git", "../upstream", "file:///srv/x.git"):
+        (repo / ".git" / "config").write_text(f'[remote "origin"]\n\turl = {local}\n')
+        assert default_repo_id(repo) == "My-Project"  # a local origin: the folder's name
     with pytest.raises(InvalidKeyError):
         open_store(repo, repo_id="no/slashes")
 

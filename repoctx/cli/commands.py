@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
 from repoctx.cli.common import Cli, emit, fails_cleanly, json_option, repo_options
 from repoctx.cli.index import index_run, open_for
-from repoctx.cli.output import EXIT_ERROR
+from repoctx.cli.output import EXIT_ERROR, EXIT_USAGE, rendered
 from repoctx.errors import RepoctxError
 
 LAZY_COMMANDS = {
@@ -171,21 +171,23 @@ def call(tool: str, arguments: str, db: Path | None, path: Path, store_dir: Path
 
     Exit 1 with {"error": {"message": ...}} on stdout on a tool error (an unknown tool,
     bad arguments, a repository that was never indexed, a call that ran past
-    $REPOCTX_CALL_TIMEOUT seconds, 10 by default).
+    $REPOCTX_CALL_TIMEOUT seconds, 10 by default); exit 2, the same shape, when ARGUMENTS
+    is not a JSON object.
     """
     from repoctx import deadline
 
     try:
         args = _json_object(arguments)
+    except RepoctxError as exc:
+        _tool_error(str(exc), EXIT_USAGE)  # the command line was wrong, not the call
+    try:
         with deadline.bounded(deadline.call_seconds(), tool):
             result = _call(tool, args, db, path, store_dir, repo_id)
     except RepoctxError as exc:
         _tool_error(str(exc))
     except Exception as exc:  # a bug still answers in the tool-error shape, not a traceback
         _tool_error(f"internal error: {type(exc).__name__}: {exc}")
-    from repoctx.tools.registry import serialize
-
-    click.echo(serialize(result))
+    click.echo(rendered(result, True, str))
 
 
 def _call(tool: str, args: dict[str, Any], db: Path | None, path: Path,
@@ -221,9 +223,9 @@ def _json_object(text: str) -> dict[str, Any]:
     return value
 
 
-def _tool_error(message: str) -> None:
-    click.echo(json.dumps({"error": {"message": message}}))
-    sys.exit(EXIT_ERROR)
+def _tool_error(message: str, code: int = EXIT_ERROR) -> NoReturn:
+    click.echo(rendered({"error": {"message": message}}, True, str))
+    sys.exit(code)
 
 
 @main.command("tools")

@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from repoctx.cli.output import ABORTED, EXIT_ERROR, failure, rendered
+from repoctx.cli.root import default_root
 
 __all__ = ["Cli", "emit", "fails_cleanly", "json_option", "repo_options"]
 
@@ -82,11 +83,11 @@ def repo_options(positional: bool = True, new_store: bool = False,
     """The repository and store options every command spells the same way.
 
     ``--repo PATH`` names the repository root (``--path`` is kept as a hidden alias;
-    commands that took a positional PATH still do), ``--store DIR`` its store and
-    ``--repo-id ID`` the repository id. PATH must be an existing directory, and so must
-    ``--store`` unless the command creates stores (``new_store``): a missing one is
-    click's usage error, and nothing is created. The command receives ``path``,
-    ``store_dir`` and ``repo_id``.
+    commands that took a positional PATH still do; with neither, ``default_root``),
+    ``--store DIR`` its store and ``--repo-id ID`` the repository id. PATH must be an
+    existing directory, and so must ``--store`` unless the command creates stores
+    (``new_store``): a missing one is click's usage error, and nothing is created. The
+    command receives ``path``, ``store_dir`` and ``repo_id``.
     """
 
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -96,7 +97,8 @@ def repo_options(positional: bool = True, new_store: bool = False,
             given = [p for p in (kwargs.pop("path_arg", None), repo, path_alias) if p]
             if len({p.resolve() for p in given}) > 1:
                 raise click.UsageError("give the repository once (PATH or --repo)")
-            return command(*args, path=given[0] if given else Path("."), **kwargs)
+            return command(*args, path=given[0] if given else default_root(kwargs["store_dir"]),
+                           **kwargs)
 
         # click checks that each one exists: a usage error naming it, nothing created
         directory = click.Path(path_type=Path, exists=True, file_okay=False)

@@ -27,6 +27,7 @@ from typing import Any
 
 from repoctx.cli.index import index_run
 from repoctx.cli.output import ABORTED, EXIT_ERROR, failure, rendered
+from repoctx.cli.root import default_root
 
 INDEX_FLAGS = {"--json": "as_json", "--full": "full", "--no-wait": "no_wait",
                "--no-export": "no_export"}
@@ -67,8 +68,8 @@ def plain_index(argv: list[str]) -> dict[str, Any] | None:
     store = found.get("store_dir")
     if store is not None and os.path.exists(store) and not _readable_dir(store):
         return None
-    return {"path": Path(given[0]) if given else Path("."),
-            "store_dir": Path(store) if store is not None else None,
+    store_dir = Path(store) if store is not None else None
+    return {"path": Path(given[0]) if given else default_root(store_dir), "store_dir": store_dir,
             "repo_id": found.get("repo_id"), "embedder": found.get("embedder"),
             **{key: found.get(key, False) for key in INDEX_FLAGS.values()}}
 

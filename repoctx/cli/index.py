@@ -42,7 +42,8 @@ def index_run(path: Path, store_dir: Path | None, repo_id: str | None, full: boo
             with phases.phase("pass"):
                 report = reconcile_pass(store, path, PassOptions(full=full, wait=not no_wait),
                                         progress=phases.files)
-            payload = report.as_json()
+            payload = {"root": str(Path(path).resolve()), "store": str(store.path),
+                       **report.as_json()}
             moved = bool(report.added or report.changed or report.removed)
             embedding = _start_embed(store, path, store_dir, repo_id, embedder, moved, phases)
             payload["export"] = None if no_export else _export(store, path, phases, report,

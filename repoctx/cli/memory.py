@@ -8,7 +8,6 @@ is one line on stderr (``repoctx: ...``) and exit status 1.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from repoctx.cli.common import fails_cleanly, repo_options
+from repoctx.cli.output import rendered
 
 if TYPE_CHECKING:  # commands import the store side when they run: a fast start
     from repoctx.retrieval import Workspace
@@ -39,7 +39,7 @@ def _run(ctx: click.Context, work: Callable[[Workspace], Any]) -> None:
             # a repair swapped the store in while this waited; nothing was written
             if attempt == 2:
                 raise
-    click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+    click.echo(rendered(result, True, str))
 
 
 def _tool(name: str, args: dict[str, Any]) -> Callable[[Workspace], Any]:

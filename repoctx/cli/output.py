@@ -14,15 +14,19 @@ from typing import Any
 
 from repoctx.errors import RepoctxError, StoreBusyError, disk_full
 
-EXIT_ERROR, EXIT_BUSY = 1, 75
+EXIT_ERROR, EXIT_USAGE, EXIT_BUSY = 1, 2, 75
 
 ABORTED = "repoctx: aborted"
 """The line for a command interrupted (Ctrl-C); its exit status is ``EXIT_ERROR``."""
 
 
 def rendered(payload: Any, as_json: bool, text: Callable[[Any], str]) -> str:
-    """``payload`` as ``--json`` prints it (indented, keys sorted), else through ``text``."""
-    return json.dumps(payload, indent=2, sort_keys=True) if as_json else text(payload)
+    """``payload`` as every command prints JSON, else through ``text``. One style for all:
+    compact, on one line, in the answer's own key order, non-ASCII kept; the bytes a tool
+    answer's token count was charged on (``tools.registry.serialize``)."""
+    if not as_json:
+        return text(payload)
+    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
 
 
 def failure(exc: Exception) -> tuple[str, int]:

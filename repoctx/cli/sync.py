@@ -7,7 +7,6 @@ Errors are one line on stderr with exit code 1, as everywhere in the CLI.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from repoctx.cli.common import fails_cleanly, repo_options
+from repoctx.cli.output import rendered
 from repoctx.sync.limits import (
     DEFAULT_LIMITS,
     DEFAULT_TIMEOUTS,
@@ -92,7 +92,7 @@ def sync_command(peers: tuple[str, ...], nats_url: str | None, token: str | None
                 refresher(path, build=True)(store, rnd.received.merged)
             results.append({"nats": nats_url} | rnd.as_json())
     if as_json:
-        click.echo(json.dumps(results, indent=2, sort_keys=True))
+        click.echo(rendered(results, True, str))
         return
     for r in results:
         click.echo(_text(r))

@@ -61,7 +61,7 @@ def remember(store: Store, topic: str, entry_id: str | None = None, *, kind: str
     tick = store.tick()
     key = memory_key(store.repo_id, topic, entry_id or _new_id(tick))
     registers = _registers({TITLE: title, AUTHOR: author, PROVENANCE: provenance})
-    pairs = link_rules.parse_links(store.repo_id, add_links)
+    pairs = link_rules.parse_links(store.repo_id, add_links, get=store.get)
     expires = None if ttl_seconds is None else now + check_ttl(ttl_seconds, "ttlSeconds") * 1000
     text = None if body is None else check_body(body)
     tag_set = _tags(tags, "tags")
@@ -104,8 +104,9 @@ def update(store: Store, key: str, fields: Mapping[str, Any] | None = None, *,
     now = wall_ms() if now_ms is None else now_ms
     parse_memory_key(store.repo_id, key)
     registers, body = _fields(fields or {})
-    adding = link_rules.parse_links(store.repo_id, add_links)
-    removing = link_rules.parse_links(store.repo_id, remove_links, "removeLinks") - adding
+    adding = link_rules.parse_links(store.repo_id, add_links, get=store.get)
+    removing = link_rules.parse_links(store.repo_id, remove_links, "removeLinks",
+                                      store.get) - adding
     tags_in = _tags(add_tags, "addTags")
     tags_out = _tags(remove_tags, "removeTags") - tags_in
     tick = store.tick()

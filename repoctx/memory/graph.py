@@ -37,7 +37,7 @@ class _Edge:
 def neighbors(store: Store, key: str, *, relation: str | None = None, depth: int = 1,
               max_nodes: int = 50, now_ms: int | None = None) -> dict[str, Any]:
     """``{key, exists, neighbors[...], truncated}`` for a memory, file or symbol key."""
-    start_family = _start_family(store, key)
+    key, start_family = _start(store, key)
     if relation is not None:
         link_rules.check_relation(relation)
     depth, max_nodes = min(max(depth, 1), MAX_DEPTH), min(max(max_nodes, 1), MAX_NODES)
@@ -48,15 +48,16 @@ def neighbors(store: Store, key: str, *, relation: str | None = None, depth: int
     return {"key": key, "exists": exists, "neighbors": found, "truncated": truncated}
 
 
-def _start_family(store: Store, key: str) -> str:
+def _start(store: Store, key: str) -> tuple[str, str]:
+    """The start's key (a path or symbol name becomes its record's key) and its family."""
     try:
-        target = link_rules.check_target(store.repo_id, key)
+        target = link_rules.check_target(store.repo_id, key, store.get)
     except ToolError:
         raise ToolError(f"key: {key!r} is not a memory, file or symbol key of "
-                        f"repo/{store.repo_id}") from None
+                        f"repo/{store.repo_id}, nor an indexed path or symbol name") from None
     if link_rules.family(target) == FAMILY:
-        parse_memory_key(store.repo_id, key)
-    return link_rules.family(target)
+        parse_memory_key(store.repo_id, target)
+    return target, link_rules.family(target)
 
 
 def _entries(store: Store, snap: Snapshot) -> dict[str, Entry]:

@@ -26,7 +26,7 @@ from typing import Any
 from repoctx.crdt.record import Record
 from repoctx.errors import InvalidKeyError, ToolError
 from repoctx.reconcile.nodes import file_node, symbol_record
-from repoctx.trees import key_name, parse_key
+from repoctx.trees import key_name, make_key, parse_key
 
 from .memory_record import FAMILY, parse_memory_key
 
@@ -37,7 +37,8 @@ STRUCTURAL = ("file", "symbol")
 TARGET_FAMILIES = (*STRUCTURAL, FAMILY)
 _RELATION = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 _KEY_FORMS = ("give a key: repo/{r}/file/PATH (a file), repo/{r}/symbol/pkg.mod.Name (a "
-              "symbol) or repo/{r}/mem/TOPIC/ID (a memory entry)")
+              "symbol) or repo/{r}/mem/TOPIC/ID (a memory entry); a file's path or a "
+              "symbol's name alone also works")
 MAX_LINKS = 200
 """Most link targets one call may add or remove."""
 
@@ -49,10 +50,17 @@ def check_relation(relation: Any) -> str:
     return relation
 
 
-def check_target(repo_id: str, target: Any) -> str:
-    """A link target key of ``repo_id`` (file, symbol or memory); else ``ToolError``."""
+def check_target(repo_id: str, target: Any, get: Getter | None = None) -> str:
+    """A link target key of ``repo_id`` (file, symbol or memory); else ``ToolError``.
+
+    With ``get``, a target that is not a key may name what the store indexes instead: a
+    file path (``src/app.py``) or a symbol's fully-qualified name (``pkg.app.run``), the
+    file first; it becomes that record's key.
+    """
     if not isinstance(target, str):
         raise ToolError(f"links: a target is a key string ({_KEY_FORMS.format(r=repo_id)})")
+    if get is not None and not target.startswith("repo/"):
+        return _indexed_key(repo_id, target, get)
     try:
         parsed = parse_key(target)
     except InvalidKeyError:
@@ -66,13 +74,29 @@ def check_target(repo_id: str, target: Any) -> str:
     return target
 
 
+def _indexed_key(repo_id: str, name: str, get: Getter) -> str:
+    """The key of the file or symbol the store indexes as ``name``; else ``ToolError``."""
+    for structural in STRUCTURAL:
+        try:
+            key = make_key(repo_id, structural, name)
+        except InvalidKeyError:
+            break  # an empty name: no key of any family
+        if get(key) is not None:
+            return key
+    raise ToolError(f"links: {name!r} is neither a key nor a path or symbol the index holds; "
+                    f"give an indexed path, a fully-qualified symbol name, or "
+                    f"{_KEY_FORMS.format(r=repo_id).removeprefix('give ')}")
+
+
 def family(target: str) -> str:
     """The key family of a (checked) target."""
     return target.split("/", 3)[2]
 
 
-def parse_links(repo_id: str, links: Any, label: str = "addLinks") -> frozenset[tuple[str, str]]:
-    """``{relation: [target keys]}`` from a tool argument, as ``(relation, target)`` pairs."""
+def parse_links(repo_id: str, links: Any, label: str = "addLinks", get: Getter | None = None,
+                ) -> frozenset[tuple[str, str]]:
+    """``{relation: [targets]}`` from a tool argument, as ``(relation, target key)`` pairs
+    (a target may be a path or symbol name when ``get`` is given: ``check_target``)."""
     if links is None:
         return frozenset()
     if not isinstance(links, dict):
@@ -82,7 +106,7 @@ def parse_links(repo_id: str, links: Any, label: str = "addLinks") -> frozenset[
         check_relation(relation)
         if not isinstance(targets, list):
             raise ToolError(f"{label}: {relation!r} must map to a list of keys")
-        pairs |= {(relation, check_target(repo_id, t)) for t in targets}
+        pairs |= {(relation, check_target(repo_id, t, get)) for t in targets}
     if len(pairs) > MAX_LINKS:
         raise ToolError(f"{label}: at most {MAX_LINKS} links per call")
     return frozenset(pairs)

@@ -6,6 +6,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from repoctx.camel import camel_keys
+
 if TYPE_CHECKING:
     from repoctx.reconcile.nodes.file_node import Lent
 
@@ -47,7 +49,7 @@ class PassReport:
         out["skipped"] = dict(self.skipped)
         out["backfilled"] = dict(self.backfilled)
         out["seconds"] = {k: round(v, 4) for k, v in self.seconds.items()}
-        return {_camel(k): v for k, v in out.items()}
+        return camel_keys(out)
 
     def text(self) -> str:
         """A short human summary."""
@@ -63,8 +65,3 @@ class PassReport:
         ]
         lines += [f"  warning: {w}" for w in self.warnings]
         return "\n".join(lines)
-
-
-def _camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(part.title() for part in rest)

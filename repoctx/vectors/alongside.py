@@ -19,7 +19,7 @@ import os
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -123,7 +123,7 @@ def child(args: str) -> None:
             with open_store(Path(given["root"]), repo_id=given["repo_id"],
                             store_dir=None if store_dir is None else Path(store_dir)) as store:
                 report = backfill(store, embedder_named(given["embedder"]))
-            found: dict[str, Any] = {"report": {**report.as_json(), "seconds": report.seconds}}
+            found: dict[str, Any] = {"report": asdict(report)}  # the fields, as built
         except Exception as exc:  # the parent turns it into the report's error
             found = {"error": f"{type(exc).__name__}: {exc}"}
         out.write(json.dumps(found))

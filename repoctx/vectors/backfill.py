@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from repoctx.camel import camel_keys
 from repoctx.store import Store
 from repoctx.trees import Batch, Snapshot
 from repoctx.vectors import caught_up, settled
@@ -88,8 +89,8 @@ class BackfillReport:
     seconds: float = 0.0
 
     def as_json(self) -> dict[str, Any]:
-        """The report as plain JSON values."""
-        return {**asdict(self), "seconds": round(self.seconds, 3)}
+        """The report as plain JSON values, keyed in camelCase like every answer."""
+        return camel_keys({**asdict(self), "seconds": round(self.seconds, 3)})
 
     def text(self) -> str:
         """A one-line summary for the index report."""

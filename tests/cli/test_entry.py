@@ -13,6 +13,7 @@ from repoctx.cli.common import fails_cleanly
 from repoctx.cli.output import EXIT_BUSY, EXIT_ERROR
 from repoctx.errors import StoreBusyError, ToolError
 from repoctx.reconcile import writer_lock
+from repoctx.store import enclosing_root
 from repoctx.trees import LOCAL_TREE, TREES
 
 
@@ -110,8 +111,11 @@ def test_call_answers_tool_errors_as_json(tmp_path):
     assert "unknown tool 'repocontext_nope'" in json.loads(result.stdout)["error"]["message"]
     result = CliRunner().invoke(main, ["call", "repocontext_stats", "{not json", "--path",
                                        str(tmp_path)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # bad usage: the command line, not the call, was wrong
     assert json.loads(result.stdout)["error"]["message"].startswith("arguments are not JSON")
+    result = CliRunner().invoke(main, ["call", "repocontext_stats", "[1]", "--path",
+                                       str(tmp_path)])
+    assert result.exit_code == 2 and "must be a JSON object" in result.stdout
 
 
 def test_call_is_bounded_by_the_call_deadline(tmp_path):
@@ -190,7 +194,8 @@ def test_a_plain_index_is_parsed_as_click_would_and_anything_else_is_left_to_cli
                         "--full", "--embedder", "none"]) == {
         "path": Path(repo), "store_dir": Path(store), "repo_id": "demo", "embedder": "none",
         "as_json": True, "full": True, "no_wait": False, "no_export": False}
-    assert plain_index(["index"])["path"] == Path(".")
+    assert plain_index(["index"])["path"] == enclosing_root(Path.cwd())
+    assert plain_index(["index", "--store", store])["path"] == Path(".")
     assert plain_index(["index", "--repo", repo, repo])["path"] == Path(repo)
     (tmp_path / "file").write_text("x")
     for argv in (["stats", repo], ["index", "--help"], ["index", repo, "--bogus"],
@@ -231,7 +236,7 @@ def test_a_plain_no_op_index_imports_no_click_and_fails_as_click_commands_do(tmp
     CliRunner().invoke(main, ["index", str(tmp_path), "--json"])  # settles the walk cache
     run = ("import io; from repoctx.cli import dispatch; out, sys.stdout = sys.stdout,"
            f" io.StringIO(); assert dispatch(['index', {str(tmp_path)!r}, '--json']) == 0;"
-           " assert '\"unchanged\": true' in sys.stdout.getvalue(); sys.stdout = out")
+           " assert '\"unchanged\":true' in sys.stdout.getvalue(); sys.stdout = out")
     assert loaded_by(run, ("click", "repoctx.cli.commands", "repoctx.cli.common",
                           "repoctx.reconcile.walk", "repoctx.crdt.text_body",
                           "repoctx.crdt.or_map")) == []

@@ -26,8 +26,8 @@ def test_a_bug_is_named_as_one_and_re_raised_under_repoctx_debug(monkeypatch):
         failure(KeyError("k"))
 
 
-def test_json_is_indented_with_sorted_keys_and_text_comes_from_the_payload():
-    assert rendered({"b": 1, "a": [2]}, True, str) == '{\n  "a": [\n    2\n  ],\n  "b": 1\n}'
+def test_json_is_compact_in_the_answers_order_and_text_comes_from_the_payload():
+    assert rendered({"b": 1, "a": [2], "é": "ü"}, True, str) == '{"b":1,"a":[2],"é":"ü"}'
     assert rendered({"n": 3}, False, lambda p: f"n={p['n']}") == "n=3"
 
 

@@ -72,3 +72,15 @@ def test_capture_skips_memory_targets_and_missing_records(indexed):
                        ("b", key("mem", "t/i")), ("c", key("symbol", "app.Model"))})
     got = links.capture(indexed.get, pairs)
     assert set(got) == {key("file", "app.py"), key("symbol", "app.Model")}
+
+
+def test_a_path_or_a_symbol_name_stands_for_its_key_when_the_store_indexes_it(indexed):
+    get = indexed.get
+    assert links.check_target("demo", "app.py", get) == key("file", "app.py")
+    assert links.check_target("demo", "app.validate", get) == key("symbol", "app.validate")
+    assert links.check_target("demo", key("file", "app.py"), get) == key("file", "app.py")
+    for unknown in ("missing.py", "app.nope", ""):
+        with pytest.raises(ToolError, match="neither a key nor a path or symbol"):
+            links.check_target("demo", unknown, get)
+    assert links.parse_links("demo", {"about": ["app.py"]}, get=get) == {
+        ("about", key("file", "app.py"))}
