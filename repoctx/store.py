@@ -280,7 +280,7 @@ _LOCAL_ORIGIN = re.compile(r"(?:file://|[/~.]|[A-Za-z]:[\\/])")
 
 
 def _origin_url(root: Path) -> str | None:
-    config = _git_dir(root) / "config"
+    config = git_dir(root) / "config"
     if not config.is_file():
         return None
     import configparser  # only a store opened without a repository id reads it
@@ -293,7 +293,7 @@ def _origin_url(root: Path) -> str | None:
     return parser.get('remote "origin"', "url", fallback=None)
 
 
-def _git_dir(root: Path) -> Path:
+def git_dir(root: Path) -> Path:
     """The directory holding the repository's git config (a worktree's common dir too)."""
     dot_git = root / ".git"
     if not dot_git.is_file():
@@ -304,12 +304,12 @@ def _git_dir(root: Path) -> Path:
         return dot_git
     if not text.startswith("gitdir:"):
         return dot_git
-    git_dir = (root / text.removeprefix("gitdir:").strip()).resolve()
-    common = git_dir / "commondir"
+    found = (root / text.removeprefix("gitdir:").strip()).resolve()
+    common = found / "commondir"
     try:
-        return (git_dir / common.read_text("utf-8").strip()).resolve()
+        return (found / common.read_text("utf-8").strip()).resolve()
     except (OSError, UnicodeDecodeError):
-        return git_dir  # a submodule's git dir holds its own config
+        return found  # a submodule's git dir holds its own config
 
 
 def _slug(text: str) -> str:

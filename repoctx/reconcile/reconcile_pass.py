@@ -26,6 +26,7 @@ from repoctx.collector import collector_paused
 from repoctx.crdt.record import Record
 from repoctx.errors import CorruptRecordError
 from repoctx.reconcile import walk_cache
+from repoctx.reconcile.git_excludes import ExcludeFile, exclude_files
 from repoctx.reconcile.lock import writer_lock
 from repoctx.reconcile.nodes import file_node as fn
 from repoctx.reconcile.report import PassReport
@@ -72,7 +73,8 @@ def reconcile_pass(store: Store, root: Path, options: PassOptions = PassOptions(
     with writer_lock(store.path, wait=options.wait):
         write_status(store.path, {"status": "indexing", "phase": "walk", "repoId": store.repo_id})
         try:
-            scope = _scope(store, options)
+            excludes = exclude_files(str(root.resolve()))
+            scope = _scope(store, options, excludes)
             saved = None if options.full else walk_cache.load(store, root, scope)
             if saved is not None:
                 with _timed(report, "recheck"):
@@ -89,7 +91,8 @@ def reconcile_pass(store: Store, root: Path, options: PassOptions = PassOptions(
             with _timed(report, "walk"):
                 found = walk(root, store_dir=store.path, max_depth=options.max_depth,
                              max_files=options.max_files,
-                             previous=saved.listings() if saved is not None else None)
+                             previous=saved.listings() if saved is not None else None,
+                             excludes=excludes)
             with _timed(report, "classify"):
                 plan = _classify(store, found, options, report,
                                  saved.settled_stats() if saved is not None else {})
@@ -114,10 +117,12 @@ def _finished(store: Store, report: PassReport, started: float) -> PassReport:
     return report
 
 
-def _scope(store: Store, options: PassOptions) -> tuple:
-    """Everything besides the tree and the store's records that decides what a pass does."""
+def _scope(store: Store, options: PassOptions, excludes: tuple[ExcludeFile, ...] = ()) -> tuple:
+    """Everything besides the tree and the store's records that decides what a pass does
+    (git's exclude files among it: editing one must re-walk)."""
     return (options.content, options.symbols, options.xref, options.max_depth,
-            options.max_files, str(store.path.resolve()), _grammar_packages())
+            options.max_files, str(store.path.resolve()), _grammar_packages(),
+            [list(f) for f in excludes])
 
 
 def _grammar_packages() -> str:

@@ -5,6 +5,8 @@ Invariants:
 - paths are relative, POSIX, and sorted (code-point order, which is UTF-8 byte order);
 - `.git` (directory or file), any `.repoctx` store and the store directory are never
   entered or listed;
+- inside git, `.git/info/exclude` and `core.excludesFile` apply from the root, weaker
+  than any ignore file of the tree (`git_excludes`);
 - `.gitignore`, `.contextpullignore` and `.repoctxignore` apply at every level, each
   relative to its own directory, with git's rules: the deepest matching pattern wins, a
   later file of the same directory overrides an earlier one (in that name order, so
@@ -33,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from repoctx.errors import ReconcileError
+from repoctx.reconcile.git_excludes import ExcludeFile, exclude_files, exclude_lines
 
 if TYPE_CHECKING:  # loaded when ignore rules are read: a settled no-op never reads them
     import pathspec
@@ -201,9 +204,10 @@ class _Walker:
     previous: Mapping[str, Listing] = field(default_factory=dict)
     ignored: int = 0
 
-    def run(self) -> Walk:
-        """Walk the real tree, then the symlinked directories it found."""
-        self._walk_from(_Dir(self.root, "", self.root, 0, ()))
+    def run(self, base: tuple[_Rules, ...] = ()) -> Walk:
+        """Walk the real tree under the ``base`` rules, then the symlinked directories it
+        found."""
+        self._walk_from(_Dir(self.root, "", self.root, 0, base))
         while self.linked and not self.full:
             self.linked.sort(key=lambda linked: linked.rel_path, reverse=True)
             self._walk_from(self.linked.pop())
@@ -281,7 +285,7 @@ class _Walker:
         self.skipped += known.skipped
         self.ctimes += [(directory.rel_path, known.ctime)] + [
             (prefix + name, ctime) for name, ctime in known.ignore_files]
-        rules = self._rules_from(directory, lines)
+        rules = self.rules_from(directory, lines)
         subdirs: list[_Dir] = []
         for name in known.subdirs:
             self._subdir(directory, base + name, prefix + name,
@@ -363,10 +367,10 @@ class _Walker:
         if not names:
             return directory.rules
         names.sort(key=lambda entry: IGNORE_FILES.index(entry.name))
-        return self._rules_from(directory, [line for entry in names
+        return self.rules_from(directory, [line for entry in names
                                             for line in self._read_lines(directory, entry)])
 
-    def _rules_from(self, directory: _Dir, lines: list[str]) -> tuple[_Rules, ...]:
+    def rules_from(self, directory: _Dir, lines: list[str]) -> tuple[_Rules, ...]:
         """The rules chain of `directory` given the lines of its own ignore files."""
         if not lines:
             return directory.rules
@@ -427,7 +431,8 @@ def _real_root(root: Path) -> str:
 
 
 def walk(root: Path, *, store_dir: Path | None, max_depth: int = 64,
-         max_files: int = 200_000, previous: Mapping[str, Listing] | None = None) -> Walk:
+         max_files: int = 200_000, previous: Mapping[str, Listing] | None = None,
+         excludes: tuple[ExcludeFile, ...] | None = None) -> Walk:
     """List the files under `root` that the reconcile should see.
 
     `store_dir` (absolute, or relative to the working directory) is never entered.
@@ -436,8 +441,12 @@ def walk(root: Path, *, store_dir: Path | None, max_depth: int = 64,
     `max_files` files and reports the first file past the cut as `max-files`.
     `previous` (directory path -> `Listing`, from an earlier walk of the same root with
     the same bounds and store) lets an unchanged directory be listed without reading it.
+    `excludes` are git's exclude files (`git_excludes.exclude_files` of the root, read
+    here when not given), the weakest rules of the root.
     Raises `ReconcileError` only if `root` is not a readable directory.
     """
     real_root = _real_root(root)
     store = os.path.realpath(store_dir) if store_dir is not None else None
-    return _Walker(real_root, store, max_depth, max_files, previous=previous or {}).run()
+    walker = _Walker(real_root, store, max_depth, max_files, previous=previous or {})
+    lines = exclude_lines(exclude_files(real_root) if excludes is None else excludes)
+    return walker.run(walker.rules_from(_Dir(real_root, "", real_root, 0, ()), lines))
