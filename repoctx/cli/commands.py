@@ -229,12 +229,45 @@ def _tool_error(message: str, code: int = EXIT_ERROR) -> NoReturn:
 
 
 @main.command("tools")
+@click.argument("name", required=False)
 @json_option
-def tools_command(as_json: bool) -> None:
-    """List every tool with one line on what it answers."""
-    lines = _tool_lines()
-    emit([{"name": n, "summary": s} for n, s in lines], as_json,
-         lambda rows: "\n".join(f"{r['name']:<28} {r['summary']}" for r in rows))
+@fails_cleanly
+def tools_command(name: str | None, as_json: bool) -> None:
+    """List every tool with one line on what it answers; with NAME, that tool's guidance,
+    arguments (types, defaults, limits) and answer fields."""
+    if name is None:
+        lines = _tool_lines()
+        emit([{"name": n, "summary": s} for n, s in lines], as_json,
+             lambda rows: "\n".join(f"{r['name']:<28} {r['summary']}" for r in rows))
+        return
+    from repoctx.tools.describe import describe
+    from repoctx.tools.registry import find_tool
+
+    emit(describe(find_tool(name)), as_json, _described_text)
+
+
+def _described_text(tool: dict[str, Any]) -> str:
+    """``repoctx tools NAME`` for a person: the guide, then one line per argument and field."""
+    import textwrap
+
+    lines = [f"{tool['name']}: {tool['title']}" + ("" if tool["readOnly"] else " (writes)"),
+             *textwrap.wrap(tool["guide"], 88), "", "arguments:"]
+    for arg in tool["arguments"]:
+        limits = [f"{key} {arg[key]}" for key in ("minimum", "maximum", "maxLength", "maxItems")
+                  if key in arg]
+        facts = [arg["type"], *(["required"] if arg["required"] else []),
+                 *([f"default {json.dumps(arg['default'])}"] if "default" in arg else []),
+                 *[f"one of {', '.join(map(str, arg[key]))}" for key in ("enum", "itemEnum")
+                   if key in arg],
+                 *limits]
+        lines.append(f"  {arg['name']:<22} {'; '.join(facts)}"
+                     + (f" - {arg['description']}" if "description" in arg else ""))
+    lines += ["", "answer fields:"]
+    for field in tool["answer"]:
+        inner = f" ({', '.join(field['itemFields'])})" if "itemFields" in field else ""
+        lines.append(f"  {field['name']:<22} {field['type']}{inner}"
+                     + ("" if field["always"] else ", sometimes"))
+    return "\n".join(lines)
 
 
 @main.command()

@@ -24,7 +24,7 @@ from mcp_types import Tool as MCPTool
 from repoctx.errors import RepoctxError
 from repoctx.retrieval import Workspace
 from repoctx.tools.registry import find_tool, serialize, tools
-from repoctx.tools.spec import Tool, over_bounds
+from repoctx.tools.spec import Tool, over_bounds, published_schema
 
 from .bounded_calls import BoundedCalls
 from .guarded_stdio import guarded_stdio_server
@@ -95,7 +95,7 @@ def mcp_tool(tool: Tool) -> MCPTool:
     """How MCP lists ``tool``: a read-only tool is idempotent and never destructive."""
     return MCPTool(
         name=tool.name, title=tool.title, description=tool.description,
-        input_schema=tool.input_schema, output_schema=tool.output_schema,
+        input_schema=published_schema(tool.input_schema), output_schema=tool.output_schema,
         annotations=ToolAnnotations(
             title=tool.title, read_only_hint=tool.read_only,
             destructive_hint=tool.destructive and not tool.read_only,

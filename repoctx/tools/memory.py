@@ -16,12 +16,11 @@ from repoctx.retrieval.workspace import Workspace
 from repoctx.tools import outputs
 from repoctx.tools.spec import Tool, integer, schema, string, strings
 
-_KEY = string("Memory key repo/{repoId}/mem/{topic}/{id}.", 1024)
-_LINKS = {"type": "object", "description": "Relation -> list of target keys: files "
-          "repo/{id}/file/{path}, symbols repo/{id}/symbol/{fqName} or memory entries."}
+_KEY = string("A memory entry's key.", 1024)
+_LINKS = {"type": "object", "description": "Relation: [paths, symbols or memory keys]."}
 _TEXT = {"type": "string", "maxLength": 4096}
 _BODY = {"type": "string", "maxLength": memory.MAX_BODY_BYTES,
-         "description": "Body text (at most 64 KiB of UTF-8)."}
+         "description": "At most 64 KiB."}
 
 
 def _remember(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
@@ -47,19 +46,15 @@ def _scan(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
 TOOLS: tuple[Tool, ...] = (
     Tool(
         "repocontext_remember",
-        "Store a decision, note or memory next to the code: a topic, an optional id (one "
-        "is generated), title, body, author, provenance, tags, typed links to files, "
-        "symbols or other entries (the linked code's digest is captured so later drift "
-        "shows as stale) and an optional time to live. Answers the entry's key.",
-        schema({"topic": string("Topic (no '/', no control characters).", 128),
-                "id": string("Entry id within the topic (default: generated).", 128),
-                "kind": {"type": "string", "enum": list(memory.KINDS),
-                         "description": "decision, note or memory (default note; set on "
-                                        "create)."},
+        "Store a note or decision linked to files and symbols; a link goes stale when its code "
+        "changes.",
+        schema({"topic": string("Topic (no '/').", 128),
+                "id": string("Id (default: new).", 128),
+                "kind": {"type": "string", "enum": list(memory.KINDS)},
                 "title": _TEXT, "body": _BODY, "author": _TEXT, "provenance": _TEXT,
-                "tags": strings("Tags."), "addLinks": _LINKS,
+                "tags": strings(), "addLinks": _LINKS,
                 "ttlSeconds": {"type": "integer", "minimum": 1, "maximum": MAX_TTL_SECONDS,
-                               "description": "Expire after this many seconds."}},
+                               "description": "Expire after seconds."}},
                ("topic",)),
         # Given fields of an existing entry are overwritten; without an id each call
         # creates another entry.
@@ -68,33 +63,28 @@ TOOLS: tuple[Tool, ...] = (
     ),
     Tool(
         "repocontext_recall",
-        "Read one memory entry: kind, fields, tags, links, expiry, and whether its links "
-        "to files and symbols went stale (the code changed since the link was made) or "
-        "dangle (the target is not in the index).",
+        "Read a memory entry, flagging stale or dangling links.",
         schema({"key": _KEY}, ("key",)),
         lambda ws, a: memory.recall(ws.store, a["key"]),
         title="Recall a memory entry", output_schema=outputs.RECALL,
     ),
     Tool(
         "repocontext_update",
-        "Edit an existing memory entry: set fields (title, body, author, provenance; each "
-        "a last-writer-wins write, untouched fields kept; a body edit changes only the "
-        "changed region), add or remove tags and links. The remaining TTL is kept.",
+        "Edit a memory entry: fields, tags, links.",
         schema({"key": _KEY,
-                "fields": {"type": "object", "description": "Field -> new value."},
-                "addTags": strings("Tags to add."), "removeTags": strings("Tags to remove."),
+                "fields": {"type": "object", "description": "Field: new value."},
+                "addTags": strings(), "removeTags": strings(),
                 "addLinks": _LINKS, "removeLinks": _LINKS}, ("key",)),
         _update, read_only=False, destructive=True, title="Edit a memory entry",
         output_schema=outputs.UPDATE,
     ),
     Tool(
         "repocontext_forget",
-        "Delete a memory entry, or with lapse=true let it expire after lapseSeconds (a "
-        "lapse never shortens a later expiry).",
+        "Delete a memory entry, or let it lapse.",
         schema({"key": _KEY,
                 "lapse": {"type": "boolean", "default": False,
-                          "description": "Expire instead of deleting now."},
-                "lapseSeconds": integer("Seconds until a lapse expires.", 1, MAX_TTL_SECONDS,
+                          "description": "Expire instead of deleting."},
+                "lapseSeconds": integer("Seconds to lapse.", 1, MAX_TTL_SECONDS,
                                         60)}, ("key",)),
         lambda ws, a: memory.forget(ws.store, a["key"], lapse=a["lapse"],
                                     lapse_seconds=a["lapseSeconds"]),
@@ -103,32 +93,28 @@ TOOLS: tuple[Tool, ...] = (
     ),
     Tool(
         "repocontext_neighbors",
-        "Walk the links around a memory entry, file or symbol breadth-first: what it "
-        "links to and which entries link to it, each neighbour checked for staleness.",
-        schema({"key": string("A memory, file or symbol key.", 1024),
-                "relation": string("Follow only this relation.", 64),
-                "depth": integer("Hops.", 1, 3, 1),
-                "maxNodes": integer("Most neighbours.", 1, 100, 50)}, ("key",)),
+        "What a memory entry, file or symbol links to and is linked from.",
+        schema({"key": string("A memory key, path or symbol.", 1024),
+                "relation": string("Only this relation.", 64),
+                "depth": integer("", 1, 3, 1),
+                "maxNodes": integer("", 1, 100, 50)}, ("key",)),
         lambda ws, a: memory.neighbors(ws.store, a["key"], relation=a.get("relation"),
                                        depth=a["depth"], max_nodes=a["maxNodes"]),
         title="Links around an entry, file or symbol", output_schema=outputs.NEIGHBORS,
     ),
     Tool(
         "repocontext_scan",
-        "Page through files, packages, symbols, memory entries or one topic in key order. "
-        "Bulk pages do not evaluate staleness or expiry (those fields are null); recall a "
-        "key for them.",
-        schema({"scope": {"type": "string", "enum": list(memory.SCOPES),
-                          "description": "What to page through."},
-                "topic": string("The topic, for scope topic.", 128),
-                "pathPrefix": string("Only keys whose name starts with this."),
-                "pageSize": integer("Entries per page.", 1, 500, 100),
-                "continuationToken": string("From the previous page.", 8192)}, ("scope",)),
+        "Page through files, packages, symbols or memory in key order.",
+        schema({"scope": {"type": "string", "enum": list(memory.SCOPES)},
+                "topic": string("For scope topic.", 128),
+                "pathPrefix": string("Key name prefix."),
+                "pageSize": integer("", 1, 500, 100),
+                "continuationToken": string("From the last page.", 8192)}, ("scope",)),
         _scan, title="Page through the store", output_schema=outputs.SCAN,
     ),
     Tool(
         "repocontext_list_topics",
-        "List the memory topics with how many live entries each holds.",
+        "Memory topics with their entry counts.",
         schema({}),
         lambda ws, a: memory.list_topics(ws.store),
         title="Memory topics", output_schema=outputs.LIST_TOPICS,

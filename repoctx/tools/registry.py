@@ -84,22 +84,19 @@ def _symbols(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
 READ_TOOLS: tuple[Tool, ...] = (
     Tool(
         "repocontext_outline",
-        "List what one file declares (classes, functions, methods, variables with their "
-        "signatures and line spans), its digest and what a full read of it would cost in "
-        "tokens — answered from the index alone, without reading the file.",
-        schema({"path": string("Repository-relative POSIX path of the file.")}, ("path",)),
+        "What one file declares (kind, signature, lines), its digest and full-read token cost, "
+        "from the index.",
+        schema({"path": string("Repository-relative path.")}, ("path",)),
         _outline, title="Outline a file", output_schema=outputs.OUTLINE,
     ),
     Tool(
         "repocontext_related",
-        "For a file or a symbol: the modules it imports, the symbols that depend on it and "
-        "the tests that cover it, from the reverse cross-reference index (no scan); at most "
-        "k entries per list, omitted counts the rest.",
+        "Imports, dependents and covering tests of a file or a symbol.",
         schema(
             {
-                "path": string("A repository-relative file path."),
-                "symbol": string("A symbol: fully-qualified (pkg.mod.Class) or simple name."),
-                "k": integer("Most entries per list (imports, dependents, tests).", RELATED_K_MIN,
+                "path": string("A file path."),
+                "symbol": string("Fully-qualified or simple name."),
+                "k": integer("Most entries per list.", RELATED_K_MIN,
                              RELATED_K_MAX, RELATED_K),
             }
         ),
@@ -107,30 +104,27 @@ READ_TOOLS: tuple[Tool, ...] = (
     ),
     Tool(
         "repocontext_changed",
-        "What changed in the working tree since it was indexed (added, updated, removed "
-        "files), which symbols those edits touch, what depends on them and which tests to "
-        "run.",
-        schema({"paths": strings("Limit to these files or directories.")}),
+        "Working-tree edits since indexing: files, definitions touched, their dependents and the "
+        "tests to run.",
+        schema({"paths": strings("Only these files or folders.")}),
         _changed, title="What changed since indexing", output_schema=outputs.CHANGED,
     ),
     Tool(
         "repocontext_index_status",
-        "Whether the index is ready, being built or failed, with file counters, timings "
-        "and the last error.",
+        "Whether the index is ready, with counters, timings and the last error.",
         schema({}),
         _index_status, title="Index status", output_schema=outputs.INDEX_STATUS,
     ),
     Tool(
         "repocontext_stats",
-        "How many calls this server answered, the tokens it sent, the tokens of full file "
-        "reads those answers replaced, and the net saving.",
+        "Calls answered, tokens sent and full-read tokens saved.",
         schema({}),
         lambda ws, a: ws.stats.as_json(), title="Token savings of this server",
         output_schema=outputs.STATS,
     ),
     Tool(
         "repocontext_health",
-        "Check that the store and the ContextPull export open, with versions.",
+        "Check that the store and the export open.",
         schema({}),
         _health, title="Store and export health", output_schema=outputs.HEALTH,
     ),
@@ -138,23 +132,18 @@ READ_TOOLS: tuple[Tool, ...] = (
 
 CONTEXT_TOOL = Tool(
     "repocontext_context",
-    "Assemble the code a task needs within a token budget: the definitions the task "
-    "names, what depends on them, their tests and the best search hits, packed as whole "
-    "files, symbol slices, outlines or paths. The whole JSON answer fits "
-    "responseBudgetTokens; units already delivered to the session (or listed in seen) "
-    "come back under reused and cost nothing.",
+    "The code a task needs, packed to fit a token budget; what a session already holds comes back "
+    "as reused.",
     schema({
-        "task": string("What the agent is trying to do: words, or a whole pasted issue with "
-                       "its code and traceback (reduced to its telling terms).",
-                       MAX_TEXT_CHARS),
-        "responseBudgetTokens": integer("Most tokens the whole answer may cost.", 1, 200_000,
+        "task": string("The task in words, or a whole pasted issue.", MAX_TEXT_CHARS),
+        "responseBudgetTokens": integer("Most tokens for the whole answer.", 1, 200_000,
                                         8192),
-        "top": integer("Most files to consider (default: more as the budget grows).", 1, 50),
+        "top": integer("Most files to consider.", 1, 50),
         "detail": {"type": "string", "enum": ["auto", "paths", "outline", "slices"],
-                   "default": "auto", "description": "How much of each file to send."},
-        "seen": strings("Receipts of units the caller already holds.", 1000),
-        "known": strings("path@contentHash claims of whole files the session holds.", 1000),
-        "session": string("A session id: delivered units are remembered for 6 hours.", 128),
+                   "default": "auto", "description": "How much of each file."},
+        "seen": strings("Receipts already held.", 1000),
+        "known": strings("path@contentHash of files held.", 1000),
+        "session": string("Session id: what it was sent is reused.", 128),
     }, ("task",)),
     _context,
     # Writes the session's deliveries (only adds); a repeat in the same session answers
@@ -166,23 +155,18 @@ CONTEXT_TOOL = Tool(
 SEARCH_TOOLS = (
     Tool(
         "repocontext_search",
-        "Find where something lives in the repository: ranked hits over files, symbols "
-        "and sections, each with the matched lines, a snippet around the match, why it "
-        "matched (symbol, path, heading, content, typo correction) and whether the file "
-        "on disk is still what was indexed (fresh). refresh re-indexes stale files first; "
-        "queries answers several related queries in one call.",
+        "Ranked files, symbols and sections for a query, with lines, snippet, reasons and "
+        "freshness.",
         schema({
-            "query": string("What to look for: words, an identifier, a phrase, or a whole "
-                            "pasted issue (reduced to its telling terms).", MAX_TEXT_CHARS),
-            "queries": strings("Several related queries, answered together.", 10,
-                               MAX_TEXT_CHARS),
-            "k": integer("Most hits to return.", 1, 100, 10),
-            "kinds": {"type": "array", "maxItems": 4, "description": "Only these kinds.",
+            "query": string("Words, an identifier or a pasted issue.", MAX_TEXT_CHARS),
+            "queries": strings("Several queries at once.", 10, MAX_TEXT_CHARS),
+            "k": integer("Most hits.", 1, 100, 10),
+            "kinds": {"type": "array", "maxItems": 4,
                       "items": {"type": "string", "enum": ["file", "symbol", "section",
                                                            "memory"]}},
-            "paths": strings("Only paths matching these globs or directories.", 50),
+            "paths": strings("Only these globs or folders.", 50),
             "refresh": {"type": "boolean", "default": False,
-                        "description": "Re-index stale files before answering."},
+                        "description": "Re-index stale files first."},
         }),
         _search,
         # refresh=true re-indexes stale files: the index follows the files on disk, so a
@@ -191,10 +175,9 @@ SEARCH_TOOLS = (
     ),
     Tool(
         "repocontext_symbols",
-        "Find symbols (classes, functions, methods, variables) by name, part of a name or "
-        "description, with where each is declared.",
-        schema({"query": string("A name, part of one, or words.", 1000),
-                "k": integer("Most symbols to return.", 1, 100, 20)}, ("query",)),
+        "Find definitions by name, part of a name or words.",
+        schema({"query": string("A name or part of one.", 1000),
+                "k": integer("Most symbols.", 1, 100, 20)}, ("query",)),
         _symbols, title="Find symbols", output_schema=outputs.SYMBOLS,
     ),
 )

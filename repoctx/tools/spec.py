@@ -40,33 +40,36 @@ class Tool:
 
 
 def schema(properties: dict[str, dict[str, Any]], required: tuple[str, ...] = ()) -> dict:
-    """A JSON object schema; ``repoId`` is accepted by every tool."""
-    props = {"repoId": {"type": "string", "maxLength": 128,
-                        "description": "Repository id (default: the store's only one)."},
-             **properties}
-    return {"type": "object", "properties": props, "required": list(required),
-            "additionalProperties": False}
+    """A JSON object schema; every tool accepts ``repoId`` (default: the store's only
+    repository; its name says what it is, and the tool list is paid for on every turn)."""
+    props = {"repoId": {"type": "string", "maxLength": 128}, **properties}
+    out: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
+    return {**out, "required": list(required)} if required else out
 
 
-def string(description: str, max_length: int = 4096) -> dict[str, Any]:
-    """A bounded, non-empty string argument."""
-    return {"type": "string", "minLength": 1, "maxLength": max_length,
-            "description": description}
+def string(description: str = "", max_length: int = 4096) -> dict[str, Any]:
+    """A bounded, non-empty string argument (a name that says it all needs no description)."""
+    return _described({"type": "string", "minLength": 1, "maxLength": max_length}, description)
 
 
-def strings(description: str, max_items: int = 100, max_length: int = 1024) -> dict[str, Any]:
+def strings(description: str = "", max_items: int = 100, max_length: int = 1024,
+            ) -> dict[str, Any]:
     """A bounded list of strings."""
-    return {"type": "array", "items": {"type": "string", "maxLength": max_length},
-            "maxItems": max_items, "description": description}
+    return _described({"type": "array", "items": {"type": "string", "maxLength": max_length},
+                       "maxItems": max_items}, description)
 
 
 def integer(description: str, low: int, high: int, default: int | None = None) -> dict[str, Any]:
     """An integer with a range (clamped) and a default (none: the handler decides)."""
-    out = {"type": "integer", "minimum": low, "maximum": high, "default": default,
-           "description": description}
-    if default is None:
-        del out["default"]
-    return out
+    out: dict[str, Any] = {"type": "integer", "minimum": low, "maximum": high}
+    if default is not None:
+        out["default"] = default
+    return _described(out, description)
+
+
+def _described(spec: dict[str, Any], description: str) -> dict[str, Any]:
+    """``spec`` with its description, when there is one."""
+    return {**spec, "description": description} if description else spec
 
 
 def over_bounds(input_schema: dict[str, Any], arguments: Any) -> str | None:
@@ -100,3 +103,22 @@ def _too_long(field: str, spec: dict[str, Any], value: str) -> str | None:
         return None
     return (f"{field}: must be a string of {spec.get('minLength', 0)} to {high} characters "
             f"(got {len(value)})")
+
+
+VALIDATION_ONLY = frozenset({"minLength", "maxLength", "maxItems", "additionalProperties"})
+"""Schema keywords a model does not need to call a tool right: the size bounds and the
+closed object. The server still checks every call against the whole schema and names the
+bound a call broke; `repoctx tools NAME` prints them."""
+
+
+def published_schema(input_schema: Any) -> Any:
+    """``input_schema`` as the tool list hands it to a model: without ``VALIDATION_ONLY``
+    keywords, whose cost every agent session would pay on every turn."""
+    if not isinstance(input_schema, dict):
+        return input_schema
+    out = {key: published_schema(value) for key, value in input_schema.items()
+           if key not in VALIDATION_ONLY and key != "properties"}
+    if "properties" in input_schema:  # argument names are kept whatever they are
+        out["properties"] = {name: published_schema(spec)
+                             for name, spec in input_schema["properties"].items()}
+    return out

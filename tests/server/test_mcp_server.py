@@ -10,6 +10,7 @@ from jsonschema import Draft202012Validator
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from repoctx.tokenizer import count_tokens
 from tests.reconcile.helpers import write
 
 APP = '''"""The app."""
@@ -66,6 +67,12 @@ def test_tools_are_listed_with_schemas_and_read_only_annotations(repo):
     assert listed["repocontext_outline"].input_schema["required"] == ["path"]
     assert listed["repocontext_outline"].annotations.read_only_hint is True
     assert listed["search"].input_schema["properties"]["limit"]["maximum"] == 50
+    # What a model is handed costs little: name, description and input schema of all tools
+    # together, in the JSON a client renders them as, counted in cl100k tokens.
+    sent = [json.dumps({"name": t.name, "description": t.description,
+                        "inputSchema": t.input_schema}) for t in listed.values()]
+    assert len(listed) == 21 and count_tokens("".join(sent)) <= 3000
+    assert "maxLength" not in json.dumps(listed["repocontext_search"].input_schema)
 
 
 def test_every_tool_answers_and_bad_arguments_are_tool_errors(repo):

@@ -41,7 +41,7 @@ def test_every_memory_tool_is_registered_with_a_description():
     assert [t.name for t in TOOLS] == NAMES
     registry = tools.tools()
     for name in NAMES:
-        assert registry[name].description and len(registry[name].description) > 40
+        assert registry[name].description and len(registry[name].description) > 30
     writers = {t.name for t in TOOLS if not t.read_only}
     assert writers == {"repocontext_remember", "repocontext_update", "repocontext_forget"}
 
