@@ -1,8 +1,15 @@
-"""retrieval/call_stats — what the tools of one workspace answered, and what it saved."""
+"""retrieval/call_stats — what the tools of one workspace answered, and what it saved.
+
+A file counts as a full read saved once, the first time an answer stood in for reading it
+(``note``'s ``stood_in``): sent as definitions or an outline rather than whole. A search
+hit that names a file saves nothing (the agent still reads what it found), and a file
+sent whole was read, only through the tool.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 
 @dataclass
@@ -12,12 +19,17 @@ class CallStats:
     calls: int = 0
     response_tokens: int = 0
     full_read_tokens_replaced: int = 0
+    replaced_paths: set[str] = field(default_factory=set)
 
-    def note(self, response_tokens: int, replaced: int) -> None:
-        """Count one answered call."""
+    def note(self, response_tokens: int, stood_in: Mapping[str, int]) -> None:
+        """Count one answered call; ``stood_in``: path -> full-read tokens of each file the
+        answer stood in for (a file already counted is not counted again)."""
         self.calls += 1
         self.response_tokens += response_tokens
-        self.full_read_tokens_replaced += replaced
+        for path, tokens in stood_in.items():
+            if path not in self.replaced_paths:
+                self.replaced_paths.add(path)
+                self.full_read_tokens_replaced += tokens
 
     def as_json(self) -> dict[str, int]:
         """The ``repocontext_stats`` answer."""

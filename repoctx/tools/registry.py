@@ -14,6 +14,8 @@ from typing import Any
 
 from repoctx.contextpull import call_tool, check_arguments, tool_definitions
 from repoctx.errors import StoreReadOnlyError, ToolError
+from repoctx.retrieval.bundle.receipts import OUTLINE as OUTLINE_UNIT
+from repoctx.retrieval.bundle.receipts import SLICE
 from repoctx.retrieval.bundle.wire import RESPONSE_TOKENS, dumps
 from repoctx.retrieval.impact.related import DEFAULT_K as RELATED_K
 from repoctx.retrieval.impact.related import K_MAX as RELATED_K_MAX
@@ -236,7 +238,7 @@ def call(ws: Workspace, name: str, arguments: dict[str, Any] | None = None) -> d
         result = tool.handler(ws, checked)
     except StoreReadOnlyError as exc:
         raise ToolError(f"{name}: {exc}") from None
-    ws.stats.note(_response_tokens(result), _replaced(ws, result))
+    ws.stats.note(_response_tokens(result), _stood_in(ws, result))
     return result
 
 
@@ -273,19 +275,19 @@ serialize = dumps
 """The one JSON form every door sends (and every token budget is charged on)."""
 
 
-def _replaced(ws: Workspace, result: dict[str, Any]) -> int:
-    """Tokens of full reads of the files an answer names (what it stood in for)."""
-    items = [
-        item
-        for key in ("hits", "entries")
-        if isinstance(result.get(key), list)
-        for item in result[key]
-    ]
-    paths = {
-        item["path"]
-        for item in items
-        if isinstance(item, dict) and isinstance(item.get("path"), str)
-    }
-    if isinstance(result.get("path"), str):
-        paths.add(result["path"])
-    return sum((ws.node(p).tokens or 0) for p in paths if ws.node(p) is not None)
+def _stood_in(ws: Workspace, result: dict[str, Any]) -> dict[str, int]:
+    """Path -> full-read tokens of each file the answer stood in for: an outline, and a
+    context entry sent as slices or an outline (not whole, not as a bare path)."""
+    paths = [entry["path"] for entry in result.get("entries") or ()
+             if isinstance(entry, dict) and isinstance(entry.get("path"), str)
+             and _partial(entry.get("units"))]
+    if isinstance(result.get("path"), str) and isinstance(result.get("symbols"), list):
+        paths.append(result["path"])  # an outline
+    nodes = {path: ws.node(path) for path in paths}
+    return {path: node.tokens or 0 for path, node in nodes.items() if node is not None}
+
+
+def _partial(units: Any) -> bool:
+    """True for units that are definitions or an outline of a file, never all of it."""
+    kinds = {unit.get("kind") for unit in units or () if isinstance(unit, dict)}
+    return bool(kinds) and kinds <= {SLICE, OUTLINE_UNIT}

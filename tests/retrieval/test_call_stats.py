@@ -1,4 +1,4 @@
-"""retrieval/call_stats: calls, tokens sent, tokens replaced, net saving."""
+"""retrieval/call_stats: calls, tokens sent, tokens replaced (each file once), net saving."""
 
 from repoctx.retrieval.call_stats import CallStats
 
@@ -7,9 +7,9 @@ def test_note_and_as_json():
     stats = CallStats()
     assert stats.as_json() == {"calls": 0, "responseTokens": 0, "fullReadTokensReplaced": 0,
                                "netSaved": 0}
-    stats.note(100, 400)
-    stats.note(50, 0)
+    stats.note(100, {"a.py": 400})
+    stats.note(50, {})
     assert stats.as_json() == {"calls": 2, "responseTokens": 150,
                                "fullReadTokensReplaced": 400, "netSaved": 250}
-    stats.note(500, 0)
-    assert stats.as_json()["netSaved"] == -250
+    stats.note(500, {"a.py": 400})  # a file stood in for again is not saved twice
+    assert stats.as_json()["netSaved"] == -250 and stats.full_read_tokens_replaced == 400

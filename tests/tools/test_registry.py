@@ -73,6 +73,22 @@ def test_calls_are_counted_with_tokens_sent_and_replaced(fresh_shop):
     assert ws.stats.calls == 3
 
 
+def test_only_what_an_answer_stood_in_for_counts_as_not_read(fresh_shop):
+    ws = fresh_shop
+    tools.call(ws, "repocontext_search", {"query": "cart total"})
+    assert ws.stats.full_read_tokens_replaced == 0  # hits name files the agent still reads
+    bundle = tools.call(ws, "repocontext_context", {"task": "fix Cart.total",
+                                                    "responseBudgetTokens": 200_000})
+    partial = {e["path"] for e in bundle["entries"]
+               if {u["kind"] for u in e["units"]} <= {"slice", "outline"}}
+    assert ws.stats.full_read_tokens_replaced == sum(ws.node(p).tokens for p in partial)
+    before = ws.stats.full_read_tokens_replaced
+    tools.call(ws, "repocontext_outline", {"path": "shop/cart.py"})
+    tools.call(ws, "repocontext_outline", {"path": "shop/cart.py"})
+    twice = ws.node("shop/cart.py").tokens if "shop/cart.py" not in partial else 0
+    assert ws.stats.full_read_tokens_replaced == before + twice  # once, however often
+
+
 def test_serialize_is_compact_utf8_json():
     text = tools.serialize({"a": [1, 2], "b": "é"})
     assert text == '{"a":[1,2],"b":"é"}' and json.loads(text) == {"a": [1, 2], "b": "é"}
