@@ -5,8 +5,8 @@ the simple names it declares; for a symbol, over its own simple name. Covering t
 are test files, ranked by the static evidence of ``covering``. A dotted symbol
 must be one the store declares (else a ``ToolError`` naming it, with the nearest names).
 Imports are read from the stored body (Python ``import`` / ``from … import``) and
-resolved to files the store knows: absolute modules from the repository root or the
-file's own source root (``src/``), relative ones (``.``, ``..``, ``from . import x``)
+resolved to files the store knows: absolute modules from the repository root, the
+file's own source root or ``src/``, relative ones (``.``, ``..``, ``from . import x``)
 from the file's package. Each list holds at most ``k`` entries; ``omitted`` counts the
 entries each list left out.
 """
@@ -170,7 +170,8 @@ def _relative(ws: Workspace, path: str, level: int, rest: str) -> str | None:
 
 def _absolute(ws: Workspace, path: str, module: str) -> str | None:
     """The file of an absolute ``module``: from the root, else from ``path``'s source
-    root (the folders above its module path, such as ``src/``)."""
+    root (the folders above its module path, such as ``src/``), else from ``src/`` (a
+    test beside a src layout imports the package installed from there)."""
     parts = module_name(path).split(".")
     stem = posixpath.splitext(path)[0]
     if stem.endswith("/__init__") or stem == "__init__":
@@ -178,7 +179,7 @@ def _absolute(ws: Workspace, path: str, module: str) -> str | None:
     depth = len(parts) if parts != [""] else 0
     source_root = "/".join(stem.split("/")[:-depth]) if depth else posixpath.dirname(stem)
     relative = module.replace(".", "/")
-    for root in dict.fromkeys(("", source_root)):
+    for root in dict.fromkeys(("", source_root, "src")):
         found = _module_file(ws, posixpath.join(root, relative) if root else relative)
         if found is not None:
             return found

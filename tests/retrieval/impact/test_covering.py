@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from repoctx.retrieval.impact.covering import FAN_OUT, covering_tests
+from repoctx.retrieval.impact.covering import FAN_OUT, MAX_DEPTH, covering_tests
 from repoctx.retrieval.impact.related import related
 from tests.retrieval.small_repo import build
 
@@ -90,7 +90,7 @@ def test_ranked_by_distance_then_evidence_and_bounded_by_k(calc_ws):
 def test_a_test_of_another_name_of_the_module_comes_last(calc_ws):
     got = covering_tests(calc_ws, [("pkg.calc.price", "pkg/calc.py")], 20)
     assert got[-1] == {"path": "tests/test_tax.py", "names": [], "reason": "imports",
-                       "distance": 4}
+                       "distance": MAX_DEPTH + 1}
 
 
 def test_a_flask_like_file_lists_the_test_importing_it(calc_ws):
@@ -138,3 +138,13 @@ def test_a_name_every_file_uses_stays_bounded_and_fast(fan_ws):
     # no test imports lib.http: each is reached through one caller, at most FAN_OUT of them
     assert got and {(e["reason"], e["distance"]) for e in got} == {("calls", 1)}
     assert len(got) <= FAN_OUT
+
+
+def test_a_test_beside_a_src_layout_imports_the_package_from_src(tmp_path):
+    files = {"src/lib/__init__.py": "from .core import run\n",
+             "src/lib/core.py": "def run():\n    return 1\n",
+             "tests/test_run.py": "import lib\n\n\ndef test_runs():\n    assert lib.run()\n"}
+    with build(tmp_path, files, "srclayout") as ws:
+        assert covering_tests(ws, [("lib.core.run", "src/lib/core.py")], 5) == [
+            {"path": "tests/test_run.py", "names": ["tests.test_run.test_runs"],
+             "reason": "imports", "distance": 0}]
