@@ -3,8 +3,9 @@
 No coverage run: the evidence is what test files import and which names they refer to,
 read from the store. A test file *reaches* a module when it is that module, imports it
 (directly, through a package ``__init__`` that imports it, up to ``REEXPORT_DEPTH``
-packages deep, or through a ``conftest.py`` in its directory or above), or — for a
-language whose packages are directories (Go, Java, C#) — sits in, or imports, the
+packages deep, through its package when the file names the module — ``import pkg``
+then ``pkg.calc.price`` — or through a ``conftest.py`` in its directory or above), or,
+for a language whose packages are directories (Go, Java, C#), sits in or imports the
 module's directory. Evidence, strongest first:
 
 - ``imports``: a test refers to the definition's simple name from a file reaching its
@@ -19,8 +20,8 @@ module's directory. Evidence, strongest first:
   names the module declares: distance ``MAX_DEPTH + 1``, no names.
 
 A test referring to a same-named definition of a module it does not reach is left
-out. Every lookup goes through a per-query cache and a budget of ``LOOKUPS`` symbol
-reads, so a name every file uses (``get``) stays bounded.
+out. Test names are fully-qualified. Every lookup goes through a per-query cache and a
+budget of ``LOOKUPS`` symbol reads, so a name every file uses (``get``) stays bounded.
 """
 
 from __future__ import annotations
@@ -186,8 +187,8 @@ class _Query:
             if module in level or (by_directory and any(
                     posixpath.dirname(p) == posixpath.dirname(module) for p in level)):
                 return True
-            level = frozenset(p for p in level if posixpath.basename(p) in _INITS
-                              for p in self.imported(p))
+            level = frozenset(found for init in level if posixpath.basename(init) in _INITS
+                              for found in self.imported(init))
         return False
 
     def _mentions(self, source: str, module: str) -> bool:
