@@ -91,7 +91,8 @@ def covering_tests(ws: Workspace, targets: list[tuple[str, str | None]],
         _sibling_tests(query, path, own, found)
     ranked = sorted(found.items(), key=lambda item: (
         item[1].distance, _STRENGTH[item[1].reason], -len(item[1].names), item[0]))
-    return [{"path": path, "names": sorted(entry.names)[:NAMES], "reason": entry.reason,
+    return [{"path": path, "names": sorted(entry.names)[:NAMES] if entry.listed else [],
+             "reason": entry.reason,
              "distance": entry.distance} for path, entry in ranked[:max(0, k)]]
 
 
@@ -120,6 +121,9 @@ class _Entry:
     distance: int
     reason: str
     names: set[str] = field(default_factory=set)
+    """The tests that give the evidence (ranked by their count; not listed for the
+    weakest evidence, whose tests exercise other names)."""
+    listed: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,9 +256,13 @@ def _sibling_tests(query: _Query, path: str, own: set[str],
     for name in names[:SIBLINGS]:
         for member in query.candidates(name, xref_record.TESTS, path):
             test = query.locate(member)
-            if (test is not None and test.is_test and test.path not in found
-                    and query.reaches(test.path, path)):
-                found[test.path] = _Entry(_SIBLING_DISTANCE, "imports")
+            if test is None or not test.is_test:
+                continue
+            entry = found.get(test.path)
+            if entry is None and query.reaches(test.path, path):
+                found[test.path] = entry = _Entry(_SIBLING_DISTANCE, "imports", listed=False)
+            if entry is not None and not entry.listed:
+                entry.names.add(member)
 
 
 def _add(found: dict[str, _Entry], path: str, test: str, distance: int, reason: str) -> None:
