@@ -65,6 +65,7 @@ REEXPORT_DEPTH = 2
 _DIRECTORY_PACKAGES = frozenset({"go", "java", "csharp"})
 _STRENGTH = {"imports": 0, "calls": 1, "name": 2}
 _INITS = ("__init__.py", "__init__.pyi")
+_CONFTEST = "conftest.py"
 _NAME_DISTANCE = 1
 _SIBLING_DISTANCE = MAX_DEPTH + 1
 
@@ -144,13 +145,15 @@ class _Query:
         self._bodies: dict[str, str] = {}
 
     def locate(self, fq: str) -> _Located | None:
-        """Where ``fq`` is declared and whether it is a test (None once over budget)."""
+        """Where ``fq`` is declared and whether it is a test (None once over budget). A
+        ``conftest.py`` holds no test to run: its test-named fixtures are callers."""
         if fq not in self._located:
             if self.lookups >= LOOKUPS:
                 return None
             self.lookups += 1
             first = symbol_record.primary(declarations(self.ws, fq))
-            self._located[fq] = None if first is None else _Located(first[0], first[1].is_test)
+            self._located[fq] = None if first is None else _Located(
+                first[0], first[1].is_test and posixpath.basename(first[0]) != _CONFTEST)
         return self._located[fq]
 
     def candidates(self, name: str, relation: str, near: str | None) -> list[str]:
@@ -206,7 +209,7 @@ class _Query:
     def _conftests(self, source: str) -> list[str]:
         directory, out = posixpath.dirname(source), []
         while True:
-            conftest = posixpath.join(directory, "conftest.py") if directory else "conftest.py"
+            conftest = posixpath.join(directory, _CONFTEST) if directory else _CONFTEST
             if conftest != source and self.ws.node(conftest) is not None:
                 out.append(conftest)
             if not directory:

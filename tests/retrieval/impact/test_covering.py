@@ -21,7 +21,9 @@ FILES = {
     "tests/test_reexport.py": "from pkg import price\n\n\ndef test_from_the_package():\n"
                               "    assert price(2) == 4\n",
     "tests/fixtures/conftest.py": "import pytest\n\nimport pkg.calc as calc\n\n\n"
-                                  "@pytest.fixture\ndef calc_module():\n    return calc\n",
+                                  "@pytest.fixture\ndef calc_module():\n    return calc\n\n\n"
+                                  "@pytest.fixture\ndef test_amount():\n"
+                                  "    return calc.price(1)\n",
     "tests/fixtures/test_fixture.py": "def test_through_the_fixture(calc_module):\n"
                                       "    assert calc_module.price(1) == 2\n",
     "tests/test_cart.py": "from pkg.cart import checkout\n\n\ndef test_checkout():\n"
@@ -61,6 +63,7 @@ def test_a_test_importing_the_module_and_calling_the_function(calc_ws):
     assert found["tests/test_calc.py"] == ("imports", 0)
     assert found["tests/test_reexport.py"] == ("imports", 0)  # through pkg/__init__.py
     assert found["tests/fixtures/test_fixture.py"] == ("imports", 0)  # through conftest.py
+    assert "tests/fixtures/conftest.py" not in found  # a test-named fixture runs no test
     entry = next(e for e in got if e["path"] == "tests/test_calc.py")
     assert entry["names"] == ["tests.test_calc.test_doubles"]
 
