@@ -35,7 +35,7 @@ from repoctx.extract import language_of, simple_name
 from repoctx.reconcile.nodes import content_record, symbol_record, xref_record
 from repoctx.reconcile.xref import marked_test_subjects, snake, test_subjects
 from repoctx.retrieval.impact import related
-from repoctx.retrieval.symbols import declarations, reverse_members
+from repoctx.retrieval.symbols import declarations, named, reverse_members
 from repoctx.retrieval.workspace import Workspace
 
 TESTS_K = 50
@@ -60,6 +60,8 @@ the evidence that pays most (click 39% -> 69% at 12 names -> 76% at 40; boltons 
 95% -> 97%), at about two suggested test files per true one."""
 NAMES = 8
 """Most test names listed per test file."""
+DECLARERS = 8
+"""Most definitions a bare simple name stands for (each then checked by its module)."""
 REEXPORT_DEPTH = 2
 """Most package ``__init__`` files an import passes through to reach a module."""
 _DIRECTORY_PACKAGES = frozenset({"go", "java", "csharp"})
@@ -76,6 +78,7 @@ def covering_tests(ws: Workspace, targets: list[tuple[str, str | None]],
     ``(fully-qualified name, declaring path)`` targets, nearest and best-evidenced first."""
     query = _Query(ws)
     found: dict[str, _Entry] = {}
+    targets = _declared(ws, targets)
     frontier = list(dict.fromkeys(targets))
     seen = {fq for fq, _ in frontier}
     for distance in range(MAX_DEPTH + 1):
@@ -215,6 +218,17 @@ class _Query:
             if not directory:
                 return out
             directory = posixpath.dirname(directory)
+
+
+def _declared(ws: Workspace, targets: list[tuple[str, str | None]],
+              ) -> list[tuple[str, str | None]]:
+    """``targets`` with each bare simple name of no known file replaced by the
+    definitions of that name (kept as it is when the store declares none)."""
+    out: list[tuple[str, str | None]] = []
+    for fq, path in targets:
+        found = named(ws, fq, DECLARERS) if path is None and simple_name(fq) == fq else []
+        out += found or [(fq, path)]
+    return out
 
 
 def _tests_of(query: _Query, fq: str, path: str | None, distance: int,

@@ -110,6 +110,15 @@ def test_a_broken_test_module_and_an_import_cycle_do_not_break_the_answer(calc_w
         covering_tests(calc_ws, [("pkg.calc.price", "pkg/calc.py")], 20))
 
 
+def test_a_bare_simple_name_stands_for_each_definition_of_it(calc_ws):
+    got = by_path(covering_tests(calc_ws, [("price", None)], 20))
+    assert got["tests/test_calc.py"] == ("imports", 0)  # pkg.calc.price
+    assert got["tests/test_other.py"] == ("imports", 0)  # other.calc.price
+    # a name nothing declares (pkg.App): the tests referring to it, unchecked
+    assert by_path(covering_tests(calc_ws, [("App", None)], 20)) == {
+        "tests/test_session_interface.py": ("name", 1)}
+
+
 def test_a_definition_nothing_refers_to_or_an_unknown_file(calc_ws):
     assert covering_tests(calc_ws, [("nowhere.nothing", "nowhere.py")], 20) == []
     assert covering_tests(calc_ws, [], 20) == []

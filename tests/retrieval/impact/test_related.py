@@ -26,8 +26,7 @@ def test_related_of_a_file(shop):
 def test_related_of_a_symbol(shop):
     simple = related(shop, symbol="Cart")
     assert simple["path"] is None and simple["imports"] == []
-    # a simple name has no module whose imports could be checked
-    assert simple["tests"] == [{**TESTS[0], "reason": "name", "distance": 1}]
+    assert simple["tests"] == TESTS  # the name stands for shop.cart.Cart
     full = related(shop, symbol="shop.pricing.Discount")
     assert full["path"] == "shop/pricing.py"
     assert [d["symbol"] for d in full["dependents"]] == ["shop.cart.Cart.total",
