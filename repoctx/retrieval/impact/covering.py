@@ -96,8 +96,8 @@ def covering_tests(ws: Workspace, targets: list[tuple[str, str | None]],
     ranked = sorted(found.items(), key=lambda item: (
         item[1].distance, _STRENGTH[item[1].reason], -len(item[1].names), item[0]))
     return [{"path": path, "names": sorted(entry.names)[:NAMES] if entry.listed else [],
-             "reason": entry.reason,
-             "distance": entry.distance} for path, entry in ranked[:max(0, k)]]
+             "reason": entry.reason, "distance": entry.distance}
+            for path, entry in ranked[:max(0, k)]]
 
 
 def callers(ws: Workspace, fq: str, path: str | None = None,
