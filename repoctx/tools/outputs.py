@@ -41,6 +41,11 @@ def nullable(schema: Schema) -> Schema:
 STRINGS = array(STRING)
 LINE_SPAN = {**array(INTEGER), "minItems": 2, "maxItems": 2}
 SYMBOL_AT = obj({"symbol": STRING, "path": nullable(STRING)})
+TEST_FILE = obj({"path": STRING, "names": STRINGS, "reason": {
+    "type": "string", "enum": ["coverage", "imports", "calls", "name"]},
+    "distance": INTEGER, "ageSeconds": INTEGER}, optional=("ageSeconds",))
+"""A test file covering a change: the tests in it where known, the evidence, and how
+many callers away (0: it refers to the definition itself)."""
 
 # --- repocontext_* ------------------------------------------------------------------
 
@@ -54,14 +59,14 @@ OUTLINE = obj({
 RELATED = obj({
     "path": nullable(STRING), "symbol": nullable(STRING),
     "imports": array(obj({"module": STRING, "path": nullable(STRING)})),
-    "dependents": array(SYMBOL_AT), "tests": array(SYMBOL_AT),
+    "dependents": array(SYMBOL_AT), "tests": array(TEST_FILE),
 })
 
 CHANGED = obj({
     "added": STRINGS, "updated": STRINGS, "removed": STRINGS,
     "changedSymbols": array(obj({"fqName": STRING, "path": STRING, "change": {
         "type": "string", "enum": ["added", "modified", "removed"]}})),
-    "dependents": array(SYMBOL_AT), "tests": array(SYMBOL_AT),
+    "dependents": array(SYMBOL_AT), "tests": array(TEST_FILE),
 })
 
 INDEX_STATUS = obj({

@@ -3,7 +3,8 @@
 Digest drift of the working tree against the store: a stat fast path (size and mtime
 equal to the file node: unchanged, not read), then SHA-256 to confirm. For the files
 that drifted, the symbols whose declarations changed (re-extracted from the working
-copy) and, from the reverse index, their dependents and covering tests.
+copy) and, from the reverse index, their dependents and the test files covering them
+(``covering``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from repoctx.extract import extract, simple_name
 from repoctx.reconcile import FileNode, declarations_of, is_binary, walk
 from repoctx.reconcile.nodes import file_node, xref_record
+from repoctx.retrieval.impact.covering import TESTS_K, covering_tests
 from repoctx.retrieval.search.rankings import matches_filter
 from repoctx.retrieval.symbols import declarations, reverse_all
 from repoctx.retrieval.workspace import Workspace
@@ -32,7 +34,7 @@ def changed(ws: Workspace, paths: list[str] | None = None) -> dict[str, Any]:
     names = {simple_name(s["fqName"]) for s in symbols}
     return {"added": added, "updated": updated, "removed": removed, "changedSymbols": symbols,
             "dependents": reverse_all(ws, names, xref_record.DEPENDENTS),
-            "tests": reverse_all(ws, names, xref_record.TESTS)}
+            "tests": covering_tests(ws, [(s["fqName"], s["path"]) for s in symbols], TESTS_K)}
 
 
 def _on_disk(ws: Workspace, paths: list[str] | None) -> dict[str, tuple[int, int]]:

@@ -1,11 +1,12 @@
 """retrieval/impact/related — ``repocontext_related``: imports, dependents and covering tests.
 
 A bounded reverse lookup in the cross-reference tree, never a scan: for a file, over
-the simple names it declares; for a symbol, over its own simple name. A dotted symbol
+the simple names it declares; for a symbol, over its own simple name. Covering tests
+are test files, ranked by the static evidence of ``covering``. A dotted symbol
 must be one the store declares (else a ``ToolError`` naming it, with the nearest names).
 Imports are read from the stored body (Python ``import`` / ``from … import``) and
-resolved to files the store knows: absolute modules from the repository root or the
-file's own source root (``src/``), relative ones (``.``, ``..``, ``from . import x``)
+resolved to files the store knows: absolute modules from the repository root, the
+file's own source root or ``src/``, relative ones (``.``, ``..``, ``from . import x``)
 from the file's package. Each list holds at most ``k`` entries; ``omitted`` counts the
 entries each list left out.
 """
@@ -19,6 +20,7 @@ from typing import Any
 from repoctx.errors import ToolError
 from repoctx.extract import imports_of, language_of, module_name, resolve_import, simple_name
 from repoctx.reconcile.nodes import content_record, symbol_record, xref_record
+from repoctx.retrieval.impact import covering
 from repoctx.retrieval.symbols import declarations, reverse_names, suggestions, where
 from repoctx.retrieval.workspace import Workspace
 from repoctx.trees import family_prefix, key_name, unescape_name
@@ -44,21 +46,22 @@ def related(ws: Workspace, path: str | None = None, symbol: str | None = None,
         symbol = _symbol_name(ws, symbol)
         path = _declaring_path(ws, symbol)
         names = {simple_name(symbol)}
+        targets = [(symbol, path)]
     else:
         node = ws.node(path)
         if node is None:
             raise ToolError(f"path: {path!r} is not in the index; check the path or run "
                             "`repoctx index`")
         names = {simple_name(fq) for fq in node.symbols}
+        targets = [(fq, path) for fq in node.symbols]
     found = {"imports": imports(ws, path) if path else [],
              "dependents": sorted(reverse_names(ws, names, xref_record.DEPENDENTS),
                                   key=lambda fq: (_in_tests(fq), fq)),
-             "tests": reverse_names(ws, names, xref_record.TESTS)}
+             "tests": covering.covering_tests(ws, targets, K_MAX)}
     out: dict[str, Any] = {"path": path, "symbol": symbol}
     for key in ("imports", "dependents", "tests"):
         out[key] = found[key][:k]
-    for key in ("dependents", "tests"):
-        out[key] = [{"symbol": fq, "path": where(ws, fq)} for fq in out[key]]
+    out["dependents"] = [{"symbol": fq, "path": where(ws, fq)} for fq in out["dependents"]]
     out["omitted"] = {key: len(found[key]) - len(out[key]) for key in found}
     return out
 
@@ -167,7 +170,8 @@ def _relative(ws: Workspace, path: str, level: int, rest: str) -> str | None:
 
 def _absolute(ws: Workspace, path: str, module: str) -> str | None:
     """The file of an absolute ``module``: from the root, else from ``path``'s source
-    root (the folders above its module path, such as ``src/``)."""
+    root (the folders above its module path, such as ``src/``), else from ``src/`` (a
+    test beside a src layout imports the package installed from there)."""
     parts = module_name(path).split(".")
     stem = posixpath.splitext(path)[0]
     if stem.endswith("/__init__") or stem == "__init__":
@@ -175,7 +179,7 @@ def _absolute(ws: Workspace, path: str, module: str) -> str | None:
     depth = len(parts) if parts != [""] else 0
     source_root = "/".join(stem.split("/")[:-depth]) if depth else posixpath.dirname(stem)
     relative = module.replace(".", "/")
-    for root in dict.fromkeys(("", source_root)):
+    for root in dict.fromkeys(("", source_root, "src")):
         found = _module_file(ws, posixpath.join(root, relative) if root else relative)
         if found is not None:
             return found
