@@ -63,7 +63,7 @@ def test_first_pass_projects_files_packages_symbols_content_and_xref(repo):
     app = node(v, "app.py")
     assert app["language"] == "python" and app["tokens"] > 10 and len(app["digest"]) == 64
     assert app["symbols"] == ("app.Model", "app.Model.save", "app.validate")
-    assert app["markers"] == ("content", "symbols", "xref")
+    assert app["markers"] == ("content", file_node.DECLS, "symbols", "xref")
     assert node(v, "docs/guide.md")["markers"] == ("content",)  # no extractor: no symbols
     stored = v["repo-context-content"]["repo/demo/content/app.py"]
     assert "body" not in stored and content_record.unpack_body(stored["zbody"]) == APP
@@ -294,7 +294,8 @@ def test_a_node_of_the_wrong_shape_is_read_afresh_not_fatal(tmp_path):
         report = reconcile_pass(store, root, PassOptions(workers=1))
         assert any("'app.py': its node does not decode" in w for w in report.warnings)
         assert "failed" not in report.skipped
-        assert file_node.load_all(store)["app.py"].markers == ("content", "symbols", "xref")
+        assert file_node.load_all(store)["app.py"].markers == (
+            "content", file_node.DECLS, "symbols", "xref")
         again = reconcile_pass(store, root, PassOptions(workers=1))
         assert not again.warnings and again.unchanged == 2
 
