@@ -8,7 +8,7 @@ import pytest
 
 from repoctx import open_store
 from repoctx.crdt import record
-from repoctx.errors import StoreBusyError
+from repoctx.errors import StoreBusyError, StoreIOError
 from repoctx.reconcile import PassOptions, reconcile_pass, writer_lock
 from repoctx.reconcile.nodes import (
     content_record,
@@ -18,7 +18,7 @@ from repoctx.reconcile.nodes import (
     xref_record,
 )
 
-from .helpers import generated_repo, tree_values, write
+from .helpers import as_older_version, generated_repo, tree_values, write
 
 APP = '''"""The app."""
 
@@ -194,6 +194,59 @@ def test_xref_backfill_seeds_from_stored_symbols_without_reparsing(repo):
         os.utime(app, ns=(stat.st_atime_ns, stat.st_mtime_ns))
         assert tree_values(store)["repo-context-xref"] == index_fresh(repo)[1][
             "repo-context-xref"]
+
+
+def test_a_store_of_older_declarations_heals_on_the_next_pass(repo):
+    with open_store(repo, repo_id="demo") as store:
+        reconcile_pass(store, repo, PassOptions(workers=1))
+        as_older_version(store)
+        decls = symbol_record.declarations(store.get(store.key("symbol", "app.Model")))
+        assert decls["app.py"].digest == ""
+        healed = reconcile_pass(store, repo, PassOptions(workers=1))
+        assert healed.backfilled["symbols"] == 2 and healed.changed == 0
+        decls = symbol_record.declarations(store.get(store.key("symbol", "app.Model")))
+        assert len(decls["app.py"].digest) == 16
+        after = tree_values(store)
+        again = reconcile_pass(store, repo, PassOptions(workers=1))
+        assert dict(again.backfilled) == {} and again.records_written == 0
+    assert after == index_fresh(repo)[1]
+
+
+def test_the_declaration_backfill_resumes_after_a_failed_pass(repo, monkeypatch):
+    with open_store(repo, repo_id="demo") as store:
+        reconcile_pass(store, repo, PassOptions(workers=1))
+        as_older_version(store)
+        real = symbol_record.declare_delta
+
+        def failing(current, path, decl, tick, replica):
+            if path == "tests/test_app.py":
+                raise StoreIOError("disk gone")
+            return real(current, path, decl, tick, replica)
+
+        monkeypatch.setattr(symbol_record, "declare_delta", failing)
+        with pytest.raises(StoreIOError):
+            reconcile_pass(store, repo, PassOptions(workers=1, batch_files=1))
+        monkeypatch.setattr(symbol_record, "declare_delta", real)
+        markers = {p: n.markers for p, n in file_node.load_all(store).items()}
+        assert file_node.DECLS in markers["app.py"]  # its batch committed
+        assert file_node.DECLS not in markers["tests/test_app.py"]
+        resumed = reconcile_pass(store, repo, PassOptions(workers=1))
+        assert resumed.backfilled["symbols"] == 1
+        after = tree_values(store)
+    assert after == index_fresh(repo)[1]
+
+
+def test_a_new_declaration_shape_reprojects_every_file_once(repo, monkeypatch):
+    with open_store(repo, repo_id="demo") as store:
+        reconcile_pass(store, repo, PassOptions(workers=1))
+        monkeypatch.setattr(file_node, "DECLS", "decls-v99")
+        monkeypatch.setattr(file_node, "MARKERS", (*file_node.MARKERS[:-1], "decls-v99"))
+        healed = reconcile_pass(store, repo, PassOptions(workers=1))
+        assert healed.backfilled["symbols"] == 2
+        assert file_node.load_all(store)["app.py"].markers == (
+            "content", "decls-v99", "symbols", "xref")  # the older marker is gone
+        again = reconcile_pass(store, repo, PassOptions(workers=1))
+        assert dict(again.backfilled) == {} and again.records_written == 0
 
 
 def index_fresh(root: Path):
