@@ -89,3 +89,12 @@ def test_primary_prefers_source_over_stub_then_path_order():
     assert sr.primary({"b/x.py": D2, "a/x.py": D1}) == ("a/x.py", D1)
     assert sr.primary({"a/x.pyi": D2}) == ("a/x.pyi", D2)
     assert sr.primary({}) is None
+
+
+def test_replicas_of_both_shapes_converge():
+    older = record.write({sr.DECL: or_map.put(or_map.empty(), "pkg/a.py", D1.wire()[:7], 1,
+                                              "r1")}, 1)
+    newer = sr.declare_delta(None, "pkg/a.py", D2, 2, "r2")
+    one, other = record.merge(older, newer), record.merge(newer, older)
+    assert sr.declarations(one) == sr.declarations(other)
+    assert set(sr.declarations(one)) == {"pkg/a.py"}
