@@ -5,7 +5,7 @@ LWW fields: ``size``, ``mtime_ns``, ``digest`` (SHA-256 hex of the bytes), ``lan
 ``symbols`` (sorted fully-qualified names the file declares) and ``markers`` (the
 sorted subset of ``MARKERS`` this version of the file has been processed for).
 ``DECLS`` names the shape of the declarations its symbols were projected in
-(``symbol_record.WIRE_VERSION``): a node without the current one is re-projected once,
+(``decl_wire.WIRE_VERSION``): a node without the current one is re-projected once,
 as a back-fill, and a marker of an older shape is dropped then.
 Retiring a file writes None everywhere, which makes the node a tombstone.
 """
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from repoctx.crdt.record import Record
+from repoctx.reconcile.nodes.decl_wire import WIRE_VERSION
 from repoctx.reconcile.nodes.fields import lww_delta, lww_value
-from repoctx.reconcile.nodes.symbol_record import WIRE_VERSION
 from repoctx.store import Store
 from repoctx.trees import BY_FAMILY, check_stored, family_prefix, key_name, make_key
 

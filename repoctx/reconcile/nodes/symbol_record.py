@@ -10,7 +10,7 @@ layer.
 
 A declaration is stored as a tuple (``Declaration.wire``) that grows at its end: a
 reader takes the elements it knows and defaults the ones an older writer did not
-write. ``WIRE_VERSION`` counts its shapes; a store holding an older shape is
+write. ``decl_wire.WIRE_VERSION`` counts its shapes; a store holding an older shape is
 re-projected once by the next pass (the file node marker ``file_node.DECLS``).
 """
 
@@ -24,9 +24,6 @@ from repoctx.crdt.record import Record
 from repoctx.extract import Symbol, definition_digests, is_test_symbol
 
 DECL = "decl"
-WIRE_VERSION = 2
-"""The shape of ``Declaration.wire``: raised with every element added, which makes the
-next pass re-project every file's declarations (2: ``digest``)."""
 
 
 @dataclass(frozen=True, slots=True)
