@@ -119,9 +119,10 @@ def _finished(store: Store, report: PassReport, started: float) -> PassReport:
 
 def _scope(store: Store, options: PassOptions, excludes: tuple[ExcludeFile, ...] = ()) -> tuple:
     """Everything besides the tree and the store's records that decides what a pass does
-    (git's exclude files among it: editing one must re-walk)."""
+    (git's exclude files among it: editing one must re-walk; and a new shape of the
+    declarations unsettles a settled tree, so the next pass back-fills)."""
     return (options.content, options.symbols, options.xref, options.max_depth,
-            options.max_files, str(store.path.resolve()), _grammar_packages(),
+            options.max_files, str(store.path.resolve()), _grammar_packages(), fn.DECLS,
             [list(f) for f in excludes])
 
 
@@ -279,12 +280,13 @@ def _wants_symbols(path: str, options: PassOptions) -> bool:
 
 def _missing(markers: tuple[str, ...], size: int, symbols: bool, options: PassOptions,
              ) -> tuple[bool, bool, bool]:
-    """The projections (content, symbols, cross-references) a file still lacks."""
+    """The projections (content, symbols, cross-references) a file still lacks; symbols
+    projected in an older shape of the declarations are lacking too."""
     from repoctx.reconcile.nodes.content_record import MAX_READ_BYTES
 
     small = size <= MAX_READ_BYTES  # a larger file is re-checked by stat, projected once small
     return (small and options.content and fn.CONTENT not in markers,
-            small and symbols and fn.SYMBOLS not in markers,
+            small and symbols and not (fn.SYMBOLS in markers and fn.DECLS in markers),
             options.xref and fn.SYMBOLS in markers and fn.XREF not in markers)
 
 

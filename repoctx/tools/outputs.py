@@ -66,6 +66,7 @@ CHANGED = obj({
     "added": STRINGS, "updated": STRINGS, "removed": STRINGS,
     "changedSymbols": array(obj({"fqName": STRING, "path": STRING, "change": {
         "type": "string", "enum": ["added", "modified", "removed"]}})),
+    "containingChanges": array(obj({"fqName": STRING, "path": STRING})),
     "dependents": array(SYMBOL_AT), "tests": array(TEST_FILE),
 })
 
