@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import _impact_ts
 from _corpus import CACHE, Sdist, source
 
 from repoctx.extract import extract
@@ -44,6 +45,10 @@ class Project:
     tests: tuple[str, ...]
     pythonpath: str = "."
     deps: tuple[str, ...] = ()
+    language: str = "python"
+    """``python`` (a PyPI sdist, run by pytest) or ``typescript`` (an npm tarball, vitest)."""
+    conditions: tuple[str, ...] = ()
+    """Package export conditions that make the tests import the sources (TypeScript)."""
 
     @property
     def key(self) -> str:
@@ -53,7 +58,9 @@ class Project:
         """Whether the relative ``path`` is library code (not a test)."""
         def under(roots: tuple[str, ...]) -> bool:
             return any(path == r or path.startswith(r.rstrip("/") + "/") for r in roots)
-        return path.endswith(".py") and under(self.code) and not under(self.tests)
+        suffix = ".py" if self.language == "python" else ".ts"
+        return (path.endswith(suffix) and not path.endswith(".d.ts") and under(self.code)
+                and not under(self.tests))
 
 
 PROJECTS = (
@@ -63,6 +70,9 @@ PROJECTS = (
     Project("parse", "1.20.2", "single module, top-level tests/", ("parse.py",), ("tests",)),
     Project("toolz", "0.12.1", "package with its tests inside it", ("toolz", "tlz"),
             ("toolz/tests",)),
+    Project("zod", "3.25.76", "TypeScript, npm tarball, *.test.ts beside the sources",
+            ("src/v3",), ("src/v3/tests",), language="typescript",
+            conditions=("@zod/source",)),
 )
 
 
@@ -124,8 +134,14 @@ def fresh_tree(project: Project, name: str) -> Path:
     """A copy of the pristine sdist tree (bytes and mtimes kept) under the work folder."""
     tree = WORK / project.key / name
     shutil.rmtree(tree, ignore_errors=True)
-    shutil.copytree(source(Sdist(project.name, project.version)), tree, symlinks=True)
+    shutil.copytree(_pristine(project), tree, symlinks=True)
     return tree
+
+
+def _pristine(project: Project) -> Path:
+    if project.language == "typescript":
+        return _impact_ts.pristine(project.name, project.version, WORK / project.key)
+    return source(Sdist(project.name, project.version))
 
 
 def run_suite(project: Project, tree: Path) -> Path:
@@ -239,13 +255,37 @@ def truth(project: Project, tree: Path, data: Path) -> dict[str, Any]:
             "functions": [f.as_json() for f in functions]}
 
 
+def _ts_truth(project: Project, tree: Path) -> dict[str, Any]:
+    """The truth of a TypeScript project: each test file run alone under V8 coverage."""
+    folder = WORK / project.key
+    _log(f"{project.key}: running its test files one by one under coverage")
+    tests = sorted(p.relative_to(tree).as_posix() for t in project.tests
+                   for p in (tree / t).rglob("*.test.ts"))
+    hits = {t: _impact_ts.covered_lines(folder, tree, t, project.code[0], project.conditions)
+            for t in tests}
+    functions = []
+    for path in sorted(p.relative_to(tree).as_posix() for p in tree.rglob("*.ts")):
+        if project.is_library(path):
+            for function in _impact_ts.definitions(path, (tree / path).read_text("utf-8")):
+                own = set(function["own"])
+                function["tests"] = [t for t in tests if own & hits[t].get(path, set())]
+                functions.append(function)
+    return {"project": project.name, "version": project.version, "shape": project.shape,
+            "root": str(tree), "testFiles": sorted({t for f in functions for t in f["tests"]}),
+            "functions": functions}
+
+
 def load_or_build(project: Project) -> tuple[dict[str, Any], Path]:
     """The project's truth (cached in the work folder) and the tree it ran in (holding its
     ``.coverage``); published under ``SHARED/<project>/truth.json`` too."""
     cached = WORK / project.key / "truth.json"
     tree = WORK / project.key / "tree-cov"
-    if cached.exists() and (tree / ".coverage").exists():
+    if cached.exists() and tree.is_dir():
         found = json.loads(cached.read_text())
+    elif project.language == "typescript":
+        tree = fresh_tree(project, "tree-cov")
+        found = _ts_truth(project, tree)
+        cached.write_text(json.dumps(found, indent=1))
     else:
         tree = fresh_tree(project, "tree-cov")
         found = truth(project, tree, run_suite(project, tree))
@@ -253,5 +293,6 @@ def load_or_build(project: Project) -> tuple[dict[str, Any], Path]:
     published = SHARED / project.name / "truth.json"
     published.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(cached, published)
-    shutil.copyfile(tree / ".coverage", published.with_name(".coverage"))
+    if (tree / ".coverage").exists():
+        shutil.copyfile(tree / ".coverage", published.with_name(".coverage"))
     return found, tree

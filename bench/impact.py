@@ -36,7 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # the _impact_* module
 
 from _impact_edits import MODES, Edit, make_edit, sample  # noqa: E402
 from _impact_score import Outcome, score, summary  # noqa: E402
-from _impact_truth import PROJECTS, Project, fresh_tree, load_or_build  # noqa: E402
+from _impact_truth import PROJECTS, WORK, Project, fresh_tree, load_or_build  # noqa: E402
+from _impact_ts import make_ts_edit  # noqa: E402
 from _report import write_section  # noqa: E402
 
 _CHECKOUT = Path(__file__).resolve().parents[1]
@@ -70,15 +71,25 @@ def index(tree: Path) -> float:
 def edits_of(project: Project, tree: Path, functions: list[dict[str, Any]], size: int,
              ) -> list[Edit]:
     """One edit per sampled function, the modes alternating (the other one when the
-    function offers no edit of its turn's mode)."""
-    out = []
-    for number, function in enumerate(sample(functions, size, project.key)):
+    function offers no edit of its turn's mode); a function offering none is left out
+    for the next one of the sample."""
+    out: list[Edit] = []
+    for number, function in enumerate(sample(functions, 2 * size, project.key)):
+        if len(out) == size:
+            break
         data = (tree / function["path"]).read_bytes()
         turn = MODES[number % 2], MODES[1 - number % 2]
-        edit = make_edit(data, function, turn[0]) or make_edit(data, function, turn[1])
+        edit = _edit(project, data, function, turn[0]) or _edit(project, data, function, turn[1])
         if edit is not None:
             out.append(edit)
     return out
+
+
+def _edit(project: Project, data: bytes, function: dict[str, Any], mode: str) -> Edit | None:
+    if project.language == "python":
+        return make_edit(data, function, mode)
+    made = make_ts_edit(data, function, mode, WORK / project.key)
+    return None if made is None else Edit(function, mode, made[0], made[1])
 
 
 def ask_changed(tree: Path, edit: Edit) -> tuple[dict[str, Any], float]:
@@ -124,7 +135,7 @@ def run_project(project: Project, size: int, coverage: bool) -> dict[str, Any]:
     """The project's truth, edits and scores under each variant."""
     found, tree_cov = load_or_build(project)
     trees = {"without coverage": fresh_tree(project, "tree-plain")}
-    if coverage:
+    if coverage and project.language == "python":
         trees["with .coverage"] = tree_cov
     edits = edits_of(project, tree_cov, found["functions"], size)
     result: dict[str, Any] = {
