@@ -183,7 +183,17 @@ def report(results: list[dict[str, Any]], size: int) -> str:
              f"Sample: {size} per project (seeded, mixing functions, methods and nested "
              "functions); modes alternate between an in-place token change and an inserted "
              "line. `changed` is a fresh `repoctx call repocontext_changed '{}'` process "
-             "after the edit, with no re-index.", "", "### Summary", "",
+             "after the edit, with no re-index.", "",
+             "- *edited def named modified*: share of edits whose function is in "
+             "`changedSymbols` as `modified`; *false positives*: other definitions "
+             "(functions, classes, variables) named `modified`, none of which was edited.",
+             "- *covering test files found*: of the test files that truly execute the edited "
+             "function, those in `tests` (micro recall over all edits); *test precision*: "
+             "of the test files in `tests`, those truly covering; *suggested per found*: "
+             "test files in `tests` per covering one found.",
+             "- *with .coverage*: the suite's coverage.py data file sits in the tree root "
+             "when it is indexed (Python projects only; the TypeScript truth comes from V8 "
+             "coverage, which repoctx does not read).", "", "### Summary", "",
              _COLUMNS.format(first="project (coverage data)")]
     for res in results:
         for variant, data in res["variants"].items():
