@@ -52,6 +52,8 @@ def _log(message: str) -> None:
 
 
 def _repoctx(tree: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], float]:
+    """``repoctx ARGS`` as a fresh process in ``tree``; callers name the tree too, since a
+    cached tree sits inside another repository, whose store the search upward would find."""
     env = {**os.environ, "REPOCTX_CALL_TIMEOUT": CALL_TIMEOUT}
     began = time.perf_counter()
     done = subprocess.run([*REPOCTX, *args], cwd=tree, env=env, capture_output=True,
@@ -62,7 +64,7 @@ def _repoctx(tree: Path, *args: str) -> tuple[subprocess.CompletedProcess[str], 
 def index(tree: Path) -> float:
     """Index ``tree`` from scratch; the seconds it took."""
     shutil.rmtree(tree / ".repoctx", ignore_errors=True)
-    done, seconds = _repoctx(tree, "index", "--embedder", "none")
+    done, seconds = _repoctx(tree, "index", str(tree), "--embedder", "none")
     if done.returncode != 0:
         raise SystemExit(f"repoctx index {tree} failed:\n{(done.stderr or done.stdout)[-2000:]}")
     return seconds
@@ -99,7 +101,7 @@ def ask_changed(tree: Path, edit: Edit) -> tuple[dict[str, Any], float]:
     original = path.read_bytes()
     try:
         path.write_bytes(edit.data)
-        done, seconds = _repoctx(tree, "call", "repocontext_changed", "{}")
+        done, seconds = _repoctx(tree, "call", "repocontext_changed", "{}", "--repo", str(tree))
     finally:
         path.write_bytes(original)
         os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
