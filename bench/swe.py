@@ -314,15 +314,15 @@ Edits = dict[str, list[list[set[int]]]]
 def edited_lines(inst: Instance, defs: Definitions) -> Edits | None:
     """What the fix edits in each gold file, as lines of the indexed tree: with a patch
     against that tree, one piece per file, the lines it changes (``patch_lines``); without
-    one, each edited definition, located by name; None when one of them is not found (the
-    instance is left out).
+    one, each edited definition, located by name; None when one of them is not found, or a
+    gold file has no changed line in the tree (the instance is left out).
 
     The Django split's sdists are later releases than the fix's base commit, so a patch's
     line numbers would not address them; the edited definitions, located by name, do."""
     if inst.patch:
         changed = patch_lines(inst.patch)
-        return {path: [[changed.get(path, set()) & defs.every_line(path)]]
-                for path in inst.gold}
+        lines = {path: changed.get(path, set()) & defs.every_line(path) for path in inst.gold}
+        return {path: [[found]] for path, found in lines.items()} if all(lines.values()) else None
     out: Edits = {}
     for path in inst.gold:
         names = inst.spans.get(path) or []
