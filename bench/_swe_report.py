@@ -95,6 +95,11 @@ def _cells(results: dict[str, dict[str, Any]], cell: Callable[[dict[str, Any]], 
     return " | ".join(cell(results[split]) if split in results else "—" for split in SPLITS)
 
 
+def _listed(results: dict[str, dict[str, Any]], cell: Callable[[dict[str, Any]], str]) -> str:
+    return ", ".join(f"{SPLIT_NAMES[split]} {cell(results[split])}"
+                     for split in SPLITS if split in results)
+
+
 def side_by_side(results: dict[str, dict[str, Any]], budgets: tuple[int, ...],
                  ks: tuple[int, ...]) -> str:
     """The section comparing the splits (``summary`` of each one run), edited lines
@@ -131,14 +136,14 @@ def side_by_side(results: dict[str, dict[str, Any]], budgets: tuple[int, ...],
         "file of its best packing). sympy / sphinx: the patch's `-` lines against the base "
         "commit, and for a pure insertion the lines either side of it. Django carries no "
         "patch: the lines of each edited definition, located by name in the sdist (files of "
-        "instances with a definition not found there are left out): "
-        + _cells(results, lambda r: f"{r['edited_lines_files']} files") + ".",
+        "instances with a definition not found there are left out). Gold files counted: "
+        + _listed(results, lambda r: str(r["edited_lines_files"])) + ".",
         "- BM25: whole files, one in-memory FTS5 row per `.py` file of the tree, OR of the "
         "task's distinct words, `bm25()` order; its context figures are its best packing "
         "(whole files in rank order while their cl100k count fits). Non-`.py` gold files "
         "(sphinx templates, reStructuredText, configuration) are out of its reach.",
         "- Indexes are built in process as `repoctx index --embedder none` does (structure "
         "and words only).",
-        "- Run: " + _cells(results, lambda r: f"{r['wall_s']:.0f} s") + ".",
+        "- Run: " + _listed(results, lambda r: f"{r['wall_s']:.0f} s") + ".",
     ]
     return "\n".join(rows + notes) + "\n"

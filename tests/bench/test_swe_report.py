@@ -25,4 +25,5 @@ def test_the_splits_run_fill_their_column_and_the_others_show_a_dash():
     assert "| **edited lines delivered** @13k: repocontext / BM25 | — | **50.0** / 25.0% | — |" \
         in lines
     assert "| context @13k latency p95, in process | — | 120 ms | — |" in lines
-    assert "- Run: — | 12 s | —." in lines
+    assert "- Run: sympy 12 s." in lines
+    assert "Gold files counted: sympy 4." in text
