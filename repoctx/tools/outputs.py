@@ -57,11 +57,23 @@ RELATED = obj({
     "dependents": array(SYMBOL_AT), "tests": array(SYMBOL_AT),
 })
 
+TEST_FILE = obj({
+    "path": STRING, "names": STRINGS,
+    "reason": {"type": "string", "enum": ["coverage", "imports", "calls", "name"]},
+    "distance": INTEGER, "ageSeconds": INTEGER,
+}, optional=("ageSeconds",))
+"""A test file to run, with the evidence (``ageSeconds``: coverage only, how old its data is)."""
+COVERAGE_STATUS = obj({
+    "status": {"type": "string", "enum": ["none", "fresh", "stale", "partial"]},
+    "measuredAt": nullable(STRING), "staleFiles": STRINGS,
+})
+
 CHANGED = obj({
     "added": STRINGS, "updated": STRINGS, "removed": STRINGS,
     "changedSymbols": array(obj({"fqName": STRING, "path": STRING, "change": {
         "type": "string", "enum": ["added", "modified", "removed"]}})),
-    "dependents": array(SYMBOL_AT), "tests": array(SYMBOL_AT),
+    "dependents": array(SYMBOL_AT), "tests": array({"anyOf": [TEST_FILE, SYMBOL_AT]}),
+    "coverage": COVERAGE_STATUS,
 })
 
 INDEX_STATUS = obj({

@@ -14,13 +14,15 @@ from typing import Any
 from repoctx.extract import extract, simple_name
 from repoctx.reconcile import FileNode, declarations_of, is_binary, walk
 from repoctx.reconcile.nodes import file_node, xref_record
+from repoctx.retrieval.impact.coverage_tests import Span, coverage_tests
 from repoctx.retrieval.search.rankings import matches_filter
 from repoctx.retrieval.symbols import declarations, reverse_all
 from repoctx.retrieval.workspace import Workspace
 
 
 def changed(ws: Workspace, paths: list[str] | None = None) -> dict[str, Any]:
-    """``{added, updated, removed, changedSymbols, dependents, tests}`` of the working tree."""
+    """``{added, updated, removed, changedSymbols, dependents, tests, coverage}`` of the
+    working tree (``tests``: the coverage data's first, ``coverage_tests``)."""
     nodes = file_node.load_all(ws.store)
     on_disk = _on_disk(ws, paths)
     added = sorted(p for p in on_disk if p not in nodes and not _binary(ws, p))
@@ -30,9 +32,21 @@ def changed(ws: Workspace, paths: list[str] | None = None) -> dict[str, Any]:
                      if p in nodes and _drifted(ws, nodes[p], stat))
     symbols = _changed_symbols(ws, nodes, added, updated, removed)
     names = {simple_name(s["fqName"]) for s in symbols}
+    covered, coverage = coverage_tests(ws, _stored_spans(ws, symbols))
     return {"added": added, "updated": updated, "removed": removed, "changedSymbols": symbols,
             "dependents": reverse_all(ws, names, xref_record.DEPENDENTS),
-            "tests": reverse_all(ws, names, xref_record.TESTS)}
+            "tests": covered + reverse_all(ws, names, xref_record.TESTS), "coverage": coverage}
+
+
+def _stored_spans(ws: Workspace, symbols: list[dict[str, str]]) -> list[Span]:
+    """The indexed spans of the modified and removed definitions: coverage was measured
+    on the indexed text, not on the edit."""
+    spans = []
+    for sym in symbols:
+        decl = declarations(ws, sym["fqName"]).get(sym["path"])
+        if sym["change"] != "added" and decl is not None:
+            spans.append((sym["path"], decl.start_line, decl.end_line))
+    return spans
 
 
 def _on_disk(ws: Workspace, paths: list[str] | None) -> dict[str, tuple[int, int]]:

@@ -7,7 +7,8 @@ from repoctx.retrieval.impact.changed import changed
 
 def test_an_unchanged_tree_reports_nothing(shop):
     assert changed(shop) == {"added": [], "updated": [], "removed": [], "changedSymbols": [],
-                             "dependents": [], "tests": []}
+                             "dependents": [], "tests": [], "coverage": {
+                                 "status": "none", "measuredAt": None, "staleFiles": []}}
 
 
 def test_edits_additions_and_removals(fresh_shop):
