@@ -11,7 +11,7 @@ from repoctx.lazy import export_lazily
 
 if TYPE_CHECKING:
     from . import nodes
-    from .coverage_ingest import coverage_marker_key
+    from .coverage_marker import coverage_marker_key
     from .lock import is_locked, repair_lock, writer_lock, writers_lock
     from .nodes.file_node import FileNode
     from .nodes.symbol_record import Declaration, declarations_of
@@ -44,7 +44,7 @@ __all__ = [
 ]
 
 export_lazily(__name__, {
-    ".coverage_ingest": ("coverage_marker_key",),
+    ".coverage_marker": ("coverage_marker_key",),
     ".nodes.file_node": ("FileNode",),
     ".lock": ("is_locked", "repair_lock", "writer_lock", "writers_lock"),
     ".reconcile_pass": ("PassOptions", "reconcile_pass"),

@@ -4,15 +4,13 @@ coverage.py's reader writes its schema into whatever file it opens (an empty fil
 foreign SQLite database), so it never opens the user's file: a copy of at most
 ``MAX_DATA_BYTES`` is taken into a temporary folder, checked to hold coverage.py's
 schema, and read there. Every failure of the file, of SQLite or of coverage.py is one
-``CoverageDataError`` naming the file (``coverage_errors``).
+``CoverageDataError`` naming the file (``coverage_errors``). SQLite and coverage.py are
+imported only to read a file: a pass with no new data file needs neither.
 """
 
 from __future__ import annotations
 
 import hashlib
-import shutil
-import sqlite3
-import tempfile
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
@@ -64,6 +62,8 @@ def stamp_of(path: Path, stat: tuple[int, int]) -> DataStamp:
 @contextmanager
 def coverage_errors(path: Path) -> Iterator[None]:
     """Translate what reading the data file at ``path`` raises into ``CoverageDataError``."""
+    import sqlite3
+
     from coverage.exceptions import CoverageException
 
     try:
@@ -77,6 +77,9 @@ def coverage_errors(path: Path) -> Iterator[None]:
 def coverage_data(path: Path) -> Iterator[CoverageData]:
     """The data file, opened read-only on a private copy (see the module docstring); what
     the block reads from it is translated by ``coverage_errors`` too."""
+    import shutil
+    import tempfile
+
     from coverage import CoverageData
 
     with coverage_errors(path), tempfile.TemporaryDirectory(prefix="repoctx-cov-") as folder:
@@ -93,6 +96,8 @@ def coverage_data(path: Path) -> Iterator[CoverageData]:
 
 def _check_schema(path: Path, copy: Path) -> None:
     """Refuse a copy that is not coverage.py data (before coverage.py writes into it)."""
+    import sqlite3
+
     with closing(sqlite3.connect(f"file:{copy}?mode=ro", uri=True)) as db:
         found = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
                            "name = 'coverage_schema'").fetchone()

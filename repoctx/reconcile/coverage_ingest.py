@@ -1,7 +1,7 @@
 """reconcile/coverage_ingest — the end of a pass: coverage.py's per-test data into the store.
 
 When the repository holds a coverage data file (``.coverage`` by default) whose
-``(size, mtime, digest)`` differs from the one last ingested (a store-local marker),
+``(size, mtime, digest)`` differs from the one last ingested (``coverage_marker``),
 every measured file that maps to an indexed one (``coverage_paths``) gets a coverage
 record (``nodes/coverage_record``) holding the store's digest of it and which tests
 ran which of its lines; records of files no longer measured are retired. A file is
@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from repoctx.errors import CoverageDataError
 from repoctx.reconcile.coverage_data import DataStamp, coverage_data, stamp_of, stat_of
+from repoctx.reconcile.coverage_marker import coverage_marker_key, marker
 from repoctx.reconcile.coverage_paths import PathMap
 from repoctx.reconcile.nodes import coverage_record as cr
 from repoctx.reconcile.nodes import file_node as fn
@@ -30,16 +31,10 @@ from repoctx.trees import Batch, unescape_name
 if TYPE_CHECKING:
     from coverage import CoverageData
 
-DEFAULT_DATA_FILE = ".coverage"
 MAX_SECONDS = 60.0
 """Reading stops past this (a huge suite's data): nothing is written but the marker, so
 the same file is not read again by every pass."""
 NO_CONTEXTS = "coverage has no per-test contexts (run pytest --cov --cov-context=test)"
-
-
-def coverage_marker_key(store: Store) -> str:
-    """The store-local marker of the data file last ingested and what it gave."""
-    return f"coverage/{store.repo_id}"
 
 
 @dataclass
@@ -59,22 +54,20 @@ class CoverageReport:
         return asdict(self)
 
 
-def ingest_coverage(store: Store, root: Path, data_file: Path) -> CoverageReport | None:
-    """Bring the coverage records in line with ``data_file`` (relative to ``root``);
-    None when there is no data file and none was ever ingested."""
-    path = data_file if data_file.is_absolute() else root / data_file
-    marker = store.trees.get_local(coverage_marker_key(store))
+def ingest_coverage(store: Store, root: Path, path: Path) -> CoverageReport | None:
+    """Bring the coverage records in line with the data file at ``path``, which
+    ``coverage_marker.settled`` found changed; None when it is gone and nothing was
+    ingested before."""
+    noted = marker(store)
     stat = None
     try:
         stat = stat_of(path)
         if stat is None:
-            return None if marker is None else _forget(store, marker)
-        if marker is not None and (marker["size"], marker["mtimeNs"]) == stat:
-            return _unchanged(marker)
+            return None if noted is None else _forget(store, noted)
         stamp = stamp_of(path, stat)
-        if marker is not None and marker["sha256"] == stamp.sha256:
-            _save_marker(store, stamp, marker["report"])  # touched, same bytes
-            return _unchanged(marker)
+        if noted is not None and noted["sha256"] == stamp.sha256:
+            _save_marker(store, stamp, noted["report"])  # touched, same bytes
+            return CoverageReport(**{**noted["report"], "ingested": False})
         report = _ingest(store, root, path, stamp)
     except CoverageDataError as exc:
         report = CoverageReport(warnings=[str(exc)], ingested=True)
@@ -83,20 +76,17 @@ def ingest_coverage(store: Store, root: Path, data_file: Path) -> CoverageReport
     return report
 
 
-def _unchanged(marker: dict[str, Any]) -> CoverageReport:
-    return CoverageReport(**{**marker["report"], "ingested": False})
-
-
 def _save_marker(store: Store, stamp: DataStamp, report: dict[str, Any]) -> None:
     with store.batch() as batch:
-        batch.put_local(coverage_marker_key(store), {"size": stamp.size, "mtimeNs": stamp.mtime_ns,
-                                            "sha256": stamp.sha256, "report": report})
+        batch.put_local(coverage_marker_key(store), {
+            "size": stamp.size, "mtimeNs": stamp.mtime_ns, "sha256": stamp.sha256,
+            "report": report})
 
 
-def _forget(store: Store, marker: dict[str, Any]) -> CoverageReport:
+def _forget(store: Store, noted: dict[str, Any]) -> CoverageReport:
     """The data file is gone: so is what it said."""
     with store.batch() as batch:
-        _retire_except(store, batch, set(), marker["mtimeNs"] + 1)
+        _retire_except(store, batch, set(), noted["mtimeNs"] + 1)
         batch.delete_local(coverage_marker_key(store))
     return CoverageReport(ingested=True)
 
@@ -150,7 +140,7 @@ def _read(data: CoverageData, paths: PathMap, stamp: DataStamp, report: Coverage
                     per_test.setdefault(test, set()).add(line)
     report.contexts = sum(test is not None for test in tests.values())
     return {source: cr.FileCoverage("", stamp.mtime_ns, None, tuple(
-        cr.TestLines(test_path, name, cr.line_ranges(hit))
+        cr.CoveredLines(test_path, name, cr.line_ranges(hit))
         for (test_path, name), hit in sorted(per_test.items())))
         for source, per_test in lines.items()}
 

@@ -60,6 +60,8 @@ class PathMap:
             path = self.source(file)
             return None if path is None or not names else (path, _name(names))
         parts = context.split(".")
+        if not all(part.isidentifier() for part in parts):
+            return None  # neither spelling: a label of the user's (``--context=ci``...)
         for cut in range(len(parts) - 1, 0, -1):
             path = self.source("/".join(parts[:cut]) + ".py")
             if path is not None:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from repoctx.collector import collector_paused
 from repoctx.crdt.record import Record
 from repoctx.errors import CorruptRecordError, StoreError
-from repoctx.reconcile import walk_cache
+from repoctx.reconcile import coverage_marker, walk_cache
 from repoctx.reconcile.lock import writer_lock
 from repoctx.reconcile.nodes import file_node as fn
 from repoctx.reconcile.report import PassReport
@@ -122,11 +122,16 @@ def _coverage(store: Store, root: Path, options: PassOptions, report: PassReport
     """Ingest the coverage data file, last: it maps onto the files the pass indexed."""
     if options.coverage is None:
         return
+    data_file = root / options.coverage  # (an absolute one stays itself)
+    done, last = coverage_marker.settled(store, data_file)
+    if done:
+        report.coverage = last
+        return
     from repoctx.reconcile.coverage_ingest import ingest_coverage
 
     with _timed(report, "coverage"):
         try:
-            found = ingest_coverage(store, root, options.coverage)
+            found = ingest_coverage(store, root, data_file)
         except StoreError:
             raise
         except Exception as exc:  # noqa: BLE001 - fail open: derived data, and the

@@ -22,7 +22,7 @@ DATA = "data"
 
 
 @dataclass(frozen=True, slots=True)
-class TestLines:
+class CoveredLines:
     """The lines of one file that one test executed, as sorted disjoint ranges."""
 
     path: str
@@ -45,7 +45,7 @@ class FileCoverage:
     measured_ns: int
     stale: str | None
     """Why the data was not trusted at ingestion (None: it was)."""
-    tests: tuple[TestLines, ...]
+    tests: tuple[CoveredLines, ...]
 
     def wire(self) -> list:
         """The register's value: ``[digest, measured_ns, stale, [[path, name, flat ranges]]]``
@@ -90,7 +90,7 @@ def coverage_of(rec: Record | None) -> FileCoverage | None:
     try:
         digest, measured_ns, stale, tests = value
         return FileCoverage(str(digest), int(measured_ns), stale, tuple(
-            TestLines(str(path), str(name), tuple(zip(flat[::2], flat[1::2], strict=True)))
+            CoveredLines(str(path), str(name), tuple(zip(flat[::2], flat[1::2], strict=True)))
             for path, name, flat in tests))
     except (TypeError, ValueError):
         return None
