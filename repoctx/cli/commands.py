@@ -87,10 +87,16 @@ def _stats_text(p: dict) -> str:
                    "(fast) or minilm (slow, best) (kept for later runs; default: the one "
                    "chosen before, else static when all-MiniLM-L6-v2 weights are "
                    "installed, else none).")
+@click.option("--coverage", "coverage", default=None, metavar="FILE",
+              type=click.Path(path_type=Path, dir_okay=False),
+              help="The coverage.py data file with per-test contexts to ingest "
+                   "(default: PATH/.coverage when it exists).")
+@click.option("--no-coverage", is_flag=True, help="Do not ingest coverage data.")
 @json_option
 @fails_cleanly
 def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, no_wait: bool,
-          no_export: bool, embedder: str | None, as_json: bool) -> None:
+          no_export: bool, embedder: str | None, coverage: Path | None, no_coverage: bool,
+          as_json: bool) -> None:
     """Index PATH into its store: files, packages, symbols, content, cross-references.
 
     Creates the store (PATH/.repoctx) on the first run. On a terminal a progress bar
@@ -98,7 +104,7 @@ def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, n
     seconds and the wall time of the whole command.
     """
     payload, text = index_run(path, store_dir, repo_id, full, no_wait, no_export, embedder,
-                              as_json)
+                              as_json, coverage=coverage, no_coverage=no_coverage)
     emit(payload, as_json, text)
 
 

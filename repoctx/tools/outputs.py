@@ -45,7 +45,8 @@ TEST_FILE = obj({"path": STRING, "names": STRINGS, "reason": {
     "type": "string", "enum": ["coverage", "imports", "calls", "name"]},
     "distance": INTEGER, "ageSeconds": INTEGER}, optional=("ageSeconds",))
 """A test file covering a change: the tests in it where known, the evidence, and how
-many callers away (0: it refers to the definition itself)."""
+many callers away (0: it refers to the definition itself; ``ageSeconds``: coverage
+only, how old its data is)."""
 
 # --- repocontext_* ------------------------------------------------------------------
 
@@ -62,12 +63,18 @@ RELATED = obj({
     "dependents": array(SYMBOL_AT), "tests": array(TEST_FILE),
 })
 
+COVERAGE_STATUS = obj({
+    "status": {"type": "string", "enum": ["none", "fresh", "stale", "partial"]},
+    "measuredAt": nullable(STRING), "staleFiles": STRINGS,
+})
+
 CHANGED = obj({
     "added": STRINGS, "updated": STRINGS, "removed": STRINGS,
     "changedSymbols": array(obj({"fqName": STRING, "path": STRING, "change": {
         "type": "string", "enum": ["added", "modified", "removed"]}})),
     "containingChanges": array(obj({"fqName": STRING, "path": STRING})),
     "dependents": array(SYMBOL_AT), "tests": array(TEST_FILE),
+    "coverage": COVERAGE_STATUS,
 })
 
 INDEX_STATUS = obj({

@@ -193,9 +193,12 @@ def test_a_plain_index_is_parsed_as_click_would_and_anything_else_is_left_to_cli
     assert plain_index(["index", repo, "--json", "--store", store, "--repo-id=demo",
                         "--full", "--embedder", "none"]) == {
         "path": Path(repo), "store_dir": Path(store), "repo_id": "demo", "embedder": "none",
-        "as_json": True, "full": True, "no_wait": False, "no_export": False}
+        "as_json": True, "full": True, "no_wait": False, "no_export": False,
+        "coverage": None, "no_coverage": False}
     assert plain_index(["index"])["path"] == enclosing_root(Path.cwd())
     assert plain_index(["index", "--store", store])["path"] == Path(".")
+    assert plain_index(["index", repo, "--coverage", "x/.coverage", "--no-coverage"]) == {
+        **plain_index(["index", repo]), "coverage": Path("x/.coverage"), "no_coverage": True}
     assert plain_index(["index", "--repo", repo, repo])["path"] == Path(repo)
     (tmp_path / "file").write_text("x")
     for argv in (["stats", repo], ["index", "--help"], ["index", repo, "--bogus"],

@@ -19,6 +19,7 @@ from repoctx.extract import definition_digests, extract, separator_of, simple_na
 from repoctx.reconcile import Declaration, FileNode, declarations_of, is_binary, walk
 from repoctx.reconcile.nodes import content_record, file_node, xref_record
 from repoctx.reconcile.nodes.fields import lww_value
+from repoctx.retrieval.impact.coverage_tests import Span, coverage_tests
 from repoctx.retrieval.impact.covering import TESTS_K, covering_tests
 from repoctx.retrieval.search.rankings import matches_filter
 from repoctx.retrieval.symbols import declarations, reverse_all
@@ -26,8 +27,9 @@ from repoctx.retrieval.workspace import Workspace
 
 
 def changed(ws: Workspace, paths: list[str] | None = None) -> dict[str, Any]:
-    """``{added, updated, removed, changedSymbols, containingChanges, dependents, tests}``
-    of the working tree."""
+    """``{added, updated, removed, changedSymbols, containingChanges, dependents, tests,
+    coverage}`` of the working tree (``tests``: the coverage data's first, then the static
+    evidence's for files the data did not name)."""
     nodes = file_node.load_all(ws.store)
     on_disk = _on_disk(ws, paths)
     added = sorted(p for p in on_disk if p not in nodes and not _binary(ws, p))
@@ -37,10 +39,30 @@ def changed(ws: Workspace, paths: list[str] | None = None) -> dict[str, Any]:
                      if p in nodes and _drifted(ws, nodes[p], stat))
     symbols, declared = _changed_symbols(ws, nodes, added, updated, removed)
     names = {simple_name(s["fqName"]) for s in symbols}
+    covered, coverage = coverage_tests(ws, _stored_spans(ws, symbols))
     return {"added": added, "updated": updated, "removed": removed, "changedSymbols": symbols,
             "containingChanges": _containing(symbols, declared),
             "dependents": reverse_all(ws, names, xref_record.DEPENDENTS),
-            "tests": covering_tests(ws, [(s["fqName"], s["path"]) for s in symbols], TESTS_K)}
+            "tests": _tests(covered, covering_tests(
+                ws, [(s["fqName"], s["path"]) for s in symbols], TESTS_K)),
+            "coverage": coverage}
+
+
+def _tests(covered: list[dict[str, Any]], static: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The coverage data's test files first, then the static ones it did not name."""
+    named = {entry["path"] for entry in covered}
+    return covered + [entry for entry in static if entry["path"] not in named]
+
+
+def _stored_spans(ws: Workspace, symbols: list[dict[str, str]]) -> list[Span]:
+    """The indexed spans of the modified and removed definitions: coverage was measured
+    on the indexed text, not on the edit."""
+    spans = []
+    for sym in symbols:
+        decl = declarations(ws, sym["fqName"]).get(sym["path"])
+        if sym["change"] != "added" and decl is not None:
+            spans.append((sym["path"], decl.start_line, decl.end_line))
+    return spans
 
 
 def _on_disk(ws: Workspace, paths: list[str] | None) -> dict[str, tuple[int, int]]:

@@ -36,7 +36,9 @@ class Basket:
 
 def test_an_unchanged_tree_reports_nothing(shop):
     assert changed(shop) == {"added": [], "updated": [], "removed": [], "changedSymbols": [],
-                             "containingChanges": [], "dependents": [], "tests": []}
+                             "containingChanges": [], "dependents": [], "tests": [],
+                             "coverage": {"status": "none", "measuredAt": None,
+                                          "staleFiles": []}}
 
 
 def test_edits_additions_and_removals(fresh_shop):
