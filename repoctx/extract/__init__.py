@@ -11,7 +11,9 @@ file). Most modules describe their definitions as `treewalk.Rule`s in a
 `treewalk.Spec` and let `treewalk.symbols` do the walk; grammars load through
 `grammar.load`, which yields None when the package is not installed, so the
 language's files become text sections only and `missing_grammar` names the package
-for the index report's warning. Extractors mark syntax-known tests (`Symbol.test`).
+for the index report's warning. Extractors mark syntax-known tests (`Symbol.test`);
+the Python one also qualifies references as far as the file says (`Symbol.targets`,
+from the file's `bindings_of`).
 
 Invariants: pure functions of a path and its decoded text (no I/O, no store);
 a language without an extractor (or without its grammar) declares no symbols;
@@ -19,6 +21,7 @@ extractors never raise on malformed source.
 """
 
 from repoctx.extract.language import Files, Import, Language, split_qualname
+from repoctx.extract.languages.python import bindings_of
 from repoctx.extract.modules import module_name
 from repoctx.extract.path_language import language_of
 from repoctx.extract.registry import (
@@ -51,6 +54,7 @@ __all__ = [
     "METHOD",
     "Symbol",
     "VARIABLE",
+    "bindings_of",
     "extract",
     "extractor_for",
     "imports_of",

@@ -41,6 +41,8 @@ def nullable(schema: Schema) -> Schema:
 STRINGS = array(STRING)
 LINE_SPAN = {**array(INTEGER), "minItems": 2, "maxItems": 2}
 SYMBOL_AT = obj({"symbol": STRING, "path": nullable(STRING)})
+DEPENDENT = obj({"symbol": STRING, "path": nullable(STRING),
+                 "match": {"type": "string", "enum": ["resolved", "name"]}})
 
 # --- repocontext_* ------------------------------------------------------------------
 
@@ -54,14 +56,14 @@ OUTLINE = obj({
 RELATED = obj({
     "path": nullable(STRING), "symbol": nullable(STRING),
     "imports": array(obj({"module": STRING, "path": nullable(STRING)})),
-    "dependents": array(SYMBOL_AT), "tests": array(SYMBOL_AT),
+    "dependents": array(DEPENDENT), "tests": array(SYMBOL_AT),
 })
 
 CHANGED = obj({
     "added": STRINGS, "updated": STRINGS, "removed": STRINGS,
     "changedSymbols": array(obj({"fqName": STRING, "path": STRING, "change": {
         "type": "string", "enum": ["added", "modified", "removed"]}})),
-    "dependents": array(SYMBOL_AT), "tests": array(SYMBOL_AT),
+    "dependents": array(DEPENDENT), "tests": array(SYMBOL_AT),
 })
 
 INDEX_STATUS = obj({

@@ -3,7 +3,8 @@
 Digest drift of the working tree against the store: a stat fast path (size and mtime
 equal to the file node: unchanged, not read), then SHA-256 to confirm. For the files
 that drifted, the symbols whose declarations changed (re-extracted from the working
-copy) and, from the reverse index, their dependents and covering tests.
+copy) and, from the reverse index, their dependents (resolved through imports first,
+``impact.resolve``) and covering tests.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from repoctx.extract import extract, simple_name
 from repoctx.reconcile import FileNode, declarations_of, is_binary, walk
 from repoctx.reconcile.nodes import file_node, xref_record
+from repoctx.retrieval.impact.resolve import dependents_all
 from repoctx.retrieval.search.rankings import matches_filter
 from repoctx.retrieval.symbols import declarations, reverse_all
 from repoctx.retrieval.workspace import Workspace
@@ -31,7 +33,7 @@ def changed(ws: Workspace, paths: list[str] | None = None) -> dict[str, Any]:
     symbols = _changed_symbols(ws, nodes, added, updated, removed)
     names = {simple_name(s["fqName"]) for s in symbols}
     return {"added": added, "updated": updated, "removed": removed, "changedSymbols": symbols,
-            "dependents": reverse_all(ws, names, xref_record.DEPENDENTS),
+            "dependents": dependents_all(ws, {s["fqName"] for s in symbols}),
             "tests": reverse_all(ws, names, xref_record.TESTS)}
 
 
