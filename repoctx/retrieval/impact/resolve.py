@@ -59,7 +59,7 @@ def _canonical(ws: Workspace, spelling: str, budget: int, seen: set[str]) -> str
 
 
 def _declared(ws: Workspace, fq: str) -> bool:
-    return bool(declarations(ws, fq))
+    return bool(fq) and bool(declarations(ws, fq))
 
 
 def _via_module(ws: Workspace, spelling: str) -> str | None:
