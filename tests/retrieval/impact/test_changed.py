@@ -25,7 +25,10 @@ def test_edits_additions_and_removals(fresh_shop):
         ("shop.cart.checkout", "modified"), ("shop.extra.extra", "added"),
         ("shop.pricing.Discount", "removed"), ("shop.pricing.Discount.apply", "removed")}
     assert "tests.test_cart.test_checkout" in {t["symbol"] for t in got["tests"]}
-    assert "shop.cart.Cart.total" in {d["symbol"] for d in got["dependents"]}
+    matches = {d["symbol"]: d["match"] for d in got["dependents"]}
+    assert matches["shop.cart.Cart.total"] == "resolved"  # `from shop.pricing import Discount`
+    assert [d["match"] for d in got["dependents"]] == sorted(
+        matches.values(), key=lambda match: match != "resolved")  # resolved first
 
 
 def test_a_touch_is_not_a_change_and_paths_limit_the_answer(fresh_shop):
