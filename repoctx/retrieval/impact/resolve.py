@@ -15,8 +15,10 @@ stays as it is.
 ``dependents_of`` splits the symbols referencing a definition's simple name:
 ``resolved`` (a spelling of theirs means the definition, or, for a file of another
 language, the file imports the definition's file, is that file or shares its Go
-package), left out (their spellings all mean another definition, or their file imports
-another file declaring the name and not the definition's), else ``name``.
+package), left out (each of their spellings means another definition for sure: a
+declared one or one outside the store; or their file imports another file declaring the
+name and not the definition's), else ``name`` (also a spelling through a variable or
+an attribute, whose type the store does not know).
 """
 
 from __future__ import annotations
@@ -147,20 +149,25 @@ def dependents_of(ws: Workspace, fq: str) -> list[dict[str, Any]]:
     """``[{symbol, path, match}]`` referencing the definition ``fq``: resolved first."""
     name = simple_name(fq)
     rec = ws.get(ws.store.key("xref", name))
-    spelled: dict[str, set[str]] = {}
+    verdicts: dict[str, set[str | None]] = {}
     for number, (spelling, members) in enumerate(sorted(xref_record.targets(rec).items())):
         if number >= LOOKUP_LIMIT:
             break  # the rest count as references by name
-        means = spelling if spelling == fq else canonical(ws, spelling)
+        verdict = _verdict(ws, spelling, fq)
         for member in members:
-            spelled.setdefault(member, set()).add(means)
-    resolved = sorted(m for m, means in spelled.items() if fq in means)
+            verdicts.setdefault(member, set()).add(verdict)
+    resolved = sorted(m for m, found in verdicts.items() if RESOLVED in found)
+    left_out = {m for m, found in verdicts.items() if found == {None}}
     target_path = where(ws, fq)
     named = []
-    for member in sorted(xref_record.members(rec, xref_record.DEPENDENTS) - set(spelled)):
+    rest = xref_record.members(rec, xref_record.DEPENDENTS) | set(verdicts)
+    for member in sorted(rest - left_out - set(resolved)):
         if len(resolved) + len(named) >= LOOKUP_LIMIT:
             break
         path = where(ws, member)
+        if member in verdicts:  # a spelling through something of unknown type
+            named.append((member, path))
+            continue
         match = _file_match(ws, path, target_path, name)
         if match is RESOLVED:
             resolved.append(member)
@@ -171,6 +178,28 @@ def dependents_of(ws: Workspace, fq: str) -> list[dict[str, Any]]:
     out += [{"symbol": m, "path": p, "match": NAME}
             for m, p in named[:LOOKUP_LIMIT - len(out)]]
     return out
+
+
+def _verdict(ws: Workspace, spelling: str, fq: str) -> str | None:
+    """``RESOLVED`` when ``spelling`` means ``fq``; None when it means another definition
+    for sure (a declared one, or one outside the store); else ``NAME``: the spelling
+    goes through something the store does not say the type of (a variable, an attribute
+    set at run time, a base class outside the store)."""
+    if spelling == fq:
+        return RESOLVED
+    means = canonical(ws, spelling)
+    if means == fq:
+        return RESOLVED
+    if _declared(ws, means) or not _in_store(ws, means):
+        return None
+    return NAME
+
+
+def _in_store(ws: Workspace, spelling: str) -> bool:
+    """True when a module prefix of ``spelling`` is a file of the store."""
+    modules = module_files(ws)
+    parts = spelling.split(".")
+    return any(".".join(parts[:cut]) in modules for cut in range(1, len(parts)))
 
 
 def dependents_all(ws: Workspace, fqs: set[str]) -> list[dict[str, Any]]:

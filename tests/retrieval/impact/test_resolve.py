@@ -22,6 +22,8 @@ PYTHON = {
                      "    return helpers.url_for('o')\n"),
     "pkg/admin.py": ("from pkg.app import App\n\n\ndef admin(app: App):\n"
                      "    return app.url_for('admin')\n"),
+    "pkg/proxy.py": ("from pkg.app import App\n\ncurrent = App()\n\n\ndef go():\n"
+                     "    return current.url_for('x')\n"),
     "lib/ext/tools.py": "def url_for(x):\n    return x\n",
 }
 
@@ -41,9 +43,11 @@ def test_callers_of_each_url_for_are_told_apart(py_ws):
     assert deps(py_ws, "pkg.helpers.url_for") == [
         ("pkg.views.index", "resolved"),   # through the package's re-export
         ("pkg.views.other", "resolved"),   # helpers.url_for after `from . import helpers`
-        ("pkg.admin.admin", "name")]       # app.url_for: the file does not say which
+        ("pkg.admin.admin", "name"),       # app.url_for: the file does not say which
+        ("pkg.proxy.go", "name")]          # through a variable: its type is not known
     assert deps(py_ws, "pkg.app.App.url_for") == [
-        ("pkg.app.App.route", "resolved"), ("pkg.admin.admin", "name")]
+        ("pkg.app.App.route", "resolved"), ("pkg.admin.admin", "name"),
+        ("pkg.proxy.go", "name")]
 
 
 def test_a_call_to_an_outside_namesake_is_not_a_dependent(py_ws):
@@ -62,7 +66,7 @@ def test_canonical_follows_re_exports_bases_and_tail_layouts(py_ws):
 
 def test_related_lists_resolved_dependents_first(py_ws):
     got = related(py_ws, symbol="pkg.helpers.url_for")
-    assert [d["match"] for d in got["dependents"]] == ["resolved", "resolved", "name"]
+    assert [d["match"] for d in got["dependents"]] == ["resolved", "resolved", "name", "name"]
     simple = related(py_ws, symbol="url_for")  # a simple name says no definition
     assert {d["match"] for d in simple["dependents"]} == {"name"}
 
