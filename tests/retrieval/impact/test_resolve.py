@@ -113,6 +113,15 @@ POLYGLOT = {
                     "\tstore.Get(\"x\")\n}\n"),
     "other/other.go": ("package other\n\nimport \"example.com/m/cache\"\n\nfunc Use() {\n"
                        "\tcache.Get(\"x\")\n}\n"),
+    "java/com/x/A.java": "package com.x;\n\nclass A {\n  static int run() { return 1; }\n}\n",
+    "java/com/y/B.java": "package com.y;\n\nclass B {\n  static int run() { return 2; }\n}\n",
+    "java/com/z/UseA.java": ("package com.z;\n\nimport com.x.A;\n\npublic class UseA {\n"
+                             "  int go() { return A.run(); }\n}\n"),
+    "Cargo.toml": "[package]\nname = \"m\"\n",
+    "src/lib.rs": "mod a;\nmod b;\nmod use_a;\n",
+    "src/a.rs": "pub fn run() -> i32 { 1 }\n",
+    "src/b.rs": "pub fn run() -> i32 { 2 }\n",
+    "src/use_a.rs": "use crate::a::run;\n\npub fn go() -> i32 { run() }\n",
 }
 
 
@@ -134,3 +143,10 @@ def test_go_dependents_by_package(poly_ws):
     assert deps(poly_ws, "store.Get") == [("cmd.main", "resolved"),
                                           ("store.Twice", "resolved")]  # its own package
     assert deps(poly_ws, "cache.Get") == [("other.Use", "resolved"), ("store.Twice", "name")]
+
+
+def test_java_imports_and_rust_use_resolve_their_dependents(poly_ws):
+    assert deps(poly_ws, "com.x.A.run") == [("com.z.UseA.go", "resolved")]
+    assert deps(poly_ws, "com.y.B.run") == []  # UseA imports the other class
+    assert deps(poly_ws, "crate::a::run") == [("crate::use_a::go", "resolved")]
+    assert deps(poly_ws, "crate::b::run") == []
