@@ -19,7 +19,11 @@ Invariants:
 - refs of a symbol are the simple names used in it as base classes (and `metaclass=`),
   decorators, annotations, call targets, raised and caught exception types, with
   `a.b.C` reduced to `C` and keywords dropped; a nested definition owns its own refs,
-  so they are not repeated on the enclosing symbol.
+  so they are not repeated on the enclosing symbol;
+- targets of a symbol qualify those same reference sites as far as the file says
+  (`python_bindings`: its imports and top-level `def`/`class` names, `self`/`cls` in a
+  method), keyed by the last segment of the spelling, so `uf()` after
+  `from m import url_for as uf` is `("url_for", "m.url_for")`.
 """
 
 from __future__ import annotations

@@ -50,14 +50,16 @@ def related(ws: Workspace, path: str | None = None, symbol: str | None = None,
         symbol = _symbol_name(ws, symbol)
         path = _declaring_path(ws, symbol)
         names = {simple_name(symbol)}
+        definitions = {symbol} if path is not None else set()
     else:
         node = ws.node(path)
         if node is None:
             raise ToolError(f"path: {path!r} is not in the index; check the path or run "
                             "`repoctx index`")
         names = {simple_name(fq) for fq in node.symbols}
+        definitions = set(node.symbols)
     found = {"imports": imports(ws, path) if path else [],
-             "dependents": sorted(_dependents(ws, symbol, path, names),
+             "dependents": sorted(_dependents(ws, definitions, names),
                                   key=lambda e: (e["match"] != RESOLVED, _in_tests(e["symbol"]),
                                                  e["symbol"])),
              "tests": reverse_names(ws, names, xref_record.TESTS)}
@@ -69,16 +71,14 @@ def related(ws: Workspace, path: str | None = None, symbol: str | None = None,
     return out
 
 
-def _dependents(ws: Workspace, symbol: str | None, path: str | None, names: set[str],
+def _dependents(ws: Workspace, definitions: set[str], names: set[str],
                 ) -> list[dict[str, Any]]:
-    """Resolved and by-name dependents of a dotted symbol or of what a file declares; a
-    simple name alone says no definition, so its dependents are all by name."""
-    if path is None:
-        return [{"symbol": fq, "path": where(ws, fq), "match": NAME}
-                for fq in reverse_names(ws, names, xref_record.DEPENDENTS)]
-    node = ws.node(path) if symbol is None else None
-    return dependents_all(ws, {symbol} if symbol is not None else
-                          set(node.symbols if node is not None else ()))
+    """Resolved and by-name dependents of the definitions; a simple name alone (no
+    definitions) says no definition, so its dependents are all by name."""
+    if definitions:
+        return dependents_all(ws, definitions)
+    return [{"symbol": fq, "path": where(ws, fq), "match": NAME}
+            for fq in reverse_names(ws, names, xref_record.DEPENDENTS)]
 
 
 def _in_tests(fq: str) -> bool:
