@@ -3,14 +3,14 @@
 A Python file spells what it references as far as it says itself (``from flask
 import url_for`` -> ``flask.url_for``, the ``to:`` fields of the cross-reference
 node). ``canonical`` turns a spelling into the definition it means: a declared symbol
-is itself; else the longest module prefix that is a file of the store (the module ->
-file map, built once per generation of the file tree, also matches a module by its
-dotted tail for layouts such as ``lib/pkg/``) is read for what it binds the next name
-to (an ``__init__`` re-exporting ``from .helpers import url_for``), and an undeclared
-member of a declared class is looked up on the class's bases (its signature, resolved
-through the class's own ``targets``). Each rewrite counts against ``MAX_DEPTH`` and a
-spelling met twice stops; a spelling outside the store (``werkzeug.utils.send_file``)
-stays as it is.
+is itself; else the longest module prefix that is a file of the store is read for what
+it binds the next name to (an ``__init__`` re-exporting ``from .helpers import
+url_for``), and an undeclared member of a declared class is looked up on the class's
+bases (its signature, resolved through the class's own ``targets``). The module -> file
+map is built once per generation of the file tree; it also names a file by its path
+below a directory that is no package, for layouts such as ``lib/pkg/``. Each rewrite
+counts against ``MAX_DEPTH`` and a spelling met twice stops; a spelling outside the
+store (``werkzeug.utils.send_file``) stays as it is.
 
 ``dependents_of`` splits the symbols referencing a definition's simple name:
 ``resolved`` (a spelling of theirs means the definition, or, for a file of another
@@ -117,23 +117,27 @@ def base_spellings(decl: symbol_record.Declaration) -> list[str]:
 
 def module_files(ws: Workspace) -> dict[str, str]:
     """Python module -> the stored file defining it (a source before a stub), also under
-    each dotted tail of the module that no other file shares."""
+    the module its path names below a directory that is no package (``ext.tools`` for
+    ``lib/ext/tools.py`` without ``lib/__init__.py``) when no other file shares it."""
     return ws.derived("python-modules", BY_FAMILY["file"].name, lambda: _module_map(ws))
 
 
 def _module_map(ws: Workspace) -> dict[str, str]:
     paths = sorted((p for p in file_node.load_records(ws.store) if language_of(p) == "python"),
                    key=lambda p: (p.endswith(".pyi"), p))
+    packages = {posixpath.dirname(p) for p in paths
+                if posixpath.basename(p) in ("__init__.py", "__init__.pyi")}
     exact: dict[str, str] = {}
     for path in paths:
         exact.setdefault(module_name(path), path)
-    tails: dict[str, str | None] = {}
-    for module, path in exact.items():
-        parts = module.split(".")
+    below: dict[str, str | None] = {}
+    for path in exact.values():
+        parts = path.split("/")
         for cut in range(1, len(parts)):
-            tail = ".".join(parts[cut:])
-            tails[tail] = path if tails.get(tail, path) == path else None
-    return {**{t: p for t, p in tails.items() if p is not None}, **exact}
+            if "/".join(parts[:cut]) not in packages:
+                module = module_name("/".join(parts[cut:]))
+                below[module] = path if below.get(module, path) == path else None
+    return {**{m: p for m, p in below.items() if p is not None}, **exact}
 
 
 def file_bindings(ws: Workspace, path: str) -> dict[str, str]:

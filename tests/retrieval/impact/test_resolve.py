@@ -150,3 +150,15 @@ def test_java_imports_and_rust_use_resolve_their_dependents(poly_ws):
     assert deps(poly_ws, "com.y.B.run") == []  # UseA imports the other class
     assert deps(poly_ws, "crate::a::run") == [("crate::use_a::go", "resolved")]
     assert deps(poly_ws, "crate::b::run") == []
+
+
+def test_a_module_below_a_package_is_not_named_by_its_tail(tmp_path):
+    files = {"flask/__init__.py": "", "flask/json/__init__.py": "def dumps(x):\n    return x\n",
+             "flask/app.py": "import json\n\n\ndef run(x):\n    return json.dumps(x)\n"}
+    ws = build(tmp_path, files, repo_id="tail")
+    try:
+        assert "json" not in module_files(ws)
+        assert canonical(ws, "json.dumps") == "json.dumps"
+        assert deps(ws, "flask.json.dumps") == []  # the standard library's namesake
+    finally:
+        ws.close()
