@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from repoctx.reconcile.nodes import content_record
 from repoctx.retrieval.workspace import Workspace
-from repoctx.trees import key_name
+from repoctx.trees import family_prefix, key_name
 
 
 class StoreFiles:
@@ -23,8 +23,9 @@ class StoreFiles:
         return content_record.body(self.ws.get(self.ws.store.key("content", path)))
 
     def listdir(self, directory: str) -> tuple[str, ...]:
-        """The indexed files directly inside ``directory``."""
+        """The indexed files directly inside ``directory`` ('' is the root)."""
         prefix = f"{directory}/" if directory else ""
-        keys = self.ws.store.trees.scan(self.ws.store.key("file", prefix))
+        # the family prefix, not ``store.key``: a key needs a name, and the root has none
+        keys = self.ws.store.trees.scan(family_prefix(self.ws.store.repo_id, "file") + prefix)
         names = (key_name(key) for key, _ in keys)
         return tuple(name for name in names if "/" not in name[len(prefix):])
