@@ -14,6 +14,8 @@ language's files become text sections only and `missing_grammar` names the packa
 for the index report's warning. Extractors mark syntax-known tests (`Symbol.test`).
 `definition_digests` (`extract/digest.py`) digests each definition's own text from the
 file's text and the definitions' spans, the same way for every language.
+The Python extractor also qualifies references as far as the file says
+(`Symbol.targets`, from the file's `bindings_of`).
 
 Invariants: pure functions of a path and its decoded text (no I/O, no store);
 a language without an extractor (or without its grammar) declares no symbols;
@@ -22,6 +24,7 @@ extractors never raise on malformed source.
 
 from repoctx.extract.digest import definition_digests
 from repoctx.extract.language import Files, Import, Language, split_qualname
+from repoctx.extract.languages.python import bindings_of
 from repoctx.extract.modules import module_name
 from repoctx.extract.path_language import language_of
 from repoctx.extract.registry import (
@@ -54,6 +57,7 @@ __all__ = [
     "METHOD",
     "Symbol",
     "VARIABLE",
+    "bindings_of",
     "definition_digests",
     "extract",
     "extractor_for",

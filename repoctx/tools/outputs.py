@@ -47,6 +47,8 @@ TEST_FILE = obj({"path": STRING, "names": STRINGS, "reason": {
 """A test file covering a change: the tests in it where known, the evidence, and how
 many callers away (0: it refers to the definition itself; ``ageSeconds``: coverage
 only, how old its data is)."""
+DEPENDENT = obj({"symbol": STRING, "path": nullable(STRING),
+                 "match": {"type": "string", "enum": ["resolved", "name"]}})
 
 # --- repocontext_* ------------------------------------------------------------------
 
@@ -60,7 +62,7 @@ OUTLINE = obj({
 RELATED = obj({
     "path": nullable(STRING), "symbol": nullable(STRING),
     "imports": array(obj({"module": STRING, "path": nullable(STRING)})),
-    "dependents": array(SYMBOL_AT), "tests": array(TEST_FILE),
+    "dependents": array(DEPENDENT), "tests": array(TEST_FILE),
 })
 
 COVERAGE_STATUS = obj({
@@ -73,7 +75,7 @@ CHANGED = obj({
     "changedSymbols": array(obj({"fqName": STRING, "path": STRING, "change": {
         "type": "string", "enum": ["added", "modified", "removed"]}})),
     "containingChanges": array(obj({"fqName": STRING, "path": STRING})),
-    "dependents": array(SYMBOL_AT), "tests": array(TEST_FILE),
+    "dependents": array(DEPENDENT), "tests": array(TEST_FILE),
     "coverage": COVERAGE_STATUS,
 })
 

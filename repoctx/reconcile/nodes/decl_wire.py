@@ -8,6 +8,6 @@ no-op pass does) imports nothing the symbol records need.
 
 from __future__ import annotations
 
-WIRE_VERSION = 2
+WIRE_VERSION = 3
 """Raised with every element added to ``Declaration.wire``, which makes the next pass
-re-project every file's declarations (2: ``digest``)."""
+re-project every file's declarations (2: ``digest``; 3: ``targets``)."""

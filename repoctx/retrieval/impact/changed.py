@@ -4,9 +4,10 @@ Digest drift of the working tree against the store: a stat fast path (size and m
 equal to the file node: unchanged, not read), then SHA-256 to confirm. For the files
 that drifted, the definitions added, removed, or modified (their own text's digest
 changed: ``extract.definition_digests``, re-extracted from the working copy), the
-definitions enclosing a changed one, and, from the reverse index, their dependents and
-the test files covering them (``covering``). Declarations stored without a digest (by an
-older version) get theirs from the stored body; without a body they are compared whole.
+definitions enclosing a changed one, their dependents (resolved through imports first,
+``impact.resolve``) and the test files covering them (the coverage data's first, then
+``covering``). Declarations stored without a digest (by an older version) get theirs
+from the stored body; without a body they are compared whole.
 """
 
 from __future__ import annotations
@@ -15,14 +16,15 @@ import hashlib
 from dataclasses import replace
 from typing import Any
 
-from repoctx.extract import definition_digests, extract, separator_of, simple_name
+from repoctx.extract import definition_digests, extract, separator_of
 from repoctx.reconcile import Declaration, FileNode, declarations_of, is_binary, walk
-from repoctx.reconcile.nodes import content_record, file_node, xref_record
+from repoctx.reconcile.nodes import content_record, file_node
 from repoctx.reconcile.nodes.fields import lww_value
 from repoctx.retrieval.impact.coverage_tests import Span, coverage_tests
 from repoctx.retrieval.impact.covering import TESTS_K, covering_tests
+from repoctx.retrieval.impact.resolve import dependents_all
 from repoctx.retrieval.search.rankings import matches_filter
-from repoctx.retrieval.symbols import declarations, reverse_all
+from repoctx.retrieval.symbols import declarations
 from repoctx.retrieval.workspace import Workspace
 
 
@@ -38,11 +40,10 @@ def changed(ws: Workspace, paths: list[str] | None = None) -> dict[str, Any]:
     updated = sorted(p for p, stat in on_disk.items()
                      if p in nodes and _drifted(ws, nodes[p], stat))
     symbols, declared = _changed_symbols(ws, nodes, added, updated, removed)
-    names = {simple_name(s["fqName"]) for s in symbols}
     covered, coverage = coverage_tests(ws, _stored_spans(ws, symbols))
     return {"added": added, "updated": updated, "removed": removed, "changedSymbols": symbols,
             "containingChanges": _containing(symbols, declared),
-            "dependents": reverse_all(ws, names, xref_record.DEPENDENTS),
+            "dependents": dependents_all(ws, {s["fqName"] for s in symbols}),
             "tests": _tests(covered, covering_tests(
                 ws, [(s["fqName"], s["path"]) for s in symbols], TESTS_K)),
             "coverage": coverage}

@@ -4,6 +4,10 @@ A bounded reverse lookup in the cross-reference tree, never a scan: for a file, 
 the simple names it declares; for a symbol, over its own simple name. Covering tests
 are test files, ranked by the static evidence of ``covering``. A dotted symbol
 must be one the store declares (else a ``ToolError`` naming it, with the nearest names).
+Dependents of a definition (a dotted symbol, or each one a file declares) say their
+``match`` (``impact.resolve``): ``resolved`` ones, whose reference means that very
+definition, come first, then those matched by simple name only; those whose reference
+means another definition are left out. A simple name alone matches by name.
 Imports are read from the stored body (Python ``import`` / ``from … import``) and
 resolved to files the store knows: absolute modules from the repository root, the
 file's own source root or ``src/``, relative ones (``.``, ``..``, ``from . import x``)
@@ -21,9 +25,11 @@ from repoctx.errors import ToolError
 from repoctx.extract import imports_of, language_of, module_name, resolve_import, simple_name
 from repoctx.reconcile.nodes import content_record, symbol_record, xref_record
 from repoctx.retrieval.impact import covering
+from repoctx.retrieval.impact.resolve import NAME, RESOLVED, dependents_all
+from repoctx.retrieval.impact.store_files import StoreFiles
 from repoctx.retrieval.symbols import declarations, reverse_names, suggestions, where
 from repoctx.retrieval.workspace import Workspace
-from repoctx.trees import family_prefix, key_name, unescape_name
+from repoctx.trees import family_prefix, unescape_name
 
 DEFAULT_K = 20
 """Entries per list by default: flask's ``ctx.py`` (imports 17, dependents 322, tests 197)
@@ -47,6 +53,7 @@ def related(ws: Workspace, path: str | None = None, symbol: str | None = None,
         path = _declaring_path(ws, symbol)
         names = {simple_name(symbol)}
         targets = [(symbol, path)]
+        definitions = {symbol} if path is not None else set()
     else:
         node = ws.node(path)
         if node is None:
@@ -54,16 +61,27 @@ def related(ws: Workspace, path: str | None = None, symbol: str | None = None,
                             "`repoctx index`")
         names = {simple_name(fq) for fq in node.symbols}
         targets = [(fq, path) for fq in node.symbols]
+        definitions = set(node.symbols)
     found = {"imports": imports(ws, path) if path else [],
-             "dependents": sorted(reverse_names(ws, names, xref_record.DEPENDENTS),
-                                  key=lambda fq: (_in_tests(fq), fq)),
+             "dependents": sorted(_dependents(ws, definitions, names),
+                                  key=lambda e: (e["match"] != RESOLVED, _in_tests(e["symbol"]),
+                                                 e["symbol"])),
              "tests": covering.covering_tests(ws, targets, K_MAX)}
     out: dict[str, Any] = {"path": path, "symbol": symbol}
     for key in ("imports", "dependents", "tests"):
         out[key] = found[key][:k]
-    out["dependents"] = [{"symbol": fq, "path": where(ws, fq)} for fq in out["dependents"]]
     out["omitted"] = {key: len(found[key]) - len(out[key]) for key in found}
     return out
+
+
+def _dependents(ws: Workspace, definitions: set[str], names: set[str],
+                ) -> list[dict[str, Any]]:
+    """Resolved and by-name dependents of the definitions; a simple name alone (no
+    definitions) says no definition, so its dependents are all by name."""
+    if definitions:
+        return dependents_all(ws, definitions)
+    return [{"symbol": fq, "path": where(ws, fq), "match": NAME}
+            for fq in reverse_names(ws, names, xref_record.DEPENDENTS)]
 
 
 def _in_tests(fq: str) -> bool:
@@ -92,34 +110,12 @@ def _declaring_path(ws: Workspace, symbol: str) -> str | None:
                     "name as search or outline report it, or a simple name)")
 
 
-class _StoreFiles:
-    """The indexed files, as an import resolver of ``extract`` consults them."""
-
-    def __init__(self, ws: Workspace) -> None:
-        self.ws = ws
-
-    def exists(self, path: str) -> bool:
-        """True if the store indexes ``path``."""
-        return self.ws.node(path) is not None
-
-    def read(self, path: str) -> str | None:
-        """The stored body of ``path``."""
-        return content_record.body(self.ws.store.get(self.ws.store.key("content", path)))
-
-    def listdir(self, directory: str) -> tuple[str, ...]:
-        """The indexed files directly inside ``directory``."""
-        prefix = f"{directory}/" if directory else ""
-        keys = self.ws.store.trees.scan(self.ws.store.key("file", prefix))
-        names = (key_name(key) for key, _ in keys)
-        return tuple(name for name in names if "/" not in name[len(prefix):])
-
-
 def imports(ws: Workspace, path: str) -> list[dict[str, str | None]]:
     """Modules a file imports, each with the indexed file it resolves to: Python by the
     rules below, every other language with an extractor by its own (``extract``)."""
     body = content_record.body(ws.store.get(ws.store.key("content", path))) or ""
     if language_of(path) != "python":
-        files = _StoreFiles(ws)
+        files = StoreFiles(ws)
         found_other: dict[str, str | None] = {}
         for item in imports_of(path, body):
             found_other.setdefault(item.specifier, resolve_import(path, item.specifier, files))

@@ -98,3 +98,22 @@ def test_replicas_of_both_shapes_converge():
     one, other = record.merge(older, newer), record.merge(newer, older)
     assert sr.declarations(one) == sr.declarations(other)
     assert set(sr.declarations(one)) == {"pkg/a.py"}
+
+
+def test_targets_fold_per_symbol_and_round_trip_the_wire():
+    a = Symbol("pkg.m.f", "f", "function", "def f()", "", 1, 2, ("g",),
+               targets=(("g", "pkg.n.g"),))
+    b = Symbol("pkg.m.f", "f", "function", "def f()", "", 4, 5, ("h",),
+               targets=(("h", "x.h"), ("g", "pkg.n.g")))
+    decl = sr.declarations_of("pkg/m.py", [a, b])["pkg.m.f"]
+    assert decl.targets == (("g", "pkg.n.g"), ("h", "x.h")) and decl.digest == ""
+    rec = record.merge(record.empty(), sr.declare_delta(None, "pkg/m.py", decl, 1, "r1"))
+    assert sr.declarations(rec) == {"pkg/m.py": decl}
+
+
+def test_an_older_writers_shorter_tuple_still_decodes():
+    old = ("function", "def f()", "", 1, 2, ("g",), False)
+    decl = sr._declaration(old)
+    assert (decl.refs, decl.digest, decl.targets) == (("g",), "", ())
+    with_digest = sr._declaration((*old, "abc"))
+    assert (with_digest.digest, with_digest.targets) == ("abc", ())

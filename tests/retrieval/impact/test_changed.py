@@ -58,7 +58,10 @@ def test_edits_additions_and_removals(fresh_shop):
     # checkout is referred to by a test of a file importing its module
     assert got["tests"] == [{"path": "tests/test_cart.py", "names": [
         "tests.test_cart.test_checkout"], "reason": "imports", "distance": 0}]
-    assert "shop.cart.Cart.total" in {d["symbol"] for d in got["dependents"]}
+    matches = {d["symbol"]: d["match"] for d in got["dependents"]}
+    assert matches["shop.cart.Cart.total"] == "resolved"  # `from shop.pricing import Discount`
+    assert [d["match"] for d in got["dependents"]] == sorted(
+        matches.values(), key=lambda match: match != "resolved")  # resolved first
 
 
 def test_a_touch_is_not_a_change_and_paths_limit_the_answer(fresh_shop):
