@@ -62,7 +62,7 @@ D2 = Declaration("class", "class A(B)", "", 1, 5, ("B",), False, "11ee11ee11ee11
 
 
 def test_the_digest_is_wire_element_seven_and_older_tuples_decode_without_it():
-    assert D1.wire()[7] == D1.digest and len(D1.wire()) == 8
+    assert D1.wire()[7] == D1.digest and len(D1.wire()) == 9  # 8: targets
     old = or_map.put(or_map.empty(), "pkg/a.py", D1.wire()[:7], 1, "r1")
     rec = record.write({sr.DECL: old}, 1)
     assert sr.declarations(rec) == {"pkg/a.py": replace(D1, digest="")}
@@ -105,8 +105,9 @@ def test_targets_fold_per_symbol_and_round_trip_the_wire():
                targets=(("g", "pkg.n.g"),))
     b = Symbol("pkg.m.f", "f", "function", "def f()", "", 4, 5, ("h",),
                targets=(("h", "x.h"), ("g", "pkg.n.g")))
-    decl = sr.declarations_of("pkg/m.py", [a, b])["pkg.m.f"]
-    assert decl.targets == (("g", "pkg.n.g"), ("h", "x.h")) and decl.digest == ""
+    text = "def f():\n    g()\n\ndef f():\n    h()\n"
+    decl = sr.declarations_of("pkg/m.py", [a, b], text)["pkg.m.f"]
+    assert decl.targets == (("g", "pkg.n.g"), ("h", "x.h")) and len(decl.digest) == 16
     rec = record.merge(record.empty(), sr.declare_delta(None, "pkg/m.py", decl, 1, "r1"))
     assert sr.declarations(rec) == {"pkg/m.py": decl}
 
