@@ -63,10 +63,13 @@ NAMES = 8
 DECLARERS = 8
 """Most definitions a bare simple name stands for (each then checked by its module)."""
 REEXPORT_DEPTH = 2
-"""Most package ``__init__`` files an import passes through to reach a module."""
+"""Most re-exporting files (a package ``__init__``, a JavaScript barrel) an import passes
+through to reach a module."""
 _DIRECTORY_PACKAGES = frozenset({"go", "java", "csharp"})
 _STRENGTH = {"imports": 0, "calls": 1, "name": 2}
 _INITS = ("__init__.py", "__init__.pyi")
+_REEXPORT = re.compile(r"(?m)^[ \t]*(?:export[ \t]+(?:\*|\{[^}]*\})[^;\n]*?from[ \t]"
+                       r"|pub[ \t]+use[ \t])")
 _CONFTEST = "conftest.py"
 _NAME_DISTANCE = 1
 _SIBLING_DISTANCE = MAX_DEPTH + 1
@@ -197,17 +200,27 @@ class _Query:
             if module in level or (by_directory and any(
                     posixpath.dirname(p) == posixpath.dirname(module) for p in level)):
                 return True
-            level = frozenset(found for init in level if posixpath.basename(init) in _INITS
-                              for found in self.imported(init))
+            level = frozenset(found for hub in level if self._reexports(hub)
+                              for found in self.imported(hub))
         return False
+
+    def _reexports(self, path: str) -> bool:
+        """True for a file that passes other modules' names on: a package ``__init__``, or
+        a file re-exporting (``export * from``, ``export {…} from``, Rust's ``pub use``),
+        as a JavaScript package's entry and its barrels do."""
+        return posixpath.basename(path) in _INITS or _REEXPORT.search(self._body(path)) is not None
+
+    def _body(self, path: str) -> str:
+        """The stored body of ``path`` ('' when none)."""
+        if path not in self._bodies:
+            body = content_record.body(self.ws.get(self.ws.store.key("content", path)))
+            self._bodies[path] = body or ""
+        return self._bodies[path]
 
     def _mentions(self, source: str, module: str) -> bool:
         """True when ``source``'s stored body names ``module``'s stem as a word."""
         stem = _stem(module)
-        if source not in self._bodies:
-            body = content_record.body(self.ws.get(self.ws.store.key("content", source)))
-            self._bodies[source] = body or ""
-        return re.search(rf"\b{re.escape(stem)}\b", self._bodies[source]) is not None
+        return re.search(rf"\b{re.escape(stem)}\b", self._body(source)) is not None
 
     def _conftests(self, source: str) -> list[str]:
         directory, out = posixpath.dirname(source), []

@@ -160,3 +160,25 @@ def test_a_test_beside_a_src_layout_imports_the_package_from_src(tmp_path):
         assert covering_tests(ws, [("lib.core.run", "src/lib/core.py")], 5) == [
             {"path": "tests/test_run.py", "names": ["tests.test_run.test_runs"],
              "reason": "imports", "distance": 0}]
+
+
+TS_FILES = {
+    "package.json": '{"name": "shop", "exports": {".": {"source": "./src/index.ts", '
+                    '"import": "./dist/index.js"}}}',
+    "src/index.ts": 'export * from "./external.js";\n',
+    "src/external.ts": 'export { price } from "./calc.js";\n',
+    "src/calc.ts": "export function price(x: number): number {\n  return x * 2;\n}\n",
+    "src/other.ts": "export function price(): number {\n  return 0;\n}\n",
+    "tests/price.test.ts": 'import { price } from "shop";\n\ntest("doubles", () => {\n'
+                           "  expect(price(1)).toBe(2);\n});\n",
+}
+
+
+def test_a_typescript_test_reaches_the_source_through_its_package_and_barrels(tmp_path):
+    ws = build(tmp_path, TS_FILES, "shop")
+    try:
+        assert by_path(covering_tests(ws, [("src/calc.price", "src/calc.ts")], 20)) == {
+            "tests/price.test.ts": ("imports", 0)}
+        assert covering_tests(ws, [("src/other.price", "src/other.ts")], 20) == []
+    finally:
+        ws.close()
