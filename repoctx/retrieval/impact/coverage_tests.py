@@ -12,6 +12,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
+from repoctx.extract import qualify
 from repoctx.reconcile import coverage_marker_key
 from repoctx.reconcile.nodes.coverage_record import coverage_of
 from repoctx.retrieval.workspace import Workspace
@@ -43,7 +44,7 @@ def coverage_tests(ws: Workspace, spans: list[Span]) -> tuple[list[dict[str, Any
             if hits:
                 entry = found.setdefault(test.path, {"path": test.path, "names": set(),
                                                      "hits": 0, "ageSeconds": age})
-                entry["names"].add(test.name)
+                entry["names"].add(qualify(test.path, test.name))  # as static entries name it
                 entry["hits"] += hits
                 entry["ageSeconds"] = min(entry["ageSeconds"], age)
     entries = [{"path": e["path"], "names": sorted(e["names"]), "reason": "coverage",

@@ -50,8 +50,8 @@ def test_an_edited_function_lists_the_test_that_ran_it_first(ws):
                                             for s in got["changedSymbols"]}
     first = got["tests"][0]
     assert {k: first[k] for k in ("path", "names", "reason", "distance")} == {
-        "path": "tests/test_mul.py", "names": ["TestMul.test_mul"], "reason": "coverage",
-        "distance": 0}
+        "path": "tests/test_mul.py", "names": ["tests.test_mul.TestMul.test_mul"],
+        "reason": "coverage", "distance": 0}
     assert 0 <= first["ageSeconds"] < 600
     assert [t["path"] for t in coverage_entries(got)] == ["tests/test_mul.py"]
     assert got["coverage"]["status"] == "fresh" and got["coverage"]["staleFiles"] == []
@@ -63,7 +63,8 @@ def test_a_function_every_test_ran_lists_both_files(ws):
     edit(ws, ADD_OLD, ADD_NEW)
     got = changed(ws)
     assert sorted((t["path"], t["names"]) for t in coverage_entries(got)) == [
-        ("tests/test_add.py", ["test_add"]), ("tests/test_mul.py", ["TestMul.test_mul"])]
+        ("tests/test_add.py", ["tests.test_add.test_add"]),
+        ("tests/test_mul.py", ["tests.test_mul.TestMul.test_mul"])]
     assert got["tests"][:2] == coverage_entries(got)  # before the static evidence
 
 
