@@ -207,7 +207,7 @@ def _call(tool: str, args: dict[str, Any], db: Path | None, path: Path,
     from repoctx.tools.registry import call as run_tool
     from repoctx.tools.registry import find_tool
 
-    writes = not find_tool(tool).read_only  # a reader opens the store read-only
+    writes = find_tool(tool).writes(args)  # a reader opens the store read-only
     with open_workspace(path, store_dir=store_dir, repo_id=repo_id,
                         writable=None if writes else False) as ws:
         return run_tool(ws, tool, args)
@@ -256,7 +256,10 @@ def _described_text(tool: dict[str, Any]) -> str:
     """``repoctx tools NAME`` for a person: the guide, then one line per argument and field."""
     import textwrap
 
-    lines = [f"{tool['name']}: {tool['title']}" + ("" if tool["readOnly"] else " (writes)"),
+    writes = (" (writes)" if not tool["readOnly"] else
+              f" (read-only; writes bookkeeping with {', '.join(tool['writesWith'])})"
+              if tool["writesWith"] else " (read-only)")
+    lines = [f"{tool['name']}: {tool['title']}{writes}",
              *textwrap.wrap(tool["guide"], 88), "", "arguments:"]
     for arg in tool["arguments"]:
         limits = [f"{key} {arg[key]}" for key in ("minimum", "maximum", "maxLength", "maxItems")

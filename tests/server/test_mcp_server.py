@@ -192,7 +192,8 @@ def test_tools_carry_titles_output_schemas_and_truthful_annotations(repo):
             assert tool.annotations.idempotent_hint is True, name
     forget = listed["repocontext_forget"].annotations
     assert (forget.read_only_hint, forget.destructive_hint) == (False, True)
-    assert listed["repocontext_context"].annotations.idempotent_hint is False
+    for name in ("repocontext_context", "repocontext_search"):  # auto-approvable
+        assert listed[name].annotations.read_only_hint is True, name
     assert listed["search"].annotations.read_only_hint is True
     for name, result in answers:
         assert result.is_error is False, (name, result.content)

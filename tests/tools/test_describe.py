@@ -37,6 +37,7 @@ def test_the_command_prints_one_tool_and_refuses_an_unknown_one():
     assert text.returncode == 0 and "responseBudgetTokens" in text.stdout
     assert "default 8192" in text.stdout and "answer fields:" in text.stdout
     machine = json.loads(run("repocontext_context", "--json").stdout)
-    assert machine["name"] == "repocontext_context" and machine["readOnly"] is False
+    assert machine["name"] == "repocontext_context" and machine["readOnly"] is True
+    assert machine["writesWith"] == ["session"] and "writes bookkeeping with session" in text.stdout
     unknown = run("repocontext_nope")
     assert unknown.returncode == 1 and "did you mean" in unknown.stderr
