@@ -51,7 +51,16 @@ def stats(path: Path, store_dir: Path | None, repo_id: str | None, as_json: bool
                    "lmdb": {"path": str(data), "bytes": data.stat().st_size,
                             "inTrees": sum(r["bytes"] for r in rows)},
                    "export": _export_bytes(store.path)}
+    payload["vectors"] = _vector_bytes(rows, payload["export"])
     emit(payload, as_json, _stats_text)
+
+
+def _vector_bytes(trees: list[dict[str, Any]], export: dict[str, Any] | None) -> dict[str, int]:
+    """What semantic search costs on disk: the vector trees and the export's embeddings."""
+    in_trees = sum(r["bytes"] for r in trees if r["tree"].startswith("repo-context-vector-"))
+    in_export = sum(t["bytes"] for t in (export or {}).get("tables", ())
+                    if t["table"].startswith("embeddings"))
+    return {"bytes": in_trees + in_export, "inTrees": in_trees, "inExport": in_export}
 
 
 def _export_bytes(store_path: Path) -> dict[str, Any] | None:
@@ -74,6 +83,9 @@ def _stats_text(p: dict) -> str:
     if p["export"] is not None:
         lines.append(f"export {p['export']['path']}  {p['export']['bytes']} bytes")
         lines += [f"  {r['table']:<44} {r['bytes']:>12} bytes" for r in p["export"]["tables"]]
+    vectors = p["vectors"]
+    lines.append(f"vectors (semantic search) {vectors['bytes']} bytes ({vectors['inTrees']} in "
+                 f"the trees, {vectors['inExport']} in the export)")
     return "\n".join(lines)
 
 

@@ -44,7 +44,12 @@ def test_stats_json_shape(tmp_path):
     result = CliRunner().invoke(main, ["stats", str(tmp_path), "--repo-id", "demo", "--json"])
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
-    assert set(payload) == {"store", "repoId", "replicaId", "trees", "lmdb", "export"}
+    assert set(payload) == {"store", "repoId", "replicaId", "trees", "lmdb", "export",
+                            "vectors"}
+    vectors = payload["vectors"]  # what semantic search costs: vector trees + embeddings
+    assert vectors["inTrees"] == sum(t["bytes"] for t in payload["trees"]
+                                     if t["tree"].startswith("repo-context-vector-"))
+    assert vectors["bytes"] == vectors["inTrees"] + vectors["inExport"]
     lmdb = payload["lmdb"]  # the data file, and how much of it the trees hold
     assert lmdb["bytes"] == (tmp_path / ".repoctx" / "lmdb" / "data.mdb").stat().st_size
     assert 0 < lmdb["inTrees"] == sum(t["bytes"] for t in payload["trees"]) <= lmdb["bytes"]
