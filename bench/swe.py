@@ -1,41 +1,49 @@
-"""Retrieval on real agent tasks: SWE-bench's Django split.
+"""Retrieval on real agent tasks: SWE-bench's Django, sympy and sphinx splits.
 
-Each instance of ``../shared/bench-data/swe-django/instances.jsonl`` is a pasted issue
-(``problem_statement``) with the files (``gold_files``) and definitions (``gold_spans``)
-its reference fix edits. Per Django release series the sdist is downloaded and unpacked
-once (``_corpus``), then indexed once: the store and its export are cached under
-``bench/.cache/swe/<series>-<key>/``, where ``key`` hashes the repoctx sources that
-build an index (a change to them re-indexes; ``--reindex`` forces it). For every
-instance, with the whole problem statement as the task:
+Each instance (``_swe_splits``) is a pasted issue (``problem_statement``) with the files
+(``gold_files``) and definitions (``gold_spans``) its reference fix edits, asked against
+its tree: for Django the sdist of its release series, for sympy and sphinx its exact base
+commit (extracted from a git mirror named by ``SWE_MIRROR_SYMPY`` / ``SWE_MIRROR_SPHINX``).
+Each tree is indexed once, as ``repoctx index --embedder none`` does: the store and its
+export are cached under ``bench/.cache/swe/<split>-<tree>-<key>/``, where ``key`` hashes
+the repoctx sources that build an index (a change to them re-indexes; ``--reindex``
+forces it). For every instance, with the whole problem statement as the task:
 
 - ``repocontext_context`` at 13k / 27k / 50k tokens: per instance, file recall = share
   of gold files whose text (a slice or the whole file) is in the bundle; reported as
   Avg, All (recall 1) and Any (recall > 0), as SWE-bench's retrieval evaluation does.
   Gold files named only by a bare path (or an outline) are counted separately.
 - definition-level recall: a ``gold_span`` (``SQLCompiler.get_order_by``) is mapped to
-  its line span in the sdist file with repoctx's own extractor; it counts when the
+  its line span in the tree's file with repoctx's own extractor; it counts when the
   bundle's text for that file covers all of the span's lines. ``imports`` counts when
   the text covers every top-level import line of the file, ``impl:N`` when it covers
-  line N (module-level code, the line as numbered in the sdist); names the extractor
-  does not find in the sdist (the sdist is a later release) are left out and counted.
+  line N (module-level code); names the extractor does not find in the tree (a Django
+  sdist is a later release) are left out and counted.
+- edited lines delivered (``edited_lines``): per gold file, whether every line the fix
+  changes lies inside delivered text; the lines are the patch's (sympy, sphinx) or, with
+  no patch (Django), those of each edited definition located by name. *edits* is the
+  same per instance (every gold file's edits delivered).
 - tokens before the first gold text (13k): cl100k tokens of the bundle's entries, in
-  bundle order, before the first entry carrying text of a gold file.
+  bundle order, before the first entry carrying text of a gold file; and the share of
+  tasks whose bundle's first entry is a gold file.
 - ``repocontext_search`` (k=50, hits reduced to files): file recall@1/5/10.
 - latency of context (13k) and search, p50 / p95, in process.
-- the same two measures for both tools: *text* (a gold file counts when some of its text
-  is delivered) and *edits* (an instance counts when every definition its fix edits lies
-  inside delivered text; for BM25 a delivered unit is a whole file that fits the budget).
 - a whole-file BM25 baseline in the same run: an in-memory SQLite FTS5 table with one
-  row per ``.py`` file of the series (default ``unicode61`` tokenizer), ranked by
-  ``bm25()`` for the OR of the task's distinct words; its file recall@1/5/10 and its
+  row per ``.py`` file of the tree (default ``unicode61`` tokenizer), ranked by
+  ``bm25()`` for the OR of the task's distinct words; its file recall@1/5/10, and its
   best packing (whole files in rank order, each added when its cl100k count still fits
-  the budget) All @13k/27k/50k.
+  the budget) scored as the bundle is, a delivered unit being a whole file.
 
 When a tool refuses the whole task (a tool with input limits), the task is cut to the
 longest prefix it takes, and the run says how many were cut.
 
-    python bench/swe.py [--limit N] [--series 3.0] [--json out.json] [--reindex]
-                        [--out docs/benchmarks.md] [--no-write] [--show-misses]
+    python bench/swe.py [--split django|sympy|sphinx|all] [--limit N] [--series 3.0]
+                        [--json out.json] [--reindex] [--out docs/benchmarks.md]
+                        [--no-write] [--show-misses]
+
+``--limit`` applies to each split. Whole runs write docs/benchmarks.md: the Django split's
+own section, and (all three splits) the side-by-side section; ``--json`` writes every
+split's figures keyed by split.
 """
 
 from __future__ import annotations
@@ -44,7 +52,6 @@ import argparse
 import ast
 import hashlib
 import json
-import os
 import re
 import shutil
 import sqlite3
@@ -59,22 +66,23 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _corpus, _report beside us
 
-from _corpus import CACHE, Sdist, source  # noqa: E402
+from _corpus import CACHE  # noqa: E402
 from _report import percentile, write_section  # noqa: E402
+from _swe_report import report, side_by_side  # noqa: E402
+from _swe_splits import (  # noqa: E402
+    SPLITS,
+    Instance,
+    load_instances,
+    mirror,
+    patch_lines,
+    tree_root,
+)
 
 import repoctx  # noqa: E402
 from repoctx.errors import ToolError  # noqa: E402
 from repoctx.extract import extract, module_name  # noqa: E402
 from repoctx.tokenizer import count_tokens  # noqa: E402
 
-DATA_ENV = "REPOCTX_BENCH_DATA"
-"""Names the folder holding ``swe-django/``; by default ``../shared/bench-data`` is looked
-for beside the checkout, and beside the folder holding it (a git worktree's place)."""
-_CHECKOUT = Path(__file__).resolve().parents[1]
-DATA_CANDIDATES = tuple(base / "swe-django" for base in (
-    (Path(os.environ[DATA_ENV]),) if os.environ.get(DATA_ENV) else
-    (_CHECKOUT.parent / "shared" / "bench-data", _CHECKOUT.parents[1] / "shared" / "bench-data")))
-"""Where the split may be, in the order looked at."""
 BUDGETS = (13_000, 27_000, 50_000)
 KS = (1, 5, 10)
 SEARCH_K = 50
@@ -82,43 +90,6 @@ BM25_DEPTH = 200
 STORES = CACHE / "swe"
 _WORD = re.compile(r"[^\W_]+")
 _PACKAGE = Path(repoctx.__file__).resolve().parent
-
-
-# --- data ------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Instance:
-    """One SWE-bench task: the issue text and what its reference fix edits."""
-
-    id: str
-    series: str
-    task: str
-    gold: tuple[str, ...]
-    spans: dict[str, list[str]]
-
-
-def data_dir() -> Path:
-    """Where ``instances.jsonl`` lives."""
-    for candidate in DATA_CANDIDATES:
-        if (candidate / "instances.jsonl").is_file():
-            return candidate
-    looked = ", ".join(str(c / "instances.jsonl") for c in DATA_CANDIDATES)
-    raise SystemExit(f"bench/swe.py needs the SWE-bench Django split, which is not part of "
-                     f"the project: no instances.jsonl at {looked}. Put the shared bench "
-                     f"data beside the checkout or set {DATA_ENV} to the folder holding "
-                     f"swe-django/.")
-
-
-def load_instances(series: str | None, limit: int | None) -> list[Instance]:
-    """The split's instances (of one series when asked), the first ``limit`` of them."""
-    out = []
-    for line in (data_dir() / "instances.jsonl").read_text(encoding="utf-8").splitlines():
-        row = json.loads(line)
-        found = row["sdist"].split("==", 1)[1].removesuffix(".*")
-        if series is None or found == series:
-            out.append(Instance(row["instance_id"], found, row["problem_statement"],
-                                tuple(row["gold_files"]), row["gold_spans"]))
-    return out[:limit] if limit else out
 
 
 # --- index, cached ---------------------------------------------------------------------------
@@ -135,15 +106,17 @@ def index_key() -> str:
     return digest.hexdigest()[:12]
 
 
-def workspace(series: str, reindex: bool, log: Callable[[str], None]):  # noqa: ANN201
-    """The series' sdist indexed as ``repoctx index`` does (store + export), cached."""
-    from repoctx import open_store
+def workspace(split: str, tree: str, reindex: bool, log: Callable[[str], None]):  # noqa: ANN201
+    """The tree (a Django series' sdist, a base commit) indexed as ``repoctx index
+    --embedder none`` does (store + export), cached by tree and ``index_key()``."""
+    from repoctx import open_store, vectors
     from repoctx.contextpull import export_store
     from repoctx.reconcile import reconcile_pass
     from repoctx.retrieval import Workspace, export_extras
 
-    root = source(Sdist("django", series)).resolve()
-    folder = STORES / f"{series}-{index_key()}"
+    root = tree_root(split, tree)
+    folder = STORES / f"{split}-{tree}-{index_key()}"
+    repo_id = f"{split}-{tree}"
     done = folder / ".indexed"
     if reindex and folder.exists():
         shutil.rmtree(folder)
@@ -151,13 +124,14 @@ def workspace(series: str, reindex: bool, log: Callable[[str], None]):  # noqa: 
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
         start = time.perf_counter()
-        store = open_store(root, repo_id=f"django-{series}", store_dir=folder / "store")
+        store = open_store(root, repo_id=repo_id, store_dir=folder / "store")
+        vectors.choose(store, "none")  # structure and words only, whatever is installed
         reconcile_pass(store, root)
         export_store(store, root, folder / "export.sqlite", finalize=export_extras(store))
         done.write_text(f"{time.perf_counter() - start:.1f}\n")
-        log(f"indexed django {series} in {time.perf_counter() - start:.0f} s -> {folder}")
+        log(f"indexed {split} {tree} in {time.perf_counter() - start:.0f} s -> {folder}")
     else:
-        store = open_store(root, repo_id=f"django-{series}", store_dir=folder / "store")
+        store = open_store(root, repo_id=repo_id, store_dir=folder / "store")
     return Workspace(store, root, folder / "export.sqlite"), root
 
 
@@ -219,7 +193,7 @@ class Definitions:
             for sym in extract(path, text):
                 name = sym.fq_name.removeprefix(prefix)
                 spans[name].append((sym.start_line, sym.end_line))
-            self._files[path] = (dict(spans), _import_lines(text), text.count("\n") + 1)
+            self._files[path] = (dict(spans), _import_lines(text), len(text.splitlines()))
         return self._files[path]
 
     def every_line(self, path: str) -> set[int]:
@@ -315,7 +289,10 @@ class Scores:
     bm25_pack: dict[int, list[float]] = field(default_factory=lambda: defaultdict(list))
     edits: dict[int, list[bool]] = field(default_factory=lambda: defaultdict(list))
     bm25_edits: dict[int, list[bool]] = field(default_factory=lambda: defaultdict(list))
+    edit_files: dict[int, list[bool]] = field(default_factory=lambda: defaultdict(list))
+    bm25_edit_files: dict[int, list[bool]] = field(default_factory=lambda: defaultdict(list))
     edits_unlocated: int = 0
+    first_gold: list[bool] = field(default_factory=list)
     context_ms: list[float] = field(default_factory=list)
     search_ms: list[float] = field(default_factory=list)
     bm25_ms: list[float] = field(default_factory=list)
@@ -329,13 +306,24 @@ def _recall(found: set[str], gold: set[str]) -> float:
     return len(found & gold) / len(gold)
 
 
-def edited_lines(inst: Instance, defs: Definitions) -> dict[str, list[list[set[int]]]] | None:
-    """Per gold file, for each definition the fix edits, the line sets any of which holds
-    it in the sdist; None when one of them is not found there (the instance is left out).
+Edits = dict[str, list[list[set[int]]]]
+"""Per gold file, the pieces its fix edits, each as the line sets any one of which holds it
+(a definition's name may match more than one definition)."""
 
-    The split's sdists are later releases than the fix's base commit, so a patch's line
-    numbers do not address them; the edited definitions, located by name, do."""
-    out: dict[str, list[list[set[int]]]] = {}
+
+def edited_lines(inst: Instance, defs: Definitions) -> Edits | None:
+    """What the fix edits in each gold file, as lines of the indexed tree: with a patch
+    against that tree, one piece per file, the lines it changes (``patch_lines``); without
+    one, each edited definition, located by name; None when one of them is not found, or a
+    gold file has no changed line in the tree (the instance is left out).
+
+    The Django split's sdists are later releases than the fix's base commit, so a patch's
+    line numbers would not address them; the edited definitions, located by name, do."""
+    if inst.patch:
+        changed = patch_lines(inst.patch)
+        lines = {path: changed.get(path, set()) & defs.every_line(path) for path in inst.gold}
+        return {path: [[found]] for path, found in lines.items()} if all(lines.values()) else None
+    out: Edits = {}
     for path in inst.gold:
         names = inst.spans.get(path) or []
         if not names:
@@ -347,11 +335,22 @@ def edited_lines(inst: Instance, defs: Definitions) -> dict[str, list[list[set[i
     return out
 
 
-def edits_inside(edits: dict[str, list[list[set[int]]]],
-                 delivered: Callable[[str], set[int]]) -> bool:
-    """Every edited definition's lines inside what ``delivered(path)`` covers."""
-    return all(any(option <= delivered(path) for option in options)
-               for path, spans in edits.items() for options in spans)
+def edits_inside(edits: Edits, delivered: Callable[[str], set[int]]) -> dict[str, bool]:
+    """Per gold file: every piece its fix edits lies inside what ``delivered(path)``
+    covers."""
+    return {path: all(any(option <= delivered(path) for option in options)
+                      for options in pieces)
+            for path, pieces in edits.items()}
+
+
+def _add_edits(edits: Edits | None, delivered: Callable[[str], set[int]],
+               instances: list[bool], files: list[bool]) -> None:
+    """Append the instance's verdict (all gold files) and each gold file's."""
+    if edits is None:
+        return
+    per_file = edits_inside(edits, delivered)
+    instances.append(all(per_file.values()))
+    files.extend(per_file.values())
 
 
 def score_instance(ws: Any, inst: Instance, defs: Definitions, bm25: WholeFileBM25,
@@ -380,13 +379,14 @@ def score_instance(ws: Any, inst: Instance, defs: Definitions, bm25: WholeFileBM
             s.context_ms.append(ms)
             s.cut_context += cut
             s.before_gold.append(tokens_before_gold(bundle, gold))
+            s.first_gold.append(_first_is_gold(bundle, gold))
             miss["bundle"] = [e["path"] for e in bundle.get("entries", [])]
         lines = covered_lines(bundle)
         named = {e["path"] for e in bundle.get("entries", [])}
         s.ctx[budget].append(_recall(set(lines), gold))
         s.path_only[budget] += len(gold & (named - set(lines)))
-        if edits is not None:
-            s.edits[budget].append(edits_inside(edits, lambda p, c=lines: c.get(p, set())))
+        _add_edits(edits, lambda p, c=lines: c.get(p, set()), s.edits[budget],
+                   s.edit_files[budget])
         for path, names in inst.spans.items():
             for name in names:
                 options = defs.lines(path, name)
@@ -402,36 +402,46 @@ def score_instance(ws: Any, inst: Instance, defs: Definitions, bm25: WholeFileBM
     for budget in BUDGETS:
         packed = bm25.packed(base, budget)
         s.bm25_pack[budget].append(_recall(packed, gold))
-        if edits is not None:
-            s.bm25_edits[budget].append(edits_inside(
-                edits, lambda p, taken=packed: defs.every_line(p) if p in taken else set()))
+        _add_edits(edits, lambda p, taken=packed: defs.every_line(p) if p in taken else set(),
+                   s.bm25_edits[budget], s.bm25_edit_files[budget])
     miss["bm25_rank"] = _first(base, gold)
     miss["ctx13k"] = s.ctx[BUDGETS[0]][-1]
     s.misses.append(miss)
+
+
+def _first_is_gold(bundle: dict[str, Any], gold: set[str]) -> bool:
+    entries = bundle.get("entries", [])
+    return bool(entries) and entries[0].get("path") in gold
 
 
 def _first(ranked: list[str], gold: set[str]) -> int | None:
     return next((i for i, p in enumerate(ranked, 1) if p in gold), None)
 
 
+def _tree_order(tree: str) -> tuple[int, ...]:
+    """Django series in version order; commits in the split's (instance) order."""
+    return tuple(int(p) for p in tree.split(".")) if re.fullmatch(r"[\d.]+", tree) else ()
+
+
 def run(instances: list[Instance], reindex: bool) -> Scores:
-    """Score every instance, one series at a time."""
+    """Score one split's instances, one tree (series or commit) at a time."""
     s = Scores()
-    by_series: dict[str, list[Instance]] = defaultdict(list)
+    by_tree: dict[str, list[Instance]] = defaultdict(list)
     for inst in instances:
-        by_series[inst.series].append(inst)
-    for series in sorted(by_series, key=lambda v: tuple(int(p) for p in v.split("."))):
+        by_tree[inst.tree].append(inst)
+    for tree in sorted(by_tree, key=_tree_order):
+        split = by_tree[tree][0].split
         start = time.perf_counter()
-        ws, root = workspace(series, reindex, _log)
-        s.index_s[series] = time.perf_counter() - start
+        ws, root = workspace(split, tree, reindex, _log)
+        s.index_s[tree] = time.perf_counter() - start
         defs, bm25 = Definitions(root), WholeFileBM25(root)
         try:
-            for inst in by_series[series]:
+            for inst in by_tree[tree]:
                 score_instance(ws, inst, defs, bm25, s)
         finally:
             ws.close()
             ws.store.close()
-        _log(f"django {series}: {len(by_series[series])} instances")
+        _log(f"{split} {tree}: {len(by_tree[tree])} instances")
     return s
 
 
@@ -465,9 +475,14 @@ def summary(s: Scores) -> dict[str, Any]:
                  **{f"all@{b}": pct([r == 1 for r in s.bm25_pack[b]]) for b in BUDGETS},
                  **{f"avg@{b}": pct(s.bm25_pack[b]) for b in BUDGETS},
                  **{f"any@{b}": pct([r > 0 for r in s.bm25_pack[b]]) for b in BUDGETS},
-                 **{f"edits@{b}": pct(s.bm25_edits[b]) for b in BUDGETS}},
+                 **{f"edits@{b}": pct(s.bm25_edits[b]) for b in BUDGETS},
+                 "latency_p95_ms": percentile(s.bm25_ms, 95)},
         "edits": {str(b): pct(s.edits[b]) for b in BUDGETS},
         "edits_counted": len(s.edits[BUDGETS[0]]),
+        "edited_lines": {str(b): pct(s.edit_files[b]) for b in BUDGETS},
+        "edited_lines_bm25": {str(b): pct(s.bm25_edit_files[b]) for b in BUDGETS},
+        "edited_lines_files": len(s.edit_files[BUDGETS[0]]),
+        "first_entry_gold_13k": pct(s.first_gold),
         "edits_unlocated": s.edits_unlocated,
         "latency_ms": {"context13k_p50": percentile(s.context_ms, 50),
                        "context13k_p95": percentile(s.context_ms, 95),
@@ -480,113 +495,54 @@ def summary(s: Scores) -> dict[str, Any]:
     return out
 
 
-def _met(value: float | None, target: float, higher: bool = True) -> str:
-    if value is None:
-        return "**no**"
-    return "yes" if (value >= target if higher else value <= target) else "**no**"
-
-
-def report(r: dict[str, Any]) -> str:
-    """The markdown section for docs/benchmarks.md."""
-    c, b, se = r["context"], r["bm25"], r["search"]
-    lo, hi = str(BUDGETS[0]), str(BUDGETS[-1])
-    med = r["tokens_before_first_gold_13k"]["median"]
-    p95 = r["latency_ms"]["context13k_p95"]
-    lines = [
-        f"{r['instances']} instances ({r['gold_files']} gold files) of SWE-bench Lite ∪ "
-        "Verified's Django split, each against the sdist of its release series; the whole "
-        "problem statement is the task. Both tools are scored alike on what they deliver: "
-        "repocontext's bundle (slices or whole files) and whole-file BM25's best packing "
-        "(whole files in rank order while they fit the budget). **text**: recall = share of "
-        "gold files with some of their text delivered (Avg / All / Any over instances). "
-        f"**edits**: % of the {r['edits_counted']} instances whose every edited definition "
-        "lies inside delivered text (for BM25 a delivered unit is a whole file that fits).",
-        "",
-        "| measure | repocontext | whole-file BM25 | target | met? |",
-        "| --- | ---: | ---: | --- | --- |",
-    ]
-    for budget in BUDGETS:
-        key = str(budget)
-        lines.append(f"| text @{budget // 1000}k: Avg / All / Any | "
-                     f"{c[key]['avg']:.1f} / {c[key]['all']:.1f} / {c[key]['any']:.1f}% | "
-                     f"{b[f'avg@{budget}']:.1f} / {b[f'all@{budget}']:.1f} / "
-                     f"{b[f'any@{budget}']:.1f}% | "
-                     + ("All ≥ 88% | " + _met(c[key]["all"], 88) if key == lo else
-                        "All ≥ 93% | " + _met(c[key]["all"], 93) if key == hi else " | ")
-                     + " |")
-    for budget in BUDGETS:
-        key = str(budget)
-        lines.append(f"| edits @{budget // 1000}k: every edited definition delivered | "
-                     f"{r['edits'][key]:.1f}% | {b[f'edits@{budget}']:.1f}% |  |  |")
-    for budget in BUDGETS:
-        key = str(budget)
-        lines.append(f"| definition-level recall @{budget // 1000}k (share of gold spans) | "
-                     f"{c[key]['definitions']:.1f}% |  | "
-                     + (f"≥ 75% | {_met(c[key]['definitions'], 75)}" if key == lo else " | ")
-                     + " |")
-    lines += [
-        f"| search file recall@1 / @5 / @10 | {se['recall@1']:.1f} / {se['recall@5']:.1f} / "
-        f"{se['recall@10']:.1f}% | {b['recall@1']:.1f} / {b['recall@5']:.1f} / "
-        f"{b['recall@10']:.1f}% | @1 ≥ 60%, @5 ≥ 88% | "
-        f"{_met(min(se['recall@1'] - 60, se['recall@5'] - 88), 0)} |",
-        f"| tokens before the first gold text, median @13k | "
-        f"{'—' if med is None else f'{med:,.0f}'} |  | ≤ 1,500 | {_met(med, 1500, False)} |",
-        f"| context @13k latency p50 / p95 | {r['latency_ms']['context13k_p50']:.0f} / "
-        f"{p95:.0f} ms |  | p95 < 150 ms | {_met(p95, 150, False)} |",
-        f"| search latency p50 / p95 | {r['latency_ms']['search_p50']:.0f} / "
-        f"{r['latency_ms']['search_p95']:.0f} ms | p50 {r['latency_ms']['bm25_p50']:.0f} ms "
-        "|  |  |", "",
-        "- Gold files named only by a bare path or outline (no text): "
-        + ", ".join(f"{c[str(bb)]['gold_files_path_only']} @{bb // 1000}k" for bb in BUDGETS)
-        + ".",
-        f"- Definition level: {r['definitions_counted']} gold spans located in the sdists by "
-        f"repoctx's extractor ({r['definitions_not_in_sdist']} not found there, left out); a "
-        "span counts when the bundle's text covers all its lines; `imports` when it covers "
-        "every top-level import line, `impl:N` when it covers line N.",
-        f"- Edits: {r['edits_unlocated']} instances left out because a gold file names no "
-        "edited definition or one is not found in the sdist (a later release); the split "
-        "carries no patch, and a patch's line numbers would not address the sdist anyway.",
-        f"- Instances whose bundle @13k holds no gold text: "
-        f"{r['tokens_before_first_gold_13k']['no_gold_text']}.",
-        f"- Tasks cut to fit because a tool refused the whole text: search "
-        f"{r['cut_to_fit']['search']}, context {r['cut_to_fit']['context']}.",
-        "- BM25: one in-memory FTS5 row per `.py` file, OR of the task's distinct words, "
-        "`bm25()` order; best packing takes whole files in rank order while their cl100k "
-        "count fits.",
-        "- Figures on this split are optimistic (the sdist is a later release holding the "
-        "fix); judge changes on other repositories.",
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def main() -> None:
+def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--limit", type=int, default=None, help="first N instances only")
-    parser.add_argument("--series", default=None, help="one release series, e.g. 3.0")
-    parser.add_argument("--json", type=Path, default=None, help="write the figures here")
+    parser.add_argument("--split", choices=(*SPLITS, "all"), default="all")
+    parser.add_argument("--limit", type=int, default=None,
+                        help="first N instances of each split only")
+    parser.add_argument("--series", default=None, help="one Django release series, e.g. 3.0")
+    parser.add_argument("--json", type=Path, default=None,
+                        help="write the figures here, per split")
     parser.add_argument("--reindex", action="store_true", help="ignore the cached indexes")
     parser.add_argument("--out", type=Path, default=Path("docs/benchmarks.md"))
     parser.add_argument("--no-write", action="store_true", help="leave docs/ untouched")
     parser.add_argument("--show-misses", action="store_true",
                         help="per instance: gold, search rank, bundle files")
-    args = parser.parse_args()
-    instances = load_instances(args.series, args.limit)
-    if not instances:
-        raise SystemExit(f"no instances for series {args.series!r}")
-    start = time.perf_counter()
-    scores = run(instances, args.reindex)
-    result = summary(scores)
-    result["wall_s"] = time.perf_counter() - start
-    if args.show_misses:
-        for miss in scores.misses:
-            print(json.dumps(miss), file=sys.stderr)
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = _arguments()
+    splits = SPLITS if args.split == "all" else (args.split,)
+    for split in splits:
+        if split != "django":
+            mirror(split)  # before hours of work, not after
+    results: dict[str, dict[str, Any]] = {}
+    for split in splits:
+        instances = load_instances(split, args.limit, args.series)
+        if not instances:
+            raise SystemExit(f"no {split} instances (series {args.series!r})")
+        start = time.perf_counter()
+        scores = run(instances, args.reindex)
+        results[split] = summary(scores) | {"wall_s": time.perf_counter() - start}
+        if args.show_misses:
+            for miss in scores.misses:
+                print(json.dumps(miss), file=sys.stderr)
     if args.json:
-        args.json.write_text(json.dumps(result, indent=1))
-    body = report(result) + f"- Run: {result['wall_s']:.0f} s.\n"
+        args.json.write_text(json.dumps(results, indent=1))
+    whole = not args.no_write and args.limit is None and args.series is None
+    if "django" in results:
+        wall = results["django"]["wall_s"]
+        body = report(results["django"], BUDGETS) + f"- Run: {wall:.0f} s.\n"
+        print(body)
+        if whole:
+            write_section(args.out, "swe", "SWE-bench Django split: whole issue texts in, "
+                          "both tools scored alike (targets in the table)", body)
+    body = side_by_side(results, BUDGETS, KS)
     print(body)
-    if not args.no_write and args.limit is None and args.series is None:
-        write_section(args.out, "swe", "SWE-bench Django split: whole issue texts in, "
-                      "both tools scored alike (targets in the table)", body)
+    if whole and len(results) == len(SPLITS):
+        write_section(args.out, "swe-splits", "SWE-bench splits side by side: Django, sympy, "
+                      "sphinx (edited lines delivered first)", body)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Why gold definitions miss the bundle: SWE-bench's Django split, per category.
+"""Why gold definitions miss the bundle: a SWE-bench split (Django by default), per category.
 
 ``bench/swe.py`` reports definition-level recall; this says where the misses are. For
 every instance it asks ``repocontext_context`` at each budget, rebuilds the same plan
@@ -19,7 +19,8 @@ every instance it asks ``repocontext_context`` at each budget, rebuilds the same
 ``units.RANK_ALL_FILES`` every definition competes for the slices, past them only the
 search's hits do. Spans are located as ``bench/swe.py`` does (``Definitions``).
 
-    python bench/swe_defs.py [--series 3.0] [--limit N] [--budgets 13000,50000]
+    python bench/swe_defs.py [--split sympy] [--series 3.0] [--limit N]
+                             [--budgets 13000,50000]
 """
 
 from __future__ import annotations
@@ -94,14 +95,14 @@ def plan_of(ws: Any, task: str, budget: int) -> dict[str, tuple[int, list[str]]]
 def run(instances: list[swe.Instance], budgets: list[int]) -> dict[int, Counter[str]]:
     """Per budget: ``covered``, ``spans`` and each category's count of misses."""
     out: dict[int, Counter[str]] = defaultdict(Counter)
-    by_series: dict[str, list[swe.Instance]] = defaultdict(list)
+    by_tree: dict[str, list[swe.Instance]] = defaultdict(list)
     for inst in instances:
-        by_series[inst.series].append(inst)
-    for series in sorted(by_series):
-        ws, root = swe.workspace(series, False, swe._log)
+        by_tree[inst.tree].append(inst)
+    for tree, group in by_tree.items():
+        ws, root = swe.workspace(group[0].split, tree, False, swe._log)
         defs = swe.Definitions(root)
         try:
-            for inst in by_series[series]:
+            for inst in group:
                 for budget in budgets:
                     _instance(ws, inst, defs, budget, out[budget])
         finally:
@@ -152,13 +153,14 @@ def report(out: dict[int, Counter[str]]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--series", default=None, help="one release series, e.g. 3.0")
+    parser.add_argument("--split", choices=swe.SPLITS, default="django")
+    parser.add_argument("--series", default=None, help="one Django release series, e.g. 3.0")
     parser.add_argument("--limit", type=int, default=None, help="first N instances only")
     parser.add_argument("--budgets", default=",".join(map(str, swe.BUDGETS)))
     args = parser.parse_args()
-    instances = swe.load_instances(args.series, args.limit)
+    instances = swe.load_instances(args.split, args.limit, args.series)
     if not instances:
-        raise SystemExit(f"no instances for series {args.series!r}")
+        raise SystemExit(f"no {args.split} instances (series {args.series!r})")
     print(report(run(instances, [int(b) for b in args.budgets.split(",")])))
 
 

@@ -21,6 +21,7 @@ This module imports nothing, so every layer (``crdt/`` included) may use it.
     │   ├── InvalidKeyError           a key outside the key grammar
     │   └── CorruptRecordError        a stored value that does not decode
     ├── ReconcileError                a pass that cannot complete
+    │   └── CoverageDataError         a coverage data file that cannot be read
     ├── SyncError
     │   ├── SyncRefusedError          a peer of a newer format, another repo, a bad token
     │   ├── PeerUnavailableError      a peer that cannot be reached or went away midway
@@ -136,6 +137,10 @@ class CorruptRecordError(StoreError):
 
 class ReconcileError(RepoctxError):
     """A reconcile pass that cannot complete."""
+
+
+class CoverageDataError(ReconcileError):
+    """A coverage.py data file that cannot be read (the pass goes on without it)."""
 
 
 class SyncError(RepoctxError):

@@ -51,7 +51,16 @@ def stats(path: Path, store_dir: Path | None, repo_id: str | None, as_json: bool
                    "lmdb": {"path": str(data), "bytes": data.stat().st_size,
                             "inTrees": sum(r["bytes"] for r in rows)},
                    "export": _export_bytes(store.path)}
+    payload["vectors"] = _vector_bytes(rows, payload["export"])
     emit(payload, as_json, _stats_text)
+
+
+def _vector_bytes(trees: list[dict[str, Any]], export: dict[str, Any] | None) -> dict[str, int]:
+    """What semantic search costs on disk: the vector trees and the export's embeddings."""
+    in_trees = sum(r["bytes"] for r in trees if r["tree"].startswith("repo-context-vector-"))
+    in_export = sum(t["bytes"] for t in (export or {}).get("tables", ())
+                    if t["table"].startswith("embeddings"))
+    return {"bytes": in_trees + in_export, "inTrees": in_trees, "inExport": in_export}
 
 
 def _export_bytes(store_path: Path) -> dict[str, Any] | None:
@@ -74,6 +83,9 @@ def _stats_text(p: dict) -> str:
     if p["export"] is not None:
         lines.append(f"export {p['export']['path']}  {p['export']['bytes']} bytes")
         lines += [f"  {r['table']:<44} {r['bytes']:>12} bytes" for r in p["export"]["tables"]]
+    vectors = p["vectors"]
+    lines.append(f"vectors (semantic search) {vectors['bytes']} bytes ({vectors['inTrees']} in "
+                 f"the trees, {vectors['inExport']} in the export)")
     return "\n".join(lines)
 
 
@@ -87,10 +99,16 @@ def _stats_text(p: dict) -> str:
                    "(fast) or minilm (slow, best) (kept for later runs; default: the one "
                    "chosen before, else static when all-MiniLM-L6-v2 weights are "
                    "installed, else none).")
+@click.option("--coverage", "coverage", default=None, metavar="FILE",
+              type=click.Path(path_type=Path, dir_okay=False),
+              help="The coverage.py data file with per-test contexts to ingest "
+                   "(default: PATH/.coverage when it exists).")
+@click.option("--no-coverage", is_flag=True, help="Do not ingest coverage data.")
 @json_option
 @fails_cleanly
 def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, no_wait: bool,
-          no_export: bool, embedder: str | None, as_json: bool) -> None:
+          no_export: bool, embedder: str | None, coverage: Path | None, no_coverage: bool,
+          as_json: bool) -> None:
     """Index PATH into its store: files, packages, symbols, content, cross-references.
 
     Creates the store (PATH/.repoctx) on the first run. On a terminal a progress bar
@@ -98,7 +116,7 @@ def index(path: Path, store_dir: Path | None, repo_id: str | None, full: bool, n
     seconds and the wall time of the whole command.
     """
     payload, text = index_run(path, store_dir, repo_id, full, no_wait, no_export, embedder,
-                              as_json)
+                              as_json, coverage=coverage, no_coverage=no_coverage)
     emit(payload, as_json, text)
 
 
@@ -201,7 +219,7 @@ def _call(tool: str, args: dict[str, Any], db: Path | None, path: Path,
     from repoctx.tools.registry import call as run_tool
     from repoctx.tools.registry import find_tool
 
-    writes = not find_tool(tool).read_only  # a reader opens the store read-only
+    writes = find_tool(tool).writes(args)  # a reader opens the store read-only
     with open_workspace(path, store_dir=store_dir, repo_id=repo_id,
                         writable=None if writes else False) as ws:
         return run_tool(ws, tool, args)
@@ -250,7 +268,10 @@ def _described_text(tool: dict[str, Any]) -> str:
     """``repoctx tools NAME`` for a person: the guide, then one line per argument and field."""
     import textwrap
 
-    lines = [f"{tool['name']}: {tool['title']}" + ("" if tool["readOnly"] else " (writes)"),
+    writes = (" (writes)" if not tool["readOnly"] else
+              f" (read-only; writes bookkeeping with {', '.join(tool['writesWith'])})"
+              if tool["writesWith"] else " (read-only)")
+    lines = [f"{tool['name']}: {tool['title']}{writes}",
              *textwrap.wrap(tool["guide"], 88), "", "arguments:"]
     for arg in tool["arguments"]:
         limits = [f"{key} {arg[key]}" for key in ("minimum", "maximum", "maxLength", "maxItems")

@@ -30,10 +30,10 @@ from repoctx.cli.output import ABORTED, EXIT_ERROR, failure, rendered
 from repoctx.cli.root import default_root
 
 INDEX_FLAGS = {"--json": "as_json", "--full": "full", "--no-wait": "no_wait",
-               "--no-export": "no_export"}
+               "--no-export": "no_export", "--no-coverage": "no_coverage"}
 """``repoctx index``'s flags, by the keyword ``index_run`` takes each as."""
 INDEX_VALUES = {"--repo": "repo", "--store": "store_dir", "--repo-id": "repo_id",
-                "--embedder": "embedder"}
+                "--embedder": "embedder", "--coverage": "coverage"}
 """``repoctx index``'s options with a value (``--path``, hidden, is left to click)."""
 
 
@@ -71,6 +71,7 @@ def plain_index(argv: list[str]) -> dict[str, Any] | None:
     store_dir = Path(store) if store is not None else None
     return {"path": Path(given[0]) if given else default_root(store_dir), "store_dir": store_dir,
             "repo_id": found.get("repo_id"), "embedder": found.get("embedder"),
+            "coverage": Path(found["coverage"]) if "coverage" in found else None,
             **{key: found.get(key, False) for key in INDEX_FLAGS.values()}}
 
 

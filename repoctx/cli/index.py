@@ -8,6 +8,7 @@ imported inside the functions that use them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,17 +32,23 @@ def open_for(path: Path, store_dir: Path | None, repo_id: str | None, *,
 
 def index_run(path: Path, store_dir: Path | None, repo_id: str | None, full: bool,
               no_wait: bool, no_export: bool, embedder: str | None, as_json: bool,
+              coverage: Path | None = None, no_coverage: bool = False,
               ) -> tuple[dict[str, Any], Callable[[dict[str, Any]], str]]:
     """``repoctx index`` (``commands.index`` is its click command): index PATH into
-    its store, then refresh the export; returns the payload and its human text."""
+    its store (ingesting the coverage data file ``coverage``, default PATH/.coverage,
+    unless ``no_coverage``), then refresh the export; returns the payload and its human
+    text."""
     from repoctx.reconcile import PassOptions, reconcile_pass
 
     phases = Phases(show=not as_json)
     try:
         with open_for(path, store_dir, repo_id, create=True) as store:
             with phases.phase("pass"):
-                report = reconcile_pass(store, path, PassOptions(full=full, wait=not no_wait),
-                                        progress=phases.files)
+                options = PassOptions(full=full, wait=not no_wait)
+                if coverage is not None or no_coverage:
+                    data = None if no_coverage else coverage.absolute()  # given from the cwd
+                    options = replace(options, coverage=data)
+                report = reconcile_pass(store, path, options, progress=phases.files)
             payload = {"root": str(Path(path).resolve()), "store": str(store.path),
                        **report.as_json()}
             moved = bool(report.added or report.changed or report.removed)

@@ -12,13 +12,19 @@ file). Most modules describe their definitions as `treewalk.Rule`s in a
 `grammar.load`, which yields None when the package is not installed, so the
 language's files become text sections only and `missing_grammar` names the package
 for the index report's warning. Extractors mark syntax-known tests (`Symbol.test`).
+`definition_digests` (`extract/digest.py`) digests each definition's own text from the
+file's text and the definitions' spans, the same way for every language.
+The Python extractor also qualifies references as far as the file says
+(`Symbol.targets`, from the file's `bindings_of`).
 
 Invariants: pure functions of a path and its decoded text (no I/O, no store);
 a language without an extractor (or without its grammar) declares no symbols;
 extractors never raise on malformed source.
 """
 
+from repoctx.extract.digest import definition_digests
 from repoctx.extract.language import Files, Import, Language, split_qualname
+from repoctx.extract.languages.python import bindings_of
 from repoctx.extract.modules import module_name
 from repoctx.extract.path_language import language_of
 from repoctx.extract.registry import (
@@ -51,6 +57,8 @@ __all__ = [
     "METHOD",
     "Symbol",
     "VARIABLE",
+    "bindings_of",
+    "definition_digests",
     "extract",
     "extractor_for",
     "imports_of",

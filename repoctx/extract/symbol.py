@@ -40,7 +40,10 @@ class Symbol:
     implementation itself. `test` is True when the extractor knows from the syntax
     that the declaration is a test (`#[test]`, `func TestX(t *testing.T)` in a
     `_test.go` file, `@Test`, `[Fact]`); naming conventions are applied on top of it
-    by `is_test_symbol`.
+    by `is_test_symbol`. `targets` pairs a referenced simple name with the qualified
+    name the file itself spells it as (`url_for` -> `flask.helpers.url_for` after
+    `from flask.helpers import url_for`), sorted; a reference the file alone cannot
+    qualify has none (Python only).
     """
 
     fq_name: str
@@ -53,6 +56,7 @@ class Symbol:
     refs: tuple[str, ...] = ()
     overload: bool = False
     test: bool = False
+    targets: tuple[tuple[str, str], ...] = ()
 
 
 def bounded(text: str, limit: int = SIGNATURE_MAX) -> str:

@@ -44,7 +44,7 @@ from repoctx.store import (
 from repoctx.trees import BY_FAMILY, TREES, Damage, Salvage
 
 DERIVED = tuple(BY_FAMILY[family].name
-                for family in ("file", "symbol", "content", "xref", "vidx", "vcov"))
+                for family in ("file", "symbol", "content", "xref", "coverage", "vidx", "vcov"))
 """Trees a reconcile pass (and the vector back-fill) re-projects from the files."""
 KEPT = tuple(t.name for t in TREES if t.name not in DERIVED)
 """Trees only their writers know: copied from what decodes, never re-derived."""

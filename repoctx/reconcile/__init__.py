@@ -2,7 +2,7 @@
 
 Record shapes of the trees the reconcile owns live one per module: ``file_node``,
 ``package_node``, ``root_node`` (structural tree), ``content_record``,
-``symbol_record`` and ``xref_record``.
+``symbol_record``, ``xref_record`` and ``coverage_record``.
 """
 
 from typing import TYPE_CHECKING
@@ -11,6 +11,7 @@ from repoctx.lazy import export_lazily
 
 if TYPE_CHECKING:
     from . import nodes
+    from .coverage_marker import coverage_marker_key
     from .lock import is_locked, repair_lock, writer_lock, writers_lock
     from .nodes.file_node import FileNode
     from .nodes.symbol_record import Declaration, declarations_of
@@ -26,6 +27,7 @@ __all__ = [
     "PassOptions",
     "PassReport",
     "Walk",
+    "coverage_marker_key",
     "declarations_of",
     "edges",
     "is_binary",
@@ -42,6 +44,7 @@ __all__ = [
 ]
 
 export_lazily(__name__, {
+    ".coverage_marker": ("coverage_marker_key",),
     ".nodes.file_node": ("FileNode",),
     ".lock": ("is_locked", "repair_lock", "writer_lock", "writers_lock"),
     ".reconcile_pass": ("PassOptions", "reconcile_pass"),

@@ -83,7 +83,7 @@ def _analyse(root: str, job: Job) -> Analysis:
     text = data.decode("utf-8", errors="replace")
     decls = None
     if job.symbols and extractor_for(language) is not None:
-        decls = declarations_of(job.path, extract(job.path, text))
+        decls = declarations_of(job.path, extract(job.path, text), text)
     if not job.content:
         return Analysis(job.path, decls=decls, **base)
     return Analysis(job.path, tokens=count_tokens(text), body=pack_body(text),

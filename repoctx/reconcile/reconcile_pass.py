@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING
 
 from repoctx.collector import collector_paused
 from repoctx.crdt.record import Record
-from repoctx.errors import CorruptRecordError
-from repoctx.reconcile import walk_cache
+from repoctx.errors import CorruptRecordError, StoreError
+from repoctx.reconcile import coverage_marker, walk_cache
 from repoctx.reconcile.git_excludes import ExcludeFile, exclude_files
 from repoctx.reconcile.lock import writer_lock
 from repoctx.reconcile.nodes import file_node as fn
@@ -57,6 +57,8 @@ class PassOptions:
     batch_files: int = 256
     wait: bool = True
     """Wait for another indexer to finish instead of failing at once."""
+    coverage: Path | None = Path(".coverage")
+    """The coverage.py data file to ingest (relative to the root); None: none."""
 
 
 def _binary_key(store: Store) -> str:
@@ -81,6 +83,7 @@ def reconcile_pass(store: Store, root: Path, options: PassOptions = PassOptions(
                     settled = walk_cache.recheck(saved)
                 if settled is not None:
                     _report_settled(report, settled)
+                    _coverage(store, root, options, report)
                     return _finished(store, report, started)
             from repoctx.reconcile.walk import (
                 walk,  # here: a pass the saved walk settles never walks
@@ -103,6 +106,7 @@ def reconcile_pass(store: Store, root: Path, options: PassOptions = PassOptions(
             binary = _settled(found, plan, options)
             if binary is not None:
                 walk_cache.save(store, root, found, binary, scope, generation, walked_ns)
+            _coverage(store, root, options, report)
         except Exception as exc:
             write_status(store.path, {"status": "failed", "repoId": store.repo_id,
                                       "lastError": f"{type(exc).__name__}: {exc}"})
@@ -117,11 +121,38 @@ def _finished(store: Store, report: PassReport, started: float) -> PassReport:
     return report
 
 
+def _coverage(store: Store, root: Path, options: PassOptions, report: PassReport) -> None:
+    """Ingest the coverage data file, last: it maps onto the files the pass indexed."""
+    if options.coverage is None:
+        return
+    data_file = root / options.coverage  # (an absolute one stays itself)
+    done, last = coverage_marker.settled(store, data_file)
+    if done:
+        report.coverage = last
+        return
+    from repoctx.reconcile.coverage_ingest import ingest_coverage
+
+    with _timed(report, "coverage"):
+        try:
+            found = ingest_coverage(store, root, data_file)
+        except StoreError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - fail open: derived data, and the
+            # pass's own writes are already committed
+            report.warnings.append(f"coverage: not ingested ({type(exc).__name__}: {exc})")
+            return
+    if found is not None:
+        report.coverage = found.as_json()
+        if found.ingested:
+            report.warnings.extend(f"coverage: {w}" for w in found.warnings)
+
+
 def _scope(store: Store, options: PassOptions, excludes: tuple[ExcludeFile, ...] = ()) -> tuple:
     """Everything besides the tree and the store's records that decides what a pass does
-    (git's exclude files among it: editing one must re-walk)."""
+    (git's exclude files among it: editing one must re-walk; and a new shape of the
+    declarations unsettles a settled tree, so the next pass back-fills)."""
     return (options.content, options.symbols, options.xref, options.max_depth,
-            options.max_files, str(store.path.resolve()), _grammar_packages(),
+            options.max_files, str(store.path.resolve()), _grammar_packages(), fn.DECLS,
             [list(f) for f in excludes])
 
 
@@ -279,12 +310,13 @@ def _wants_symbols(path: str, options: PassOptions) -> bool:
 
 def _missing(markers: tuple[str, ...], size: int, symbols: bool, options: PassOptions,
              ) -> tuple[bool, bool, bool]:
-    """The projections (content, symbols, cross-references) a file still lacks."""
+    """The projections (content, symbols, cross-references) a file still lacks; symbols
+    projected in an older shape of the declarations are lacking too."""
     from repoctx.reconcile.nodes.content_record import MAX_READ_BYTES
 
     small = size <= MAX_READ_BYTES  # a larger file is re-checked by stat, projected once small
     return (small and options.content and fn.CONTENT not in markers,
-            small and symbols and fn.SYMBOLS not in markers,
+            small and symbols and not (fn.SYMBOLS in markers and fn.DECLS in markers),
             options.xref and fn.SYMBOLS in markers and fn.XREF not in markers)
 
 

@@ -31,6 +31,8 @@ class PassReport:
     records_written: int = 0
     seconds: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    coverage: dict[str, Any] | None = None
+    """What the coverage ingestion found (``CoverageReport.as_json``); None without data."""
     nodes: Lent | None = field(default=None, repr=False, compare=False)
     """The pass's scan of the file nodes, for the export after it (``file_node.Lent``);
     None when the pass wrote nothing or did not scan. Not part of the JSON."""
@@ -63,5 +65,8 @@ class PassReport:
             f"back-filled {dict(self.backfilled) or 0}, records written {self.records_written}",
             f"  {self.seconds.get('total', 0):.2f}s",
         ]
+        if self.coverage is not None:
+            lines.append(f"  coverage: {self.coverage['files']} files, "
+                         f"{self.coverage['contexts']} tests, {self.coverage['stale']} stale")
         lines += [f"  warning: {w}" for w in self.warnings]
         return "\n".join(lines)

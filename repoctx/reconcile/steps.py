@@ -198,7 +198,7 @@ def _apply(projector: Projector, item: Work, a: Analysis, options: PassOptions,
         old = node.symbols if node is not None and node.has(fn.SYMBOLS) else ()
         projector.symbols(a.path, old, decls)
         new_symbols = tuple(sorted(decls))
-        markers.append(fn.SYMBOLS)
+        markers += [fn.SYMBOLS, fn.DECLS]
         if options.xref:
             markers.append(fn.XREF)
     if a.too_large:
@@ -218,17 +218,25 @@ def _apply(projector: Projector, item: Work, a: Analysis, options: PassOptions,
 
 def _backfill(projector: Projector, node: fn.FileNode, a: Analysis, options: PassOptions,
               report: PassReport, live: Live) -> None:
-    """Back-fill the projections an unchanged file is missing, in one node rewrite."""
-    markers, tokens, symbols = set(node.markers), node.tokens, node.symbols
+    """Back-fill the projections an unchanged file is missing, in one node rewrite.
+
+    Symbols are re-projected over what the node declared (a name no longer extracted is
+    undeclared); when its cross-references were never seeded, they are seeded whole
+    after, since the projection only journals the edges that changed.
+    """
+    markers = {m for m in node.markers if m in fn.MARKERS}  # an older DECLS goes
+    tokens, symbols = node.tokens, node.symbols
     if a.body is not None and projector.content(a.path, a.body, a.digest):
         markers.add(fn.CONTENT)
         tokens = a.tokens
         report.backfilled["content"] += 1
     if a.decls is not None:
         decls = a.decls
-        projector.symbols(a.path, (), decls)
+        projector.symbols(a.path, node.symbols if node.has(fn.SYMBOLS) else (), decls)
         symbols = tuple(sorted(decls))
-        markers.add(fn.SYMBOLS)
+        if options.xref and node.has(fn.SYMBOLS) and not node.has(fn.XREF):
+            projector.seed_xref(symbols)
+        markers.update((fn.SYMBOLS, fn.DECLS))
         if options.xref:
             markers.add(fn.XREF)
         report.backfilled["symbols"] += 1

@@ -4,7 +4,9 @@ A symbol contributes a ``dependents`` edge to every simple name its declarations
 reference. A test symbol also contributes ``tests`` edges: to every name it
 references, and to the subject its name follows (``TestFoo``, ``FooTest``,
 ``FooTests`` cover ``Foo``; ``test_foo_bar`` covers ``foo_bar``, the snake form that
-``FooBar`` and ``foo_bar`` share — readers look a name up under both). Pure.
+``FooBar`` and ``foo_bar`` share — readers look a name up under both). A reference its
+file qualifies (``Declaration.targets``) also contributes an edge in the name's
+``to:<spelling>`` field, which query time resolves to a definition. Pure.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import re
 
 from repoctx.extract import simple_name
 from repoctx.reconcile.nodes.symbol_record import Declaration
-from repoctx.reconcile.nodes.xref_record import DEPENDENTS, TESTS
+from repoctx.reconcile.nodes.xref_record import DEPENDENTS, TESTS, target_field
 
 Edge = tuple[str, str]  # (relation, referenced name)
 
@@ -51,6 +53,7 @@ def edges(fq_name: str, decls: dict[str, Declaration]) -> set[Edge]:
     short = simple_name(fq_name)
     for decl in decls.values():
         out.update((DEPENDENTS, name) for name in decl.refs)
+        out.update((target_field(spelled), name) for name, spelled in decl.targets)
         if decl.is_test:
             out.update((TESTS, name) for name in decl.refs)
             out.update((TESTS, subject) for subject in test_subjects(short, decl.kind))

@@ -17,6 +17,7 @@ LOOKUP_LIMIT = 200
 """Most edges one reverse lookup returns (a popular name can have thousands)."""
 SUGGESTIONS = 3
 """Most "did you mean" names an unknown symbol gets."""
+_NAMED = "SELECT DISTINCT fq, path FROM repoctx_search_symbols WHERE name = ? ORDER BY fq LIMIT ?"
 _NEAR = ("SELECT fq FROM repoctx_search_symbols WHERE name = ? OR fq LIKE ? ESCAPE '\\'"
          " LIMIT 2000")
 
@@ -74,6 +75,16 @@ def reverse_names(ws: Workspace, names: set[str], relation: str) -> list[str]:
     for name in names:
         members.update(reverse_members(ws, name, relation))
     return sorted(members)
+
+
+def named(ws: Workspace, name: str, limit: int) -> list[tuple[str, str]]:
+    """``(fq, declaring path)`` of at most ``limit`` definitions whose simple name is
+    ``name`` (none when the export has no search tables)."""
+    state = search_state(ws.export)
+    if not state.indexed:
+        return []
+    with sqlite_errors("reading symbol names"):
+        return [(fq, path) for fq, path in state.conn.execute(_NAMED, (name, limit))]
 
 
 def suggestions(ws: Workspace, fq_name: str) -> list[str]:

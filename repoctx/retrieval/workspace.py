@@ -10,10 +10,11 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PureWindowsPath
+from typing import Any, TypeVar
 
 from repoctx import deadline, vectors
 from repoctx.contextpull import Reader
@@ -26,6 +27,7 @@ from repoctx.retrieval.index.export_refresh import EXPORT_NAME
 from repoctx.retrieval.tuning import TUNING, Tuning
 from repoctx.store import Store, can_write, missing_message, open_store, store_path
 
+T = TypeVar("T")
 _CONTROL = re.compile("[\x00-\x1f\x7f]")
 """A control character, which no path argument may hold."""
 
@@ -43,6 +45,7 @@ class Workspace:
     _reader: Reader | None = field(default=None, repr=False)
     _reader_id: tuple[int, int] | None = field(default=None, repr=False)
     _pinned: dict[str, Record | None] | None = field(default=None, repr=False)
+    _derived: dict[str, tuple[int, Any]] = field(default_factory=dict, repr=False)
 
     def reader(self) -> Reader:
         """The export's reader, reopened when a newer export replaced the file."""
@@ -64,7 +67,17 @@ class Workspace:
         """Another handle on the same store and export, with its own export reader and
         per-call read cache: one per thread when calls run side by side (the server)."""
         return Workspace(store=self.store, root=self.root, export=self.export, stats=self.stats,
-                         tuning=self.tuning)
+                         tuning=self.tuning, _derived=self._derived)
+
+    def derived(self, name: str, tree: str, build: Callable[[], T]) -> T:
+        """A value derived from one store tree, built again once the tree's generation
+        moved (any writer, any process): ``build`` runs once per generation, and the
+        value is shared by every ``view`` of this workspace."""
+        generation = self.store.trees.generation(tree)
+        held = self._derived.get(name)
+        if held is None or held[0] != generation:
+            held = self._derived[name] = (generation, build())
+        return held[1]
 
     def get(self, key: str) -> Record | None:
         """The store's visible record at ``key``; inside ``pinned()`` each key is read once.

@@ -16,12 +16,14 @@ _LIMITS = ("minimum", "maximum", "minLength", "maxLength", "maxItems")
 
 
 def describe(tool: Tool) -> dict[str, Any]:
-    """``{name, title, description, guide, readOnly, arguments, answer}`` of ``tool``."""
+    """``{name, title, description, guide, readOnly, writesWith, arguments, answer}`` of
+    ``tool`` (``writesWith``: the arguments under which a read-only tool writes bookkeeping)."""
     required = set(tool.input_schema.get("required", ()))
     arguments = [_argument(name, spec, name in required)
                  for name, spec in tool.input_schema.get("properties", {}).items()]
     return {"name": tool.name, "title": tool.title, "description": tool.description,
             "guide": GUIDES.get(tool.name, tool.description), "readOnly": tool.read_only,
+            "writesWith": list(tool.writes_with),
             "arguments": arguments, "answer": _fields(tool.output_schema or {})}
 
 

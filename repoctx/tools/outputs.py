@@ -41,6 +41,14 @@ def nullable(schema: Schema) -> Schema:
 STRINGS = array(STRING)
 LINE_SPAN = {**array(INTEGER), "minItems": 2, "maxItems": 2}
 SYMBOL_AT = obj({"symbol": STRING, "path": nullable(STRING)})
+TEST_FILE = obj({"path": STRING, "names": STRINGS, "reason": {
+    "type": "string", "enum": ["coverage", "imports", "calls", "name"]},
+    "distance": INTEGER, "ageSeconds": INTEGER}, optional=("ageSeconds",))
+"""A test file covering a change: the tests in it where known, the evidence, and how
+many callers away (0: it refers to the definition itself; ``ageSeconds``: coverage
+only, how old its data is)."""
+DEPENDENT = obj({"symbol": STRING, "path": nullable(STRING),
+                 "match": {"type": "string", "enum": ["resolved", "name"]}})
 
 # --- repocontext_* ------------------------------------------------------------------
 
@@ -54,14 +62,21 @@ OUTLINE = obj({
 RELATED = obj({
     "path": nullable(STRING), "symbol": nullable(STRING),
     "imports": array(obj({"module": STRING, "path": nullable(STRING)})),
-    "dependents": array(SYMBOL_AT), "tests": array(SYMBOL_AT),
+    "dependents": array(DEPENDENT), "tests": array(TEST_FILE),
+})
+
+COVERAGE_STATUS = obj({
+    "status": {"type": "string", "enum": ["none", "fresh", "stale", "partial"]},
+    "measuredAt": nullable(STRING), "staleFiles": STRINGS,
 })
 
 CHANGED = obj({
     "added": STRINGS, "updated": STRINGS, "removed": STRINGS,
     "changedSymbols": array(obj({"fqName": STRING, "path": STRING, "change": {
         "type": "string", "enum": ["added", "modified", "removed"]}})),
-    "dependents": array(SYMBOL_AT), "tests": array(SYMBOL_AT),
+    "containingChanges": array(obj({"fqName": STRING, "path": STRING})),
+    "dependents": array(DEPENDENT), "tests": array(TEST_FILE),
+    "coverage": COVERAGE_STATUS,
 })
 
 INDEX_STATUS = obj({

@@ -148,10 +148,9 @@ CONTEXT_TOOL = Tool(
         "session": string("Session id: what it was sent is reused.", 128),
     }, ("task",)),
     _context,
-    # Writes the session's deliveries (only adds); a repeat in the same session answers
-    # the units it already sent as reused, so it is not idempotent.
-    read_only=False, idempotent=False, title="Code bundle for a task",
-    output_schema=outputs.CONTEXT,
+    # With a session, records its deliveries (only adds), and a repeat in that session
+    # answers the units it already sent as reused.
+    writes_with=("session",), title="Code bundle for a task", output_schema=outputs.CONTEXT,
 )
 
 SEARCH_TOOLS = (
@@ -173,7 +172,7 @@ SEARCH_TOOLS = (
         _search,
         # refresh=true re-indexes stale files: the index follows the files on disk, so a
         # repeat changes nothing more, and nothing of the user's is overwritten.
-        read_only=False, title="Search the repository", output_schema=outputs.SEARCH,
+        writes_with=("refresh",), title="Search the repository", output_schema=outputs.SEARCH,
     ),
     Tool(
         "repocontext_symbols",

@@ -22,10 +22,13 @@ Handler = Callable[["Workspace", dict[str, Any]], dict[str, Any]]
 class Tool:
     """One tool: what it is called, what it does, what it takes and answers, what runs it.
 
-    ``read_only``: never changes the store. ``destructive``: may overwrite or delete what
-    is there (not only add). ``idempotent``: repeating a call with the same arguments
-    changes nothing further and answers the same. A read-only tool is neither
-    destructive nor anything but idempotent.
+    ``read_only``: changes nothing in the store, unless a call gives one of the
+    ``writes_with`` arguments, which only refresh derived bookkeeping (a session's
+    delivery receipts, a re-index of stale files), never what a user wrote. So the two
+    tools agents call most are auto-approvable as read-only, and say truthfully when they
+    write. ``destructive``: may overwrite or delete what is there (not only add).
+    ``idempotent``: repeating a call with the same arguments changes nothing further and
+    answers the same. A read-only tool is neither destructive nor anything but idempotent.
     """
 
     name: str
@@ -37,6 +40,11 @@ class Tool:
     output_schema: dict[str, Any] | None = None
     destructive: bool = False
     idempotent: bool = True
+    writes_with: tuple[str, ...] = ()
+
+    def writes(self, arguments: dict[str, Any]) -> bool:
+        """True when a call with ``arguments`` may write the store."""
+        return not self.read_only or any(arguments.get(name) for name in self.writes_with)
 
 
 def schema(properties: dict[str, dict[str, Any]], required: tuple[str, ...] = ()) -> dict:

@@ -4,7 +4,8 @@ One LMDB named database per record family (DESIGN.md §2, seed 003 "Named trees"
 The family segment of a key routes it to its tree. The high-churn trees carry a
 finite tombstone grace period and a compaction trigger; the write-once vector
 payload tree carries neither. Only the symbol tree wraps values in a schema-version
-envelope. The vector index and coverage trees are derived and never replicated.
+envelope. The vector index, vector coverage and test coverage trees are derived and never
+replicated.
 Pure declarations.
 """
 
@@ -50,6 +51,7 @@ TREES: tuple[TreeSpec, ...] = (
     TreeSpec("repo-context-vector-metadata", ("vec",)),
     TreeSpec("repo-context-vector-index", ("vidx",), replicated=False),
     TreeSpec("repo-context-vector-coverage", ("vcov",), replicated=False),
+    TreeSpec("repo-context-coverage", ("coverage",), replicated=False, compress=True),
 )
 
 LOCAL_TREE = "repo-context-local"

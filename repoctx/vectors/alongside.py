@@ -83,8 +83,6 @@ def start(store: Store, root: Path, store_dir: Path | None, repo_id: str | None,
     return Alongside(process, os.fdopen(read, "rb"), embedder, time.perf_counter())
 
 
-NICE = 5
-"""The child's niceness: the export beside it is what the command waits for first."""
 CHILD = "import sys; from repoctx.vectors.alongside import child; child(sys.argv[1])"
 """What the child runs: ``child`` with ``start``'s arguments as JSON."""
 
@@ -111,7 +109,8 @@ def child(args: str) -> None:
     its report (or the error that stopped it) written as JSON to the pipe ``fd``."""
     given = json.loads(args)
     die_with_parent(given["parent"])  # a killed index leaves no embedder running
-    os.nice(NICE)
+    # Not niced: the command waits for this child, and on a busy machine a niced one
+    # is starved while the command stands idle.
 
     from repoctx.store import open_store
     from repoctx.vectors.backfill import backfill

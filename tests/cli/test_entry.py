@@ -44,7 +44,12 @@ def test_stats_json_shape(tmp_path):
     result = CliRunner().invoke(main, ["stats", str(tmp_path), "--repo-id", "demo", "--json"])
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
-    assert set(payload) == {"store", "repoId", "replicaId", "trees", "lmdb", "export"}
+    assert set(payload) == {"store", "repoId", "replicaId", "trees", "lmdb", "export",
+                            "vectors"}
+    vectors = payload["vectors"]  # what semantic search costs: vector trees + embeddings
+    assert vectors["inTrees"] == sum(t["bytes"] for t in payload["trees"]
+                                     if t["tree"].startswith("repo-context-vector-"))
+    assert vectors["bytes"] == vectors["inTrees"] + vectors["inExport"]
     lmdb = payload["lmdb"]  # the data file, and how much of it the trees hold
     assert lmdb["bytes"] == (tmp_path / ".repoctx" / "lmdb" / "data.mdb").stat().st_size
     assert 0 < lmdb["inTrees"] == sum(t["bytes"] for t in payload["trees"]) <= lmdb["bytes"]
@@ -193,9 +198,12 @@ def test_a_plain_index_is_parsed_as_click_would_and_anything_else_is_left_to_cli
     assert plain_index(["index", repo, "--json", "--store", store, "--repo-id=demo",
                         "--full", "--embedder", "none"]) == {
         "path": Path(repo), "store_dir": Path(store), "repo_id": "demo", "embedder": "none",
-        "as_json": True, "full": True, "no_wait": False, "no_export": False}
+        "as_json": True, "full": True, "no_wait": False, "no_export": False,
+        "coverage": None, "no_coverage": False}
     assert plain_index(["index"])["path"] == enclosing_root(Path.cwd())
     assert plain_index(["index", "--store", store])["path"] == Path(".")
+    assert plain_index(["index", repo, "--coverage", "x/.coverage", "--no-coverage"]) == {
+        **plain_index(["index", repo]), "coverage": Path("x/.coverage"), "no_coverage": True}
     assert plain_index(["index", "--repo", repo, repo])["path"] == Path(repo)
     (tmp_path / "file").write_text("x")
     for argv in (["stats", repo], ["index", "--help"], ["index", repo, "--bogus"],

@@ -5,12 +5,13 @@ from __future__ import annotations
 import os
 import pickle
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from repoctx.crdt import record
 from repoctx.store import Store
-from repoctx.trees import TREES
+from repoctx.trees import TREES, family_prefix
 
 
 def write(root: Path, files: dict[str, str | bytes]) -> None:
@@ -80,3 +81,23 @@ def as_nobody(function: Callable[[], object]) -> object:
         answer = pickle.loads(pipe.read())
     os.waitpid(pid, 0)
     return answer
+
+
+def as_older_version(store: Store) -> None:
+    """Rewrite ``store`` as a version before declaration digests wrote it: every
+    declaration a 7-element tuple, no file node marked with the declaration wire version."""
+    from repoctx.crdt import or_map
+    from repoctx.reconcile.nodes import file_node, symbol_record
+
+    with store.snapshot() as snap:
+        symbols = list(snap.scan(family_prefix(store.repo_id, "symbol")))
+    for key, rec in symbols:
+        state = record.field_state(rec, symbol_record.DECL, or_map)
+        for path, value in or_map.value(state).items():
+            state = or_map.put(state, path, tuple(value[:7]), store.tick(), store.replica_id)
+        store.merge(key, record.write({symbol_record.DECL: state}, store.tick()))
+    for path, node in file_node.load_all(store).items():
+        older = tuple(m for m in node.markers if m != file_node.DECLS)
+        store.merge(store.key("file", path), file_node.node_delta(
+            store.get(store.key("file", path)), replace(node, markers=older), store.tick(),
+            store.replica_id))

@@ -67,7 +67,7 @@ def test_an_analysis_that_raises_comes_back_failed_not_raised(tmp_path, monkeypa
     """Fault injection: an extractor bug on one file must not escape the worker."""
     from repoctx.reconcile import analyse as analyse_module
 
-    def broken(path, symbols):
+    def broken(path, symbols, text):
         raise RecursionError("maximum recursion depth exceeded")
 
     (tmp_path / "m.py").write_text("def f():\n    pass\n")

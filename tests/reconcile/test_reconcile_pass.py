@@ -8,7 +8,7 @@ import pytest
 
 from repoctx import open_store
 from repoctx.crdt import record
-from repoctx.errors import StoreBusyError
+from repoctx.errors import StoreBusyError, StoreIOError
 from repoctx.reconcile import PassOptions, reconcile_pass, writer_lock
 from repoctx.reconcile.nodes import (
     content_record,
@@ -18,7 +18,7 @@ from repoctx.reconcile.nodes import (
     xref_record,
 )
 
-from .helpers import generated_repo, tree_values, write
+from .helpers import as_older_version, generated_repo, tree_values, write
 
 APP = '''"""The app."""
 
@@ -63,7 +63,7 @@ def test_first_pass_projects_files_packages_symbols_content_and_xref(repo):
     app = node(v, "app.py")
     assert app["language"] == "python" and app["tokens"] > 10 and len(app["digest"]) == 64
     assert app["symbols"] == ("app.Model", "app.Model.save", "app.validate")
-    assert app["markers"] == ("content", "symbols", "xref")
+    assert app["markers"] == ("content", file_node.DECLS, "symbols", "xref")
     assert node(v, "docs/guide.md")["markers"] == ("content",)  # no extractor: no symbols
     stored = v["repo-context-content"]["repo/demo/content/app.py"]
     assert "body" not in stored and content_record.unpack_body(stored["zbody"]) == APP
@@ -196,6 +196,59 @@ def test_xref_backfill_seeds_from_stored_symbols_without_reparsing(repo):
             "repo-context-xref"]
 
 
+def test_a_store_of_older_declarations_heals_on_the_next_pass(repo):
+    with open_store(repo, repo_id="demo") as store:
+        reconcile_pass(store, repo, PassOptions(workers=1))
+        as_older_version(store)
+        decls = symbol_record.declarations(store.get(store.key("symbol", "app.Model")))
+        assert decls["app.py"].digest == ""
+        healed = reconcile_pass(store, repo, PassOptions(workers=1))
+        assert healed.backfilled["symbols"] == 2 and healed.changed == 0
+        decls = symbol_record.declarations(store.get(store.key("symbol", "app.Model")))
+        assert len(decls["app.py"].digest) == 16
+        after = tree_values(store)
+        again = reconcile_pass(store, repo, PassOptions(workers=1))
+        assert dict(again.backfilled) == {} and again.records_written == 0
+    assert after == index_fresh(repo)[1]
+
+
+def test_the_declaration_backfill_resumes_after_a_failed_pass(repo, monkeypatch):
+    with open_store(repo, repo_id="demo") as store:
+        reconcile_pass(store, repo, PassOptions(workers=1))
+        as_older_version(store)
+        real = symbol_record.declare_delta
+
+        def failing(current, path, decl, tick, replica):
+            if path == "tests/test_app.py":
+                raise StoreIOError("disk gone")
+            return real(current, path, decl, tick, replica)
+
+        monkeypatch.setattr(symbol_record, "declare_delta", failing)
+        with pytest.raises(StoreIOError):
+            reconcile_pass(store, repo, PassOptions(workers=1, batch_files=1))
+        monkeypatch.setattr(symbol_record, "declare_delta", real)
+        markers = {p: n.markers for p, n in file_node.load_all(store).items()}
+        assert file_node.DECLS in markers["app.py"]  # its batch committed
+        assert file_node.DECLS not in markers["tests/test_app.py"]
+        resumed = reconcile_pass(store, repo, PassOptions(workers=1))
+        assert resumed.backfilled["symbols"] == 1
+        after = tree_values(store)
+    assert after == index_fresh(repo)[1]
+
+
+def test_a_new_declaration_shape_reprojects_every_file_once(repo, monkeypatch):
+    with open_store(repo, repo_id="demo") as store:
+        reconcile_pass(store, repo, PassOptions(workers=1))
+        monkeypatch.setattr(file_node, "DECLS", "decls-v99")
+        monkeypatch.setattr(file_node, "MARKERS", (*file_node.MARKERS[:-1], "decls-v99"))
+        healed = reconcile_pass(store, repo, PassOptions(workers=1))
+        assert healed.backfilled["symbols"] == 2
+        assert file_node.load_all(store)["app.py"].markers == (
+            "content", "decls-v99", "symbols", "xref")  # the older marker is gone
+        again = reconcile_pass(store, repo, PassOptions(workers=1))
+        assert dict(again.backfilled) == {} and again.records_written == 0
+
+
 def index_fresh(root: Path):
     store_dir = root.parent / f"fresh-{os.getpid()}-{len(list(root.parent.iterdir()))}"
     with open_store(root, repo_id="demo", store_dir=store_dir) as store:
@@ -294,7 +347,8 @@ def test_a_node_of_the_wrong_shape_is_read_afresh_not_fatal(tmp_path):
         report = reconcile_pass(store, root, PassOptions(workers=1))
         assert any("'app.py': its node does not decode" in w for w in report.warnings)
         assert "failed" not in report.skipped
-        assert file_node.load_all(store)["app.py"].markers == ("content", "symbols", "xref")
+        assert file_node.load_all(store)["app.py"].markers == (
+            "content", file_node.DECLS, "symbols", "xref")
         again = reconcile_pass(store, root, PassOptions(workers=1))
         assert not again.warnings and again.unchanged == 2
 

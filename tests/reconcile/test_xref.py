@@ -62,3 +62,11 @@ def test_go_style_test_functions_cover_their_subjects():
 
     assert marked_test_subjects("TestStore_Get") == {"Store_Get", "Store", "Get"}
     assert marked_test_subjects("Testimony") == set() and marked_test_subjects("test_x") == set()
+
+
+def test_a_qualified_reference_adds_an_edge_in_its_spellings_field():
+    decl = Declaration("function", "def f()", "", 1, 2, ("url_for", "x"), False,
+                       targets=(("url_for", "flask.helpers.url_for"),))
+    assert xref.edges("app.f", {"app.py": decl}) == {
+        (DEPENDENTS, "url_for"), (DEPENDENTS, "x"),
+        ("to:flask.helpers.url_for", "url_for")}

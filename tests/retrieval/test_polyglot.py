@@ -87,7 +87,9 @@ def test_a_change_to_a_go_function_lists_its_go_test(poly):
     got = changed(poly)
     assert got["updated"] == ["pricing/pricing.go"]
     assert [s["fqName"] for s in got["changedSymbols"]] == ["pricing.Discount"]
-    assert "pricing.TestDiscount" in {t["symbol"] for t in got["tests"]}
+    # a Go test in the package's own directory needs no import
+    assert [(t["path"], t["names"], t["reason"]) for t in got["tests"]] == [
+        ("pricing/pricing_test.go", ["pricing.TestDiscount"], "imports")]
     assert "cmd/shop.main" in {d["symbol"] for d in got["dependents"]}
 
 

@@ -89,8 +89,9 @@ def test_a_change_to_a_java_method_lists_its_junit_test(poly):
                                                         "        return amount"))
     got = changed(poly)
     assert "com.shop.pricing.Pricing.discount" in {s["fqName"] for s in got["changedSymbols"]}
-    assert "com.shop.pricing.PricingTest.discountsTenPercent" in {
-        t["symbol"] for t in got["tests"]}
+    assert [(t["path"], t["reason"]) for t in got["tests"]] == [
+        ("java/src/test/java/com/shop/pricing/PricingTest.java", "imports")]
+    assert "com.shop.pricing.PricingTest.discountsTenPercent" in got["tests"][0]["names"]
 
 
 def test_imports_of_each_language_resolve_to_repository_files(poly):

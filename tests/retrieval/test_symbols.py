@@ -30,5 +30,11 @@ def test_reverse_all_dedups_in_symbol_order(shop, monkeypatch):
     assert len(sy.reverse(shop, "Cart", "dependents")) == 1
 
 
+def test_named_lists_the_definitions_of_a_simple_name(shop):
+    assert sy.named(shop, "total", 5) == [("shop.cart.Cart.total", "shop/cart.py")]
+    assert sy.named(shop, "Nothing", 5) == []
+    assert len(sy.named(shop, "apply", 0)) == 0
+
+
 def test_simple_name():
     assert sy.simple_name("a.b.C") == "C" and sy.simple_name("C") == "C"

@@ -157,3 +157,18 @@ def test_repoctx_call_refuses_a_nul_in_a_path_as_a_tool_error(shop):
     assert done.returncode == 1
     message = json.loads(done.stdout)["error"]["message"]
     assert message.startswith("path: ") and "U+0000 at offset 12" in message
+
+
+def test_a_derived_value_is_built_once_per_generation_of_its_tree(fresh_shop):
+    ws, built = fresh_shop, []
+    tree = "repo-context-structural"
+
+    def build():
+        built.append(1)
+        return len(built)
+
+    assert ws.derived("count", tree, build) == 1
+    assert ws.view().derived("count", tree, build) == 1  # views share it
+    (ws.root / "shop/new.py").write_text("X = 1\n")
+    reconcile_pass(ws.store, ws.root)
+    assert ws.derived("count", tree, build) == 2 and len(built) == 2

@@ -7,14 +7,7 @@ import subprocess
 import sys
 
 from repoctx.tools.describe import describe
-from repoctx.tools.guides import GUIDES
-from repoctx.tools.registry import REPOCONTEXT_TOOLS, find_tool, tools
-
-
-def test_every_tool_of_ours_has_a_guide_longer_than_its_description():
-    assert set(GUIDES) == set(REPOCONTEXT_TOOLS)
-    for name, tool in REPOCONTEXT_TOOLS.items():
-        assert len(GUIDES[name]) > len(tool.description), name
+from repoctx.tools.registry import find_tool, tools
 
 
 def test_arguments_carry_types_defaults_limits_and_the_answer_its_fields():
@@ -44,6 +37,7 @@ def test_the_command_prints_one_tool_and_refuses_an_unknown_one():
     assert text.returncode == 0 and "responseBudgetTokens" in text.stdout
     assert "default 8192" in text.stdout and "answer fields:" in text.stdout
     machine = json.loads(run("repocontext_context", "--json").stdout)
-    assert machine["name"] == "repocontext_context" and machine["readOnly"] is False
+    assert machine["name"] == "repocontext_context" and machine["readOnly"] is True
+    assert machine["writesWith"] == ["session"] and "writes bookkeeping with session" in text.stdout
     unknown = run("repocontext_nope")
     assert unknown.returncode == 1 and "did you mean" in unknown.stderr

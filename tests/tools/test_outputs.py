@@ -23,12 +23,12 @@ def test_every_tool_has_a_title_and_a_checked_output_schema(name):
 def test_behaviour_flags_say_what_each_tool_does():
     registry = tools.tools()
     writers = {n for n, t in registry.items() if not t.read_only}
-    assert writers == {"repocontext_search", "repocontext_context", "repocontext_remember",
-                       "repocontext_update", "repocontext_forget"}
+    assert writers == {"repocontext_remember", "repocontext_update", "repocontext_forget"}
+    assert {n: t.writes_with for n, t in registry.items() if t.writes_with} == {
+        "repocontext_search": ("refresh",), "repocontext_context": ("session",)}
     assert {n for n, t in registry.items() if t.destructive} == {
         "repocontext_remember", "repocontext_update", "repocontext_forget"}
-    assert {n for n, t in registry.items() if not t.idempotent} == {
-        "repocontext_context", "repocontext_remember"}
+    assert {n for n, t in registry.items() if not t.idempotent} == {"repocontext_remember"}
 
 
 def test_real_answers_validate(shop):

@@ -66,3 +66,14 @@ def test_the_published_schema_drops_only_what_validation_alone_needs():
                      "description": "An argument named like a keyword."},
         "q": {"type": "string", "description": "Words."}}}
     assert full["properties"]["q"]["maxLength"] == 10  # the checked schema keeps its bounds
+
+
+def test_a_read_only_tool_writes_only_when_a_call_asks_for_bookkeeping():
+    from repoctx.tools.registry import find_tool
+
+    context, search = find_tool("repocontext_context"), find_tool("repocontext_search")
+    assert context.read_only and search.read_only
+    assert not context.writes({"task": "x"}) and context.writes({"task": "x", "session": "s"})
+    assert not search.writes({"query": "x", "refresh": False})
+    assert search.writes({"query": "x", "refresh": True})
+    assert find_tool("repocontext_remember").writes({})

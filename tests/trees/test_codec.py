@@ -70,7 +70,7 @@ COMPRESSING = [t for t in TREES if t.compress]
 def test_compressed_trees_are_the_record_trees_whose_values_are_not_already_packed():
     assert {t.name for t in COMPRESSING} == {
         "repo-context-structural", "repo-context-symbol", "repo-context-xref",
-        "repo-context-memory", "repo-context-session"}
+        "repo-context-memory", "repo-context-session", "repo-context-coverage"}
 
 
 @pytest.mark.parametrize("spec", TREES, ids=lambda t: t.name)

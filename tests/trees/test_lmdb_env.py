@@ -11,7 +11,7 @@ from repoctx.trees.lmdb_env import _ERRORS, MAX_DBS, grow, open_env
 def test_exactly_the_named_trees_of_the_design(store):
     names = {t.name for t in store.stats()}
     assert names == {t.name for t in TREES} | {LOCAL_TREE}
-    assert len(names) == 12 and len(names) <= MAX_DBS
+    assert len(names) == 13 and len(names) <= MAX_DBS
     with store.trees.env.begin() as txn:  # records never go in the main database
         main = {k for k, _ in txn.cursor()}
     assert main == {n.encode() for n in names}

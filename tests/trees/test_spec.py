@@ -3,13 +3,14 @@
 from repoctx.trees import BY_FAMILY, BY_NAME, LOCAL_TREE, ROOT_FAMILY, TREES
 from repoctx.trees.spec import DAY_MS, HOUR_MS
 
-# DESIGN.md §2 "Store layout": "Named trees = named LMDB databases, exactly these names".
+# DESIGN.md §2 "Store layout": "Named trees = named LMDB databases, exactly these names",
+# plus the test coverage tree (DESIGN.md §4 "Covering tests").
 DESIGN_TREES = [
     "repo-context-structural", "repo-context-symbol", "repo-context-content",
     "repo-context-xref", "repo-context-memory", "repo-context-session",
     "repo-context-vector-membership", "repo-context-vector-payload",
     "repo-context-vector-metadata", "repo-context-vector-index",
-    "repo-context-vector-coverage",
+    "repo-context-vector-coverage", "repo-context-coverage",
 ]
 
 
@@ -43,4 +44,5 @@ def test_grace_trigger_and_envelope_per_tree():
         "repo-context-vector-metadata": (DAY_MS, 50_000, None, True),
         "repo-context-vector-index": (DAY_MS, 50_000, None, False),
         "repo-context-vector-coverage": (DAY_MS, 50_000, None, False),
+        "repo-context-coverage": (DAY_MS, 50_000, None, False),
     }

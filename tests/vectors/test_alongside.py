@@ -1,5 +1,7 @@
 """The back-fill in its own process: same result as in process, failures reported."""
 
+import os
+
 from repoctx.vectors import alongside, backfill, space_of
 from repoctx.vectors.embedders.static import CACHE_ENV, StaticEmbedder
 from repoctx.vectors.records import metadata_record as mr
@@ -20,7 +22,9 @@ def test_a_spawned_backfill_writes_what_an_in_process_one_writes(indexed, tmp_pa
     monkeypatch.setenv("REPOCTX_MODEL_DIR", str(model))  # inherited by the spawned child
     store, root = indexed.store, indexed.root
     running = alongside.start(store, root, store.path, "demo", "static")
+    seen = _niceness_while_running(running.process)
     report = running.wait()
+    assert seen and set(seen) == {os.nice(0)}  # never starved below the command waiting
     assert report.error is None and report.remaining == 0
     assert report.embedded > 50 and report.vectors == len(_vectors(store, report.space))
     here = StaticEmbedder(model)
@@ -86,3 +90,17 @@ def test_a_cold_index_killed_while_its_child_embeds_resumes(tmp_path, monkeypatc
 
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
+
+
+def _niceness_while_running(process) -> list[int]:
+    """The niceness of ``process``, sampled every 10 ms until it exits."""
+    import time
+
+    seen = []
+    while process.poll() is None:
+        try:
+            seen.append(os.getpriority(os.PRIO_PROCESS, process.pid))
+        except OSError:
+            break
+        time.sleep(0.01)
+    return seen

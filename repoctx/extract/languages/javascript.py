@@ -25,6 +25,7 @@ from tree_sitter import Node, Query, QueryCursor
 from repoctx.extract import treewalk
 from repoctx.extract.grammar import encode, installed, load, parse
 from repoctx.extract.language import Files, Import, Language, first_existing
+from repoctx.extract.languages.js_packages import resolve_own_package
 from repoctx.extract.symbol import CLASS, FUNCTION, VARIABLE, Symbol, bounded
 from repoctx.extract.treewalk import Rule, Spec, text_of
 
@@ -230,19 +231,25 @@ def javascript_imports(path: str, text: str) -> tuple[Import, ...]:
 
 
 def resolve_relative(importer: str, specifier: str, files: Files) -> str | None:
-    """The file a relative import (`./x`, `../x/y.js`) names: as written, with each
-    source suffix, then `index` with each suffix; a `.js` written for a `.ts` source
-    (TypeScript's ESM style) finds the `.ts`. Package imports resolve to None."""
+    """The file an import names: a relative one (`./x`, `../x/y.js`) as written, with each
+    source suffix, then `index` with each suffix (a `.js` written for a `.ts` source,
+    TypeScript's ESM style, finds the `.ts`); a bare one only when it names the importer's
+    own package (`js_packages`). Other packages resolve to None."""
     if not specifier.startswith(("./", "../")) and specifier not in (".", ".."):
-        return None
+        return resolve_own_package(importer, specifier, files, _spellings)
     base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), specifier))
+    return first_existing(files, _spellings(base))
+
+
+def _spellings(base: str) -> list[str]:
+    """The files a written module path may stand for, in the order they are tried."""
     stem, suffix = posixpath.splitext(base)
     candidates = [base] if suffix else []
     if suffix in (".js", ".jsx", ".mjs", ".cjs"):
         candidates += [stem + s for s in (".ts", ".tsx", ".mts", ".cts")]
     candidates += [base + s for s in SOURCE_SUFFIXES]
     candidates += [posixpath.join(base, "index" + s) for s in SOURCE_SUFFIXES]
-    return first_existing(files, candidates)
+    return candidates
 
 
 LANGUAGE: Final = Language(

@@ -19,7 +19,11 @@ Invariants:
 - refs of a symbol are the simple names used in it as base classes (and `metaclass=`),
   decorators, annotations, call targets, raised and caught exception types, with
   `a.b.C` reduced to `C` and keywords dropped; a nested definition owns its own refs,
-  so they are not repeated on the enclosing symbol.
+  so they are not repeated on the enclosing symbol;
+- targets of a symbol qualify those same reference sites as far as the file says
+  (`python_bindings`: its imports and top-level `def`/`class` names, `self`/`cls` in a
+  method), keyed by the last segment of the spelling, so `uf()` after
+  `from m import url_for as uf` is `("url_for", "m.url_for")`.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from tree_sitter import Language as Grammar
 from tree_sitter import Node, Parser, Query, QueryCursor
 
 from repoctx.extract.language import Language
+from repoctx.extract.languages import python_bindings
 from repoctx.extract.modules import module_name, qualify
 from repoctx.extract.symbol import CLASS, FUNCTION, METHOD, VARIABLE, Symbol, bounded
 
@@ -71,6 +76,8 @@ _QUERY_SOURCE: Final = """
 (except_clause value: (as_pattern . (attribute attribute: (identifier) @ref)))
 (except_clause value: (as_pattern . (tuple (identifier) @ref)))
 (except_clause value: (as_pattern . (tuple (attribute attribute: (identifier) @ref))))
+(import_statement) @import
+(import_from_statement) @import
 """
 
 # Module-level compound statements whose blocks still bind module globals.
@@ -151,23 +158,44 @@ def extract_python(path: str, text: str) -> tuple[Symbol, ...]:
     `path` (relative, POSIX) gives the module (`module_name`). Never raises on
     malformed source; see the module docstring for what is extracted.
     """
-    source = _encode(text)
-    grammar = _grammar()
-    root = _parser(grammar).parse(source).root_node
-    captures = QueryCursor(grammar.query).captures(root)
+    grammar, source, root, captures = _parse(text)
     spans = _definitions(grammar, source, captures)
     spans.extend(_variables(grammar, source, root))
     spans.sort(key=lambda span: span.start)
-    refs = _owned_refs(spans, _ref_sites(captures))
     module = module_name(path)
+    bound = _bindings(path, module, captures, spans)
+    refs = _owned_refs(spans, _ref_sites(captures), module, bound)
     return tuple(
         Symbol(
             qualify(module, span.qualname), span.qualname.rpartition(".")[2], span.kind,
-            span.signature, span.doc, span.start_line, span.end_line, refs[index],
-            span.overload,
+            span.signature, span.doc, span.start_line, span.end_line, refs[index][0],
+            span.overload, targets=refs[index][1],
         )
         for index, span in enumerate(spans)
     )
+
+
+def bindings_of(path: str, text: str) -> dict[str, str]:
+    """What the names of a Python file stand for, as the file itself says
+    (``python_bindings``): its imports and top-level definitions."""
+    grammar, source, _, captures = _parse(text)
+    return _bindings(path, module_name(path), captures, _definitions(grammar, source, captures))
+
+
+def _parse(text: str) -> tuple[_Grammar, bytes, Node, dict[str, list[Node]]]:
+    source = _encode(text)
+    grammar = _grammar()
+    root = _parser(grammar).parse(source).root_node
+    return grammar, source, root, QueryCursor(grammar.query).captures(root)
+
+
+def _bindings(path: str, module: str, captures: dict[str, list[Node]], spans: list[_Span],
+              ) -> dict[str, str]:
+    return python_bindings.bindings([
+        *python_bindings.import_bindings(path, captures.get("import", ())),
+        *python_bindings.definition_bindings(
+            module, ((s.start, s.qualname) for s in spans if s.kind != VARIABLE)),
+    ])
 
 
 def _encode(text: str) -> bytes:
@@ -340,31 +368,45 @@ def _targets(grammar: _Grammar, assignment: Node) -> Iterator[Node]:
         assignment = assignment.child_by_field_id(grammar.right)
 
 
-def _ref_sites(captures: dict[str, list[Node]]) -> list[tuple[int, str]]:
-    """(byte offset, simple name) of every reference, in source order."""
-    sites = [(node.start_byte, node.text.decode("utf-8", "replace"))
+def _ref_sites(captures: dict[str, list[Node]]) -> list[tuple[int, str, str]]:
+    """(byte offset, simple name, dotted use) of every reference, in source order."""
+    sites = [(node.start_byte, node.text.decode("utf-8", "replace"), _dotted_use(node))
              for node in captures.get("ref", ())]
     for node in captures.get("type", ()):
         offset = node.start_byte
         text = node.text.decode("utf-8", "replace")
-        sites.extend((offset, dotted.rpartition(".")[2]) for dotted in _DOTTED_NAME.findall(text))
+        sites.extend((offset, dotted.rpartition(".")[2], dotted)
+                     for dotted in _DOTTED_NAME.findall(text))
     sites.sort(key=lambda site: site[0])
     return sites
 
 
-def _owned_refs(spans: list[_Span], sites: list[tuple[int, str]]) -> list[tuple[str, ...]]:
+def _dotted_use(node: Node) -> str:
+    """``X.Y.n`` for the ``n`` of an attribute chain of plain names, else the name itself."""
+    parent = node.parent
+    name = node.text.decode("utf-8", "replace")
+    if parent is None or parent.type != "attribute" or parent.end_byte != node.end_byte:
+        return name
+    dotted = "".join(parent.text.decode("utf-8", "replace").split())
+    return dotted if _DOTTED_NAME.fullmatch(dotted) else name
+
+
+def _owned_refs(spans: list[_Span], sites: list[tuple[int, str, str]], module: str,
+                bound: dict[str, str],
+                ) -> list[tuple[tuple[str, ...], tuple[tuple[str, str], ...]]]:
     """Give each reference to the innermost span holding it; spans are sorted by start.
 
+    Each span gets its simple names and its ``(simple name, qualified spelling)`` pairs.
     Spans with the same byte range (the targets of `A = B = f()`) share one set.
     """
-    owned: list[set[str]] = []
+    owned: list[tuple[set[str], set[tuple[str, str]]]] = []
     for index, span in enumerate(spans):
         twin = spans[index - 1] if index else None
         same = twin is not None and twin.start == span.start and twin.end == span.end
-        owned.append(owned[-1] if same else set())
+        owned.append(owned[-1] if same else (set(), set()))
     open_spans: list[int] = []
     following = 0
-    for offset, name in sites:
+    for offset, name, dotted in sites:
         while following < len(spans) and spans[following].start <= offset:
             while open_spans and spans[open_spans[-1]].end <= spans[following].start:
                 open_spans.pop()
@@ -372,9 +414,17 @@ def _owned_refs(spans: list[_Span], sites: list[tuple[int, str]]) -> list[tuple[
             following += 1
         while open_spans and spans[open_spans[-1]].end <= offset:
             open_spans.pop()
-        if open_spans:
-            owned[open_spans[-1]].add(name)
-    return [tuple(sorted(names - _NOT_REFS)) for names in owned]
+        if not open_spans or name in _NOT_REFS:
+            continue
+        span = spans[open_spans[-1]]
+        names, targets = owned[open_spans[-1]]
+        names.add(name)
+        method_class = (qualify(module, span.qualname.rpartition(".")[0])
+                        if span.kind == METHOD else None)
+        spelled = python_bindings.spelling(dotted, bound, method_class)
+        if spelled is not None:  # keyed by what it names: `uf` of `import url_for as uf`
+            targets.add((spelled.rpartition(".")[2], spelled))
+    return [(tuple(sorted(names)), tuple(sorted(targets))) for names, targets in owned]
 
 
 _TEST_FILE = re.compile(r"(?:test_.+|.+_test|conftest)\.pyi?\Z")

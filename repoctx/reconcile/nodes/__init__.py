@@ -1,5 +1,6 @@
 """reconcile/nodes — the record shapes the reconcile writes, one module per tree family:
-root, file, package, content, symbol and cross-reference nodes."""
+root, file, package, content, symbol, cross-reference and coverage nodes (and
+``decl_wire``, the version of the symbol record's declaration tuple)."""
 
 from typing import TYPE_CHECKING
 
@@ -8,6 +9,8 @@ from repoctx.lazy import export_lazily
 if TYPE_CHECKING:
     from . import (
         content_record,
+        coverage_record,
+        decl_wire,
         fields,
         file_node,
         package_node,
@@ -18,6 +21,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "content_record",
+    "coverage_record",
+    "decl_wire",
     "fields",
     "file_node",
     "package_node",
@@ -27,5 +32,5 @@ __all__ = [
 ]
 
 export_lazily(__name__, {
-}, modules=("content_record", "fields", "file_node", "package_node", "root_node",
-            "symbol_record", "xref_record"))
+}, modules=("content_record", "coverage_record", "decl_wire", "fields", "file_node",
+             "package_node", "root_node", "symbol_record", "xref_record"))

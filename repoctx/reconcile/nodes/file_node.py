@@ -4,6 +4,9 @@ LWW fields: ``size``, ``mtime_ns``, ``digest`` (SHA-256 hex of the bytes), ``lan
 ``tokens`` (exact cl100k count of the whole body; None until content-processed),
 ``symbols`` (sorted fully-qualified names the file declares) and ``markers`` (the
 sorted subset of ``MARKERS`` this version of the file has been processed for).
+``DECLS`` names the shape of the declarations its symbols were projected in
+(``decl_wire.WIRE_VERSION``): a node without the current one is re-projected once,
+as a back-fill, and a marker of an older shape is dropped then.
 Retiring a file writes None everywhere, which makes the node a tombstone.
 """
 
@@ -14,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from repoctx.crdt.record import Record
+from repoctx.reconcile.nodes.decl_wire import WIRE_VERSION
 from repoctx.reconcile.nodes.fields import lww_delta, lww_value
 from repoctx.store import Store
 from repoctx.trees import BY_FAMILY, check_stored, family_prefix, key_name, make_key
@@ -23,7 +27,8 @@ if TYPE_CHECKING:
     from repoctx.trees import Snapshot
 
 CONTENT, SYMBOLS, XREF = "content", "symbols", "xref"
-MARKERS = (CONTENT, SYMBOLS, XREF)
+DECLS = f"decls-v{WIRE_VERSION}"
+MARKERS = (CONTENT, SYMBOLS, XREF, DECLS)
 FIELDS = ("size", "mtime_ns", "digest", "language", "tokens", "symbols", "markers")
 
 

@@ -2,20 +2,26 @@
 
 One field, ``decl``: an observed-remove map from each declaring file's path to what
 that file declares (kind, signature, doc, line span, outbound references, whether it
-is a test). The keys are the declaring files, add-wins: a ``.py`` and its ``.pyi``
-both declare ``pkg.x.Foo`` and the symbol lives until the last file stops declaring
-it, when the map is empty and the record a tombstone. The symbol tree wraps every
-value in a schema envelope (family 1, version 1), applied by the trees layer.
+is a test, the digest of its own text, and the references the file qualifies:
+``targets``). The keys are the declaring files, add-wins: a ``.py`` and its ``.pyi`` both
+declare ``pkg.x.Foo`` and the symbol lives until the last file stops declaring it, when the
+map is empty and the record a tombstone. The symbol tree wraps every value in a schema
+envelope (family 1, version 1), applied by the trees layer.
+
+A declaration is stored as a tuple (``Declaration.wire``) that grows at its end: a
+reader takes the elements it knows and defaults the ones an older writer did not
+write. ``decl_wire.WIRE_VERSION`` counts its shapes; a store holding an older shape is
+re-projected once by the next pass (the file node marker ``file_node.DECLS``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from repoctx.crdt import or_map, record
 from repoctx.crdt.record import Record
-from repoctx.extract import Symbol, is_test_symbol
+from repoctx.extract import Symbol, definition_digests, is_test_symbol
 
 DECL = "decl"
 
@@ -31,15 +37,23 @@ class Declaration:
     end_line: int
     refs: tuple[str, ...]
     is_test: bool
+    digest: str = ""
+    """``extract.definition_digests`` of the definition's own text; "" when written by
+    a version before digests."""
+    targets: tuple[tuple[str, str], ...] = ()
+    """``(simple name, qualified spelling)`` of the references the file qualifies."""
 
     def wire(self) -> tuple:
         """The value stored in the map."""
         return (self.kind, self.signature, self.doc, self.start_line, self.end_line,
-                tuple(self.refs), self.is_test)
+                tuple(self.refs), self.is_test, self.digest,
+                tuple(tuple(pair) for pair in self.targets))
 
 
-def declarations_of(path: str, symbols: Iterable[Symbol]) -> dict[str, Declaration]:
-    """One declaration per fully-qualified name of an extraction, with every reference.
+def declarations_of(path: str, symbols: Iterable[Symbol], text: str,
+                    ) -> dict[str, Declaration]:
+    """One declaration per fully-qualified name of the extraction ``symbols`` of the file
+    ``text``, with every reference and the digest of its own text.
 
     ``@overload`` stubs resolve to their implementation: its signature, docstring and
     span are the declaration's. Other repeated ``def``s (if/else twins, or stubs with no
@@ -54,10 +68,12 @@ def declarations_of(path: str, symbols: Iterable[Symbol]) -> dict[str, Declarati
         group_span = implemented or group
         first = min(group_span, key=lambda s: s.start_line)
         refs = tuple(sorted({r for s in group for r in s.refs}))
+        targets = tuple(sorted({t for s in group for t in s.targets}))
         out[fq] = Declaration(first.kind, first.signature, first.doc, first.start_line,
                               max(s.end_line for s in group_span), refs,
-                              any(is_test_symbol(s, path) for s in group))
-    return out
+                              any(is_test_symbol(s, path) for s in group), targets=targets)
+    found = definition_digests(text, {fq: (d.start_line, d.end_line) for fq, d in out.items()})
+    return {fq: replace(d, digest=found[fq]) for fq, d in out.items()}
 
 
 def declarations(rec: Record | None) -> dict[str, Declaration]:
@@ -74,8 +90,11 @@ def declaration_at(rec: Record | None, path: str) -> Declaration | None:
 
 
 def _declaration(value: tuple) -> Declaration:
-    """A declaration from its stored value (``Declaration.wire``)."""
-    return Declaration(*value[:5], tuple(value[5]), bool(value[6]))
+    """A declaration from its stored value (``Declaration.wire``); an older writer's
+    shorter tuple has no digest and no targets."""
+    digest = str(value[7]) if len(value) > 7 else ""
+    targets = tuple((str(n), str(t)) for n, t in value[8]) if len(value) > 8 else ()
+    return Declaration(*value[:5], tuple(value[5]), bool(value[6]), digest, targets)
 
 
 def primary(decls: dict[str, Declaration]) -> tuple[str, Declaration] | None:

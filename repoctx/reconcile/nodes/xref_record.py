@@ -1,9 +1,11 @@
 """reconcile/nodes/xref_record — the reverse cross-reference node at ``repo/{id}/xref/{name}``.
 
 Per referenced simple name, two add-wins sets: ``dependents`` (symbols whose
-declarations reference the name) and ``tests`` (test symbols covering it). The node
-is pruned — a tombstone — once both sets are empty. Edges are keyed by simple name:
-two types sharing a name are not told apart (syntactic extraction, as in seed 003).
+declarations reference the name) and ``tests`` (test symbols covering it); and one
+add-wins set per qualified spelling the referencing files give the name,
+``to:<spelling>`` (``to:flask.helpers.url_for``: symbols whose file says the name is
+that one). The node is pruned — a tombstone — once every set is empty. The key is the
+simple name: which definition a spelling means is decided at query time.
 """
 
 from __future__ import annotations
@@ -13,6 +15,25 @@ from repoctx.crdt.record import Record
 from repoctx.reconcile.nodes.fields import set_change
 
 DEPENDENTS, TESTS = "dependents", "tests"
+TARGET_PREFIX = "to:"
+
+
+def target_field(spelling: str) -> str:
+    """The field holding the symbols that spell the node's name as ``spelling``."""
+    return TARGET_PREFIX + spelling
+
+
+def targets(rec: Record | None) -> dict[str, frozenset[str]]:
+    """Qualified spelling -> the symbols that spell the node's name so."""
+    if rec is None:
+        return {}
+    out = {}
+    for name in rec.fields:
+        if name.startswith(TARGET_PREFIX):
+            found = members(rec, name)
+            if found:
+                out[name[len(TARGET_PREFIX):]] = found
+    return out
 
 
 def members(rec: Record | None, relation: str) -> frozenset[str]:

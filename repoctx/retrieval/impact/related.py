@@ -1,11 +1,16 @@
 """retrieval/impact/related — ``repocontext_related``: imports, dependents and covering tests.
 
 A bounded reverse lookup in the cross-reference tree, never a scan: for a file, over
-the simple names it declares; for a symbol, over its own simple name. A dotted symbol
+the simple names it declares; for a symbol, over its own simple name. Covering tests
+are test files, ranked by the static evidence of ``covering``. A dotted symbol
 must be one the store declares (else a ``ToolError`` naming it, with the nearest names).
+Dependents of a definition (a dotted symbol, or each one a file declares) say their
+``match`` (``impact.resolve``): ``resolved`` ones, whose reference means that very
+definition, come first, then those matched by simple name only; those whose reference
+means another definition are left out. A simple name alone matches by name.
 Imports are read from the stored body (Python ``import`` / ``from … import``) and
-resolved to files the store knows: absolute modules from the repository root or the
-file's own source root (``src/``), relative ones (``.``, ``..``, ``from . import x``)
+resolved to files the store knows: absolute modules from the repository root, the
+file's own source root or ``src/``, relative ones (``.``, ``..``, ``from . import x``)
 from the file's package. Each list holds at most ``k`` entries; ``omitted`` counts the
 entries each list left out.
 """
@@ -19,9 +24,12 @@ from typing import Any
 from repoctx.errors import ToolError
 from repoctx.extract import imports_of, language_of, module_name, resolve_import, simple_name
 from repoctx.reconcile.nodes import content_record, symbol_record, xref_record
+from repoctx.retrieval.impact import covering
+from repoctx.retrieval.impact.resolve import NAME, RESOLVED, dependents_all
+from repoctx.retrieval.impact.store_files import StoreFiles
 from repoctx.retrieval.symbols import declarations, reverse_names, suggestions, where
 from repoctx.retrieval.workspace import Workspace
-from repoctx.trees import family_prefix, key_name, unescape_name
+from repoctx.trees import family_prefix, unescape_name
 
 DEFAULT_K = 20
 """Entries per list by default: flask's ``ctx.py`` (imports 17, dependents 322, tests 197)
@@ -44,23 +52,36 @@ def related(ws: Workspace, path: str | None = None, symbol: str | None = None,
         symbol = _symbol_name(ws, symbol)
         path = _declaring_path(ws, symbol)
         names = {simple_name(symbol)}
+        targets = [(symbol, path)]
+        definitions = {symbol} if path is not None else set()
     else:
         node = ws.node(path)
         if node is None:
             raise ToolError(f"path: {path!r} is not in the index; check the path or run "
                             "`repoctx index`")
         names = {simple_name(fq) for fq in node.symbols}
+        targets = [(fq, path) for fq in node.symbols]
+        definitions = set(node.symbols)
     found = {"imports": imports(ws, path) if path else [],
-             "dependents": sorted(reverse_names(ws, names, xref_record.DEPENDENTS),
-                                  key=lambda fq: (_in_tests(fq), fq)),
-             "tests": reverse_names(ws, names, xref_record.TESTS)}
+             "dependents": sorted(_dependents(ws, definitions, names),
+                                  key=lambda e: (e["match"] != RESOLVED, _in_tests(e["symbol"]),
+                                                 e["symbol"])),
+             "tests": covering.covering_tests(ws, targets, K_MAX)}
     out: dict[str, Any] = {"path": path, "symbol": symbol}
     for key in ("imports", "dependents", "tests"):
         out[key] = found[key][:k]
-    for key in ("dependents", "tests"):
-        out[key] = [{"symbol": fq, "path": where(ws, fq)} for fq in out[key]]
     out["omitted"] = {key: len(found[key]) - len(out[key]) for key in found}
     return out
+
+
+def _dependents(ws: Workspace, definitions: set[str], names: set[str],
+                ) -> list[dict[str, Any]]:
+    """Resolved and by-name dependents of the definitions; a simple name alone (no
+    definitions) says no definition, so its dependents are all by name."""
+    if definitions:
+        return dependents_all(ws, definitions)
+    return [{"symbol": fq, "path": where(ws, fq), "match": NAME}
+            for fq in reverse_names(ws, names, xref_record.DEPENDENTS)]
 
 
 def _in_tests(fq: str) -> bool:
@@ -89,34 +110,12 @@ def _declaring_path(ws: Workspace, symbol: str) -> str | None:
                     "name as search or outline report it, or a simple name)")
 
 
-class _StoreFiles:
-    """The indexed files, as an import resolver of ``extract`` consults them."""
-
-    def __init__(self, ws: Workspace) -> None:
-        self.ws = ws
-
-    def exists(self, path: str) -> bool:
-        """True if the store indexes ``path``."""
-        return self.ws.node(path) is not None
-
-    def read(self, path: str) -> str | None:
-        """The stored body of ``path``."""
-        return content_record.body(self.ws.store.get(self.ws.store.key("content", path)))
-
-    def listdir(self, directory: str) -> tuple[str, ...]:
-        """The indexed files directly inside ``directory``."""
-        prefix = f"{directory}/" if directory else ""
-        keys = self.ws.store.trees.scan(self.ws.store.key("file", prefix))
-        names = (key_name(key) for key, _ in keys)
-        return tuple(name for name in names if "/" not in name[len(prefix):])
-
-
 def imports(ws: Workspace, path: str) -> list[dict[str, str | None]]:
     """Modules a file imports, each with the indexed file it resolves to: Python by the
     rules below, every other language with an extractor by its own (``extract``)."""
     body = content_record.body(ws.store.get(ws.store.key("content", path))) or ""
     if language_of(path) != "python":
-        files = _StoreFiles(ws)
+        files = StoreFiles(ws)
         found_other: dict[str, str | None] = {}
         for item in imports_of(path, body):
             found_other.setdefault(item.specifier, resolve_import(path, item.specifier, files))
@@ -167,7 +166,8 @@ def _relative(ws: Workspace, path: str, level: int, rest: str) -> str | None:
 
 def _absolute(ws: Workspace, path: str, module: str) -> str | None:
     """The file of an absolute ``module``: from the root, else from ``path``'s source
-    root (the folders above its module path, such as ``src/``)."""
+    root (the folders above its module path, such as ``src/``), else from ``src/`` (a
+    test beside a src layout imports the package installed from there)."""
     parts = module_name(path).split(".")
     stem = posixpath.splitext(path)[0]
     if stem.endswith("/__init__") or stem == "__init__":
@@ -175,7 +175,7 @@ def _absolute(ws: Workspace, path: str, module: str) -> str | None:
     depth = len(parts) if parts != [""] else 0
     source_root = "/".join(stem.split("/")[:-depth]) if depth else posixpath.dirname(stem)
     relative = module.replace(".", "/")
-    for root in dict.fromkeys(("", source_root)):
+    for root in dict.fromkeys(("", source_root, "src")):
         found = _module_file(ws, posixpath.join(root, relative) if root else relative)
         if found is not None:
             return found

@@ -100,7 +100,8 @@ def document_text(sections: Sequence[SectionSpan]) -> str:
 
 def extracted(path: str, sections: Sequence[SectionSpan]) -> dict[str, Declaration]:
     """The declarations the extractor finds in the document rebuilt from ``sections``."""
-    return declarations_of(path, extract(path, document_text(sections)))
+    text = document_text(sections)
+    return declarations_of(path, extract(path, text), text)
 
 
 def document_symbols(path: str, declared: Mapping[str, Declaration]) -> list[FoundSymbol]:

@@ -40,7 +40,7 @@ def test_typescript_declarations_are_classes_and_methods() -> None:
     assert (shower.kind, shower.end_line, shower.doc) == ("class", 6, "Shows things.")
     assert shower.signature == "interface Shower"
     assert found[("src/shapes.Base.show", 13)].kind == "method"
-    decl = declarations_of("src/shapes.ts", extract("src/shapes.ts", TS))["src/shapes.area"]
+    decl = declarations_of("src/shapes.ts", extract("src/shapes.ts", TS), TS)["src/shapes.area"]
     assert (decl.start_line, decl.end_line) == (17, 19)  # the implementation, not the overload
     assert [i.specifier for i in imports_of("src/shapes.ts", TS)] == ["./types"]
 

@@ -9,9 +9,9 @@ import pytest
 from repoctx.errors import ToolError
 from repoctx.retrieval.impact.related import imports, related
 
-TESTS = [{"symbol": "tests.test_cart.TestCart", "path": "tests/test_cart.py"},
-         {"symbol": "tests.test_cart.TestCart.test_total", "path": "tests/test_cart.py"},
-         {"symbol": "tests.test_cart.test_checkout", "path": "tests/test_cart.py"}]
+NAMES = ["tests.test_cart.TestCart", "tests.test_cart.TestCart.test_total",
+         "tests.test_cart.test_checkout"]
+TESTS = [{"path": "tests/test_cart.py", "names": NAMES, "reason": "imports", "distance": 0}]
 
 
 def test_related_of_a_file(shop):
@@ -25,12 +25,16 @@ def test_related_of_a_file(shop):
 
 def test_related_of_a_symbol(shop):
     simple = related(shop, symbol="Cart")
-    assert simple["path"] is None and simple["imports"] == [] and simple["tests"] == TESTS
+    assert simple["path"] is None and simple["imports"] == []
+    assert simple["tests"] == TESTS  # the name stands for shop.cart.Cart
     full = related(shop, symbol="shop.pricing.Discount")
     assert full["path"] == "shop/pricing.py"
     assert [d["symbol"] for d in full["dependents"]] == ["shop.cart.Cart.total",
                                                         "shop.cart.checkout"]
-    assert full["tests"] == []
+    # tests referring to Cart.total and checkout, which call Discount
+    assert full["tests"] == [{"path": "tests/test_cart.py", "names": [
+        "tests.test_cart.TestCart.test_total", "tests.test_cart.test_checkout"],
+        "reason": "calls", "distance": 1}]
 
 
 def test_imports_resolve_only_to_indexed_files(shop):
@@ -60,12 +64,13 @@ def test_relative_imports_resolve_to_files(pkg_ws):
 
 def test_k_bounds_each_list_and_omitted_counts_the_rest(pkg_ws):
     whole = related(pkg_ws, symbol="Blueprint", k=200)
-    assert len(whole["dependents"]) == 7 and len(whole["tests"]) == 6
+    assert len(whole["dependents"]) == 7
+    assert [(t["path"], len(t["names"])) for t in whole["tests"]] == [("tests/test_bp.py", 6)]
     assert whole["omitted"] == {"imports": 0, "dependents": 0, "tests": 0}
     two = related(pkg_ws, symbol="Blueprint", k=2)
     assert two["dependents"] == whole["dependents"][:2]
     assert two["dependents"][0]["symbol"] == "pkg.sub.mod.build"  # code before tests
-    assert two["omitted"] == {"imports": 0, "dependents": 5, "tests": 4}
+    assert two["omitted"] == {"imports": 0, "dependents": 5, "tests": 0}
     one = related(pkg_ws, path="pkg/sub/mod.py", k=1)
     assert len(one["imports"]) == 1 and one["omitted"]["imports"] == 2
 

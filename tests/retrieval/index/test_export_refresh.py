@@ -89,7 +89,7 @@ def test_a_no_op_index_loads_neither_the_writer_nor_heavy_libraries(repo):
              "repoctx.retrieval.index.tables", "repoctx.reconcile.analyse")
     run = ("import io; from repoctx.cli import main; out, sys.stdout = sys.stdout, io.StringIO();"
            f" main(['index', {str(repo)!r}, '--json']);"
-           " assert '\"unchanged\": true' in sys.stdout.getvalue(); sys.stdout = out")
+           " assert '\"unchanged\":true' in sys.stdout.getvalue(); sys.stdout = out")
     assert loaded_by(run, heavy) == []
 
 

@@ -1,0 +1,31 @@
+"""retrieval/impact/store_files — the indexed files as the ``extract.Files`` an import
+resolver consults (existence from file nodes, text from the stored bodies)."""
+
+from __future__ import annotations
+
+from repoctx.reconcile.nodes import content_record
+from repoctx.retrieval.workspace import Workspace
+from repoctx.trees import family_prefix, key_name
+
+
+class StoreFiles:
+    """The indexed files, as an import resolver of ``extract`` consults them."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+
+    def exists(self, path: str) -> bool:
+        """True if the store indexes ``path``."""
+        return self.ws.node(path) is not None
+
+    def read(self, path: str) -> str | None:
+        """The stored body of ``path``."""
+        return content_record.body(self.ws.get(self.ws.store.key("content", path)))
+
+    def listdir(self, directory: str) -> tuple[str, ...]:
+        """The indexed files directly inside ``directory`` ('' is the root)."""
+        prefix = f"{directory}/" if directory else ""
+        # the family prefix, not ``store.key``: a key needs a name, and the root has none
+        keys = self.ws.store.trees.scan(family_prefix(self.ws.store.repo_id, "file") + prefix)
+        names = (key_name(key) for key, _ in keys)
+        return tuple(name for name in names if "/" not in name[len(prefix):])
