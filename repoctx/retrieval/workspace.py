@@ -21,7 +21,7 @@ from repoctx.contextpull import Reader
 from repoctx.crdt import Record
 from repoctx.errors import NotIndexedError, StoreMissingError, ToolError
 from repoctx.reconcile import FileNode, read_status
-from repoctx.reconcile.nodes import file_node
+from repoctx.reconcile.nodes import content_record, file_node
 from repoctx.retrieval.call_stats import CallStats
 from repoctx.retrieval.index.export_refresh import EXPORT_NAME
 from repoctx.retrieval.tuning import TUNING, Tuning
@@ -112,6 +112,10 @@ class Workspace:
         """The file node of ``path``, or None when the store does not know it."""
         rec = self.get(self.store.key("file", path))
         return None if rec is None else file_node.file_node(path, rec)
+
+    def body(self, path: str) -> str | None:
+        """The stored text of ``path`` (bounded as the content tree keeps it), or None."""
+        return content_record.body(self.get(self.store.key("content", path)))
 
     def repo_path(self, given: str, argument: str = "path") -> str:
         """``given`` as the repository-relative POSIX path the index uses.

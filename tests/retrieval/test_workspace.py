@@ -172,3 +172,9 @@ def test_a_derived_value_is_built_once_per_generation_of_its_tree(fresh_shop):
     (ws.root / "shop/new.py").write_text("X = 1\n")
     reconcile_pass(ws.store, ws.root)
     assert ws.derived("count", tree, build) == 2 and len(built) == 2
+
+
+def test_body_is_the_stored_text_of_an_indexed_file(fresh_shop):
+    on_disk = (fresh_shop.root / "shop/cart.py").read_text()
+    assert fresh_shop.body("shop/cart.py") == on_disk
+    assert fresh_shop.body("shop/missing.py") is None

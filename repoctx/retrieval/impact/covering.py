@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from repoctx.extract import language_of, simple_name
-from repoctx.reconcile.nodes import content_record, symbol_record, xref_record
+from repoctx.reconcile.nodes import symbol_record, xref_record
 from repoctx.reconcile.xref import marked_test_subjects, snake, test_subjects
 from repoctx.retrieval.impact import related
 from repoctx.retrieval.symbols import declarations, named, reverse_members
@@ -213,8 +213,7 @@ class _Query:
     def _body(self, path: str) -> str:
         """The stored body of ``path`` ('' when none)."""
         if path not in self._bodies:
-            body = content_record.body(self.ws.get(self.ws.store.key("content", path)))
-            self._bodies[path] = body or ""
+            self._bodies[path] = self.ws.body(path) or ""
         return self._bodies[path]
 
     def _mentions(self, source: str, module: str) -> bool:

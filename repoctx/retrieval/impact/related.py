@@ -23,7 +23,7 @@ from typing import Any
 
 from repoctx.errors import ToolError
 from repoctx.extract import imports_of, language_of, module_name, resolve_import, simple_name
-from repoctx.reconcile.nodes import content_record, symbol_record, xref_record
+from repoctx.reconcile.nodes import symbol_record, xref_record
 from repoctx.retrieval.impact import covering
 from repoctx.retrieval.impact.resolve import NAME, RESOLVED, dependents_all
 from repoctx.retrieval.impact.store_files import StoreFiles
@@ -113,7 +113,7 @@ def _declaring_path(ws: Workspace, symbol: str) -> str | None:
 def imports(ws: Workspace, path: str) -> list[dict[str, str | None]]:
     """Modules a file imports, each with the indexed file it resolves to: Python by the
     rules below, every other language with an extractor by its own (``extract``)."""
-    body = content_record.body(ws.store.get(ws.store.key("content", path))) or ""
+    body = ws.body(path) or ""
     if language_of(path) != "python":
         files = StoreFiles(ws)
         found_other: dict[str, str | None] = {}

@@ -35,7 +35,7 @@ from repoctx.extract import (
     resolve_import,
     simple_name,
 )
-from repoctx.reconcile.nodes import content_record, file_node, symbol_record, xref_record
+from repoctx.reconcile.nodes import file_node, symbol_record, xref_record
 from repoctx.retrieval.impact.store_files import StoreFiles
 from repoctx.retrieval.symbols import LOOKUP_LIMIT, declarations, where
 from repoctx.retrieval.workspace import Workspace
@@ -144,7 +144,7 @@ def file_bindings(ws: Workspace, path: str) -> dict[str, str]:
     """What the names of a stored Python file stand for (its imports and definitions)."""
     cache = ws.derived("python-bindings", BY_FAMILY["content"].name, dict)
     if path not in cache:
-        body = content_record.body(ws.get(ws.store.key("content", path))) or ""
+        body = ws.body(path) or ""
         cache[path] = bindings_of(path, body)
     return cache[path]
 

@@ -3,7 +3,6 @@ resolver consults (existence from file nodes, text from the stored bodies)."""
 
 from __future__ import annotations
 
-from repoctx.reconcile.nodes import content_record
 from repoctx.retrieval.workspace import Workspace
 from repoctx.trees import family_prefix, key_name
 
@@ -20,7 +19,7 @@ class StoreFiles:
 
     def read(self, path: str) -> str | None:
         """The stored body of ``path``."""
-        return content_record.body(self.ws.get(self.ws.store.key("content", path)))
+        return self.ws.body(path)
 
     def listdir(self, directory: str) -> tuple[str, ...]:
         """The indexed files directly inside ``directory`` ('' is the root)."""

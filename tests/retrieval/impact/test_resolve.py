@@ -34,9 +34,8 @@ def deps(ws, fq):
 
 @pytest.fixture(scope="module")
 def py_ws(tmp_path_factory):
-    ws = build(tmp_path_factory.mktemp("resolve"), PYTHON, repo_id="resolve")
-    yield ws
-    ws.close()
+    with build(tmp_path_factory.mktemp("resolve"), PYTHON, repo_id="resolve") as ws:
+        yield ws
 
 
 def test_callers_of_each_url_for_are_told_apart(py_ws):
@@ -127,9 +126,8 @@ POLYGLOT = {
 
 @pytest.fixture(scope="module")
 def poly_ws(tmp_path_factory):
-    ws = build(tmp_path_factory.mktemp("poly"), POLYGLOT, repo_id="poly")
-    yield ws
-    ws.close()
+    with build(tmp_path_factory.mktemp("poly"), POLYGLOT, repo_id="poly") as ws:
+        yield ws
 
 
 def test_typescript_dependents_by_the_file_they_import(poly_ws):
