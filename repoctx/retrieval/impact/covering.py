@@ -34,7 +34,7 @@ from typing import Any
 from repoctx.extract import language_of, simple_name
 from repoctx.reconcile.nodes import symbol_record, xref_record
 from repoctx.reconcile.xref import marked_test_subjects, snake, test_subjects
-from repoctx.retrieval.impact import related
+from repoctx.retrieval.impact.imports import imports
 from repoctx.retrieval.symbols import declarations, named, reverse_members
 from repoctx.retrieval.workspace import Workspace
 
@@ -175,7 +175,7 @@ class _Query:
         """The indexed files ``path`` imports."""
         if path not in self._imports:
             self._imports[path] = frozenset(
-                entry["path"] for entry in related.imports(self.ws, path) if entry["path"])
+                entry["path"] for entry in imports(self.ws, path) if entry["path"])
         return self._imports[path]
 
     def reaches(self, source: str, module: str) -> bool:

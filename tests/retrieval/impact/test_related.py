@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from repoctx.errors import ToolError
-from repoctx.retrieval.impact.related import imports, related
+from repoctx.retrieval.impact.related import related
 
 NAMES = ["tests.test_cart.TestCart", "tests.test_cart.TestCart.test_total",
          "tests.test_cart.test_checkout"]
@@ -37,12 +37,6 @@ def test_related_of_a_symbol(shop):
         "reason": "calls", "distance": 1}]
 
 
-def test_imports_resolve_only_to_indexed_files(shop):
-    assert imports(shop, "tests/test_cart.py") == [{"module": "shop.cart",
-                                                    "path": "shop/cart.py"}]
-    assert imports(shop, "README.md") == []
-
-
 def test_exactly_one_of_path_or_symbol(shop):
     with pytest.raises(ToolError, match="exactly one"):
         related(shop)
@@ -50,16 +44,6 @@ def test_exactly_one_of_path_or_symbol(shop):
         related(shop, path="shop/cart.py", symbol="Cart")
     with pytest.raises(ToolError, match="'nope.py' is not in the index"):
         related(shop, path="nope.py")
-
-
-def test_relative_imports_resolve_to_files(pkg_ws):
-    assert imports(pkg_ws, "pkg/sub/mod.py") == [
-        {"module": "..bp", "path": "pkg/bp.py"},  # from .. import bp; from ..bp import …
-        {"module": ".helpers", "path": "pkg/sub/helpers.py"},  # from . import helpers
-        {"module": "os", "path": None}]
-    assert imports(pkg_ws, "pkg/__init__.py") == [
-        {"module": ".bp", "path": "pkg/bp.py"},  # a submodule
-        {"module": ".", "path": "pkg/__init__.py"}]  # a name the package defines
 
 
 def test_k_bounds_each_list_and_omitted_counts_the_rest(pkg_ws):
