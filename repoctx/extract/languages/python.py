@@ -441,4 +441,4 @@ LANGUAGE: Final = Language(
     available=lambda: True, symbols=extract_python, is_test_path=is_python_test_path,
     module=module_name,
 )
-"""Python on the language seam (imports are read by `retrieval/impact/related` for now)."""
+"""Python on the language seam (its imports are read and resolved by `retrieval/impact/imports`)."""
