@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from repoctx.crdt import Clock
 from repoctx.crdt.record import Record
 from repoctx.errors import StoreFormatError, StoreMissingError, StoreReadOnlyError
+from repoctx.git import config_value, git_dir
 from repoctx.trees import (
     DATA_FILE,
     DEFAULT_MAP_SIZE,
@@ -280,36 +281,8 @@ _LOCAL_ORIGIN = re.compile(r"(?:file://|[/~.]|[A-Za-z]:[\\/])")
 
 
 def _origin_url(root: Path) -> str | None:
-    config = git_dir(root) / "config"
-    if not config.is_file():
-        return None
-    import configparser  # only a store opened without a repository id reads it
-
-    parser = configparser.ConfigParser(strict=False, interpolation=None)
-    try:
-        parser.read(config, encoding="utf-8")
-    except (configparser.Error, UnicodeDecodeError):
-        return None  # an unreadable git config only costs the nicer default id
-    return parser.get('remote "origin"', "url", fallback=None)
-
-
-def git_dir(root: Path) -> Path:
-    """The directory holding the repository's git config (a worktree's common dir too)."""
-    dot_git = root / ".git"
-    if not dot_git.is_file():
-        return dot_git
-    try:  # a worktree or submodule: ".git" is a file "gitdir: <dir>"
-        text = dot_git.read_text("utf-8").strip()
-    except (OSError, UnicodeDecodeError):
-        return dot_git
-    if not text.startswith("gitdir:"):
-        return dot_git
-    found = (root / text.removeprefix("gitdir:").strip()).resolve()
-    common = found / "commondir"
-    try:
-        return (found / common.read_text("utf-8").strip()).resolve()
-    except (OSError, UnicodeDecodeError):
-        return found  # a submodule's git dir holds its own config
+    # only a store opened without a repository id reads it
+    return config_value([git_dir(root) / "config"], 'remote "origin"', "url")
 
 
 def _slug(text: str) -> str:

@@ -11,16 +11,13 @@ them. Outside git neither applies. Reads files only; never raises.
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
-from repoctx.store import git_dir
+from repoctx.git import config_value, git_dir
 
 ExcludeFile = tuple[str, int, int]
 """``(absolute path, ctime_ns, size)`` of one exclude file."""
 
-_SECTION = re.compile(r"\s*\[\s*([^\]\s]+)[^\]]*\]")
-_EXCLUDES_FILE = re.compile(r"\s*excludesfile\s*=\s*(.*?)\s*$", re.IGNORECASE)
 
 
 def exclude_files(root: str) -> tuple[ExcludeFile, ...]:
@@ -54,31 +51,12 @@ def _excludes_file(root: Path) -> Path:
     the system's), else its default."""
     home = Path(os.environ.get("HOME") or Path.home())
     xdg = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config")
-    chosen = None
-    for config in (Path("/etc/gitconfig"), xdg / "git" / "config", home / ".gitconfig",
-                   git_dir(root) / "config"):
-        chosen = _configured(config) or chosen
+    chosen = config_value((Path("/etc/gitconfig"), xdg / "git" / "config",
+                           home / ".gitconfig", git_dir(root) / "config"),
+                          "core", "excludesfile")
     if chosen is None:
         return xdg / "git" / "ignore"
     chosen = chosen.strip('"')
     if chosen.startswith("~/"):
         return home / chosen[2:]
     return root / chosen if not os.path.isabs(chosen) else Path(chosen)
-
-
-def _configured(config: Path) -> str | None:
-    """The last ``excludesFile`` of the ``[core]`` section of one git config file."""
-    try:
-        text = config.read_text("utf-8", errors="replace")
-    except OSError:
-        return None
-    section, value = "", None
-    for line in text.splitlines():
-        header = _SECTION.match(line)
-        if header:
-            section = header.group(1).lower()
-            continue
-        setting = _EXCLUDES_FILE.match(line) if section == "core" else None
-        if setting:
-            value = setting.group(1)
-    return value
