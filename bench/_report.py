@@ -81,10 +81,14 @@ def load_average() -> str:
     return f"{one:.2f}/{five:.2f}"
 
 
-def tree_bench_arguments(description: str, repeat: int, quick: str) -> argparse.Namespace:
-    """The options of the benches over Django and a 50k tree (--quick, --skip-50k, ...)."""
+def tree_bench_arguments(description: str, repeat: int, quick: str,
+                         **flags: str) -> argparse.Namespace:
+    """The options of the benches over Django and a 50k tree (--quick, --skip-50k, ...),
+    and a bench's own on/off ``flags`` (name → help)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--quick", action="store_true", help=quick)
+    for name, text in flags.items():
+        parser.add_argument(f"--{name.replace('_', '-')}", action="store_true", help=text)
     parser.add_argument("--skip-50k", action="store_true", help="leave out the 50k tree")
     parser.add_argument("--repeat", type=int, default=repeat)
     parser.add_argument("--out", type=Path, default=Path("docs/benchmarks.md"))

@@ -41,7 +41,6 @@ import sqlite3
 import statistics
 import subprocess
 import sys
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +48,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _corpus, _report, index beside us
 
 from _corpus import django_source  # noqa: E402
+from _peers import PEERS, Peer, installed  # noqa: E402
+from _process import run_sampled  # noqa: E402
 from _report import Results, load_average, run_and_write, tree_bench_arguments  # noqa: E402
 from index import (  # noqa: E402
     APPENDED,
@@ -70,65 +71,6 @@ MIB = 1 << 20
 EXPORT = "contextpull.sqlite"
 REPOCTX = [sys.executable, "-m", "repoctx"]
 
-
-
-# --- the command, from outside -----------------------------------------------------------
-
-
-def _tree_of(root: int) -> list[int]:
-    """``root`` and every live descendant (by the parent pid in ``/proc/PID/stat``)."""
-    parents: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as handle:
-                ppid = int(handle.read().rsplit(b")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        parents.setdefault(ppid, []).append(int(entry))
-    found, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        found.append(pid)
-        todo.extend(parents.get(pid, ()))
-    return found
-
-
-_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def _cpu_seconds(pids: list[int], seen: dict[int, float]) -> None:
-    """Record in ``seen`` each live pid's own user + system seconds (``/proc/PID/stat``
-    fields 14 and 15), the latest sample kept: summed over every process of the command
-    tree, forkserver workers included (``wait4`` counts only the children a process
-    reaped, and a forkserver's workers are not the command's)."""
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as handle:
-                fields = handle.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        seen[pid] = (int(fields[11]) + int(fields[12])) / _TICKS
-
-
-_FIELDS = {b"Pss:": "pss", b"Rss:": "rss", b"Pss_Anon:": "anon", b"Pss_File:": "file"}
-
-
-def _memory(pids: list[int]) -> dict[str, int]:
-    """Summed PSS, RSS, anonymous PSS and file-backed PSS in KiB of ``pids`` (a process
-    gone meanwhile counts 0)."""
-    total = dict.fromkeys(_FIELDS.values(), 0)
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/smaps_rollup", "rb") as handle:
-                for line in handle:
-                    key = _FIELDS.get(line.split(b" ", 1)[0])
-                    if key is not None:
-                        total[key] += int(line.split()[1])
-        except (OSError, ValueError):
-            continue
-    return total
 
 
 @dataclass
@@ -166,36 +108,11 @@ def run_index(root: Path, store_dir: Path, *extra: str) -> Run:
     # (what embedding adds is bench/embedders.py's to measure).
     env = {**os.environ, "REPOCTX_DEFAULT_EMBEDDER": os.environ.get(
         "REPOCTX_DEFAULT_EMBEDDER", "none")}
-    start = time.perf_counter()
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    peak: dict[str, float] = {"procs": 1}
-    cpu: dict[int, float] = {}
-    stop = threading.Event()
-
-    def sample() -> None:
-        while not stop.is_set():
-            pids = _tree_of(proc.pid)
-            _cpu_seconds(pids, cpu)
-            for key, kib in _memory(pids).items():
-                if kib > peak.get(key, 0):
-                    peak[key], peak[f"at_{key}"] = kib, time.perf_counter() - start
-            peak["procs"] = max(peak["procs"], len(pids))
-            stop.wait(0.05)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    out = proc.stdout.read() if proc.stdout else b""
-    err = proc.stderr.read() if proc.stderr else b""
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    stop.set()
-    sampler.join()
-    if proc.returncode != 0:
-        raise SystemExit(f"repoctx index failed ({proc.returncode}): {err.decode()[-2000:]}")
-    procs = int(peak.pop("procs"))
-    return Run(wall, json.loads(out), peak, usage.ru_maxrss, procs,
-               usage.ru_utime + usage.ru_stime, sum(cpu.values()))
+    done = run_sampled(command, env)
+    if done.returncode != 0:
+        raise SystemExit(f"repoctx index failed ({done.returncode}): {done.err.decode()[-2000:]}")
+    return Run(done.wall, json.loads(done.out), done.peaks, done.maxrss_kib, done.processes,
+               done.cpu, done.tree_cpu)
 
 
 def import_floor(repeat: int) -> float:
@@ -399,9 +316,92 @@ def run_big(tmp: Path, floor: DjangoFloor, res: Results) -> None:
     print(f"50k cold {run.wall:.2f}s", file=sys.stderr)
 
 
+@dataclass(frozen=True)
+class Cold:
+    """One cold index by one tool: wall and CPU seconds, peak summed PSS, disk bytes."""
+
+    wall: float
+    cpu: float
+    pss_kib: int
+    disk: int
+
+
+def cold_repoctx(root: Path, out: Path) -> Cold:
+    """``repoctx index --embedder none`` into a fresh store under ``out``."""
+    run = run_index(root, out / "store", "--embedder", "none")
+    return Cold(run.wall, run.tree_cpu, run.pss_kib, disk_bytes(out / "store"))
+
+
+def cold_peer(peer: Peer, root: Path, out: Path) -> Cold:
+    """The peer's own index of ``root``, everything it writes under ``out``."""
+    out.mkdir(parents=True)
+    command, env = peer.command(root, out)
+    done = run_sampled(command, env, cwd=out)
+    if done.returncode != 0:
+        raise SystemExit(f"{peer.key} failed ({done.returncode}): {done.err.decode()[-2000:]}")
+    return Cold(done.wall, done.tree_cpu, int(done.peaks["pss"]), disk_bytes(out))
+
+
+def run_peers(tmp: Path, pairs: int, res: Results) -> None:
+    """The same warm Django tree indexed by repoctx and by each peer, in rounds whose
+    order alternates (forward, then reversed), ``pairs`` pairs of rounds."""
+    root = tmp / "django"
+    link_tree(django_source(), root)
+    paths, _ = walked(root, tmp / "store-walk")
+    warm(root, paths)
+    source = sum(os.path.getsize(root / p) for p in paths)
+    for peer in PEERS:
+        installed(peer)
+    tools = ["repoctx", *(p.key for p in PEERS)]
+    runs: dict[str, list[Cold]] = {t: [] for t in tools}
+    for round_no in range(2 * pairs):
+        order = tools if round_no % 2 == 0 else tools[::-1]
+        for tool in order:
+            out = tmp / f"round{round_no}-{tool}"
+            peer = next((p for p in PEERS if p.key == tool), None)
+            cold = cold_repoctx(root, out) if peer is None else cold_peer(peer, root, out)
+            runs[tool].append(cold)
+            print(f"round {round_no + 1}: {tool} {cold.wall:.2f}s (load {load_average()})",
+                  file=sys.stderr)
+            shutil.rmtree(out, ignore_errors=True)
+    _peer_rows(runs, source, len(paths), res)
+
+
+def _peer_rows(runs: dict[str, list[Cold]], source: int, files: int, res: Results) -> None:
+    ours = statistics.median(c.wall for c in runs["repoctx"])
+    labels = {"repoctx": "repoctx `index --embedder none`",
+              **{p.key: p.label for p in PEERS}}
+    res.notes.append(f"Corpus: `{django_source().name}`, {files:,} walked files "
+                     f"({source / 1e6:.1f} MB); every tool meets the same warm, hard-linked "
+                     "tree; ratio = the tool's median wall ÷ repoctx's.")
+    for tool, colds in runs.items():
+        wall = statistics.median(c.wall for c in colds)
+        res.add(f"{labels[tool]}: cold wall (median of {len(colds)})", wall, ours)
+        per_round = ", ".join(f"{c.wall:.1f}" for c in colds)
+        disk = max(c.disk for c in colds)
+        res.notes.append(
+            f"{labels[tool]}: walls {per_round} s; CPU of the command tree (median) "
+            f"{statistics.median(c.cpu for c in colds):.1f} s; peak summed PSS "
+            f"{max(c.pss_kib for c in colds) / 1024:,.0f} MiB; index on disk "
+            f"{disk / 1e6:.1f} MB ({disk / source:.2f}x the source).")
+    kit = statistics.median(c.wall for c in runs["cased-kit"])
+    res.add("**repoctx cold wall ÷ `kit index`'s**", ours, kit, 2.0, "<= 2x")
+    disk = max(c.disk for c in runs["repoctx"])
+    res.add_text("**repoctx store on disk (LMDB + export)**", f"{disk / 1e6:.1f} MB", "<= 2x",
+                 disk <= 2 * source, f"{source / 1e6:.1f} MB", f"{disk / source:.2f}x")
+
+
 def main() -> None:
-    args = tree_bench_arguments(__doc__.splitlines()[0], 2, "one repeat, no 50k tree")
+    args = tree_bench_arguments(__doc__.splitlines()[0], 2, "one repeat, no 50k tree",
+                                peers="only the peers section: repoctx and the tools an "
+                                "agent user could pick instead, alternating")
     repeat = 1 if args.quick else args.repeat
+    if args.peers:
+        run_and_write(args.out, "e2e-peers", "Peers: a cold index of Django by repoctx and by "
+                      "the tools an agent user could pick instead; targets: repoctx <= 2x "
+                      "`kit index`, store <= 2x source bytes",
+                      lambda tmp, res: run_peers(tmp, repeat, res))
+        return
 
     def run(tmp: Path, res: Results) -> None:
         floor = run_django(tmp, repeat, res)
