@@ -29,7 +29,13 @@ Cold runs are the best of ``--repeat`` (other load only ever slows a run down); 
 corpus is hard-linked into a temp dir and every file read once first, so floor and
 command both meet a warm page cache.
 
-    python bench/e2e.py [--quick] [--skip-50k] [--repeat N] [--out docs/benchmarks.md]
+With ``--peers`` it writes only the peers section instead: the same warm Django tree
+indexed cold by repoctx (``--embedder none``) and by the tools an agent user could pick
+instead (``_peers.PEERS``, each pinned in a venv of the bench's own), in rounds whose order
+alternates, ``--repeat`` pairs of rounds: wall, CPU of the command tree, peak summed PSS
+and index bytes on disk of each, and repoctx's wall against ``kit index``'s.
+
+    python bench/e2e.py [--quick] [--skip-50k] [--peers] [--repeat N] [--out docs/benchmarks.md]
 """
 
 from __future__ import annotations
