@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path, PureWindowsPath
 from typing import TYPE_CHECKING, Any
 
-from repoctx.errors import NotIndexedError, ToolError
+from repoctx.errors import RepoctxError, ToolError
 from repoctx.store import default_repo_id
 
 from .bounded_calls import BoundedCalls
@@ -74,9 +74,10 @@ class Repo:
         return self._calls
 
     def try_open(self) -> None:
-        """Open the workspace if there is an index, to learn the store's id."""
-        # fail-open: an unindexed repository keeps its derived id and says so per call
-        with contextlib.suppress(NotIndexedError):
+        """Open the workspace if it opens, to learn the store's id."""
+        # fail-open: a repository that does not open (no index yet, a damaged store) keeps
+        # its derived id, and each call to it answers the error then current
+        with contextlib.suppress(RepoctxError):
             self.calls()
 
     def label(self) -> str:
@@ -165,9 +166,9 @@ class Repos:
             repo.close()
 
     def _open_all(self) -> None:
+        # the store's id (and a bare workspace's folder) is known once open
         for repo in self.repos:
-            if repo.root is None:  # a bare workspace: its folder is known once open
-                repo.try_open()
+            repo.try_open()
 
     def _listed(self) -> str:
         return ", ".join(r.label() for r in self.repos)
