@@ -292,18 +292,20 @@ def _described_text(tool: dict[str, Any]) -> str:
 
 
 @main.command()
-@repo_options(positional=False)
+@repo_options(positional=False, many=True)
 @fails_cleanly
-def serve(path: Path, store_dir: Path | None, repo_id: str | None) -> None:
+def serve(paths: tuple[Path, ...], store_dir: Path | None, repo_id: str | None) -> None:
     """Serve the repocontext_* and ContextPull tools over MCP on stdio.
 
     The store is opened at the first call: until `repoctx index` has run, every tool
-    answers a tool error saying so, and a later index needs no restart.
+    answers a tool error saying so, and a later index needs no restart. Repeat --repo to
+    serve several repositories, each with its own store: every tool then takes `repo`
+    (an id or folder; default: the repository the call's paths fall in).
     """
-    from repoctx.retrieval import open_workspace
+    from repoctx.server import open_repos
     from repoctx.server import serve as run_server
 
-    run_server(lambda: open_workspace(path, store_dir=store_dir, repo_id=repo_id))
+    run_server(open_repos(paths, store_dir=store_dir, repo_id=repo_id))
 
 
 @main.command()

@@ -78,7 +78,7 @@ class Cli(click.Group):
             sys.exit(EXIT_ERROR)
 
 
-def repo_options(positional: bool = True, new_store: bool = False,
+def repo_options(positional: bool = True, new_store: bool = False, many: bool = False,
                  ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """The repository and store options every command spells the same way.
 
@@ -87,14 +87,21 @@ def repo_options(positional: bool = True, new_store: bool = False,
     ``--store DIR`` its store and ``--repo-id ID`` the repository id. PATH must be an
     existing directory, and so must ``--store`` unless the command creates stores
     (``new_store``): a missing one is click's usage error, and nothing is created. The
-    command receives ``path``, ``store_dir`` and ``repo_id``.
+    command receives ``path``, ``store_dir`` and ``repo_id``; with ``many``, ``--repo``
+    may be given again for each further repository and the command receives ``paths``
+    instead (``--store`` and ``--repo-id`` then name one repository's, so they go with
+    one ``--repo`` only).
     """
 
     def decorate(command: Callable[..., Any]) -> Callable[..., Any]:
         @wraps(command)
-        def wrapper(*args: Any, repo: Path | None, path_alias: Path | None,
-                    **kwargs: Any) -> Any:
-            given = [p for p in (kwargs.pop("path_arg", None), repo, path_alias) if p]
+        def wrapper(*args: Any, repo: Path | tuple[Path, ...] | None,
+                    path_alias: Path | None, **kwargs: Any) -> Any:
+            repos = repo if isinstance(repo, tuple) else (repo,)
+            given = [p for p in (kwargs.pop("path_arg", None), *repos, path_alias) if p]
+            if many:
+                return command(*args, paths=_distinct_repos(given, kwargs) or (
+                    default_root(kwargs["store_dir"]),), **kwargs)
             if len({p.resolve() for p in given}) > 1:
                 raise click.UsageError("give the repository once (PATH or --repo)")
             return command(*args, path=given[0] if given else default_root(kwargs["store_dir"]),
@@ -103,8 +110,9 @@ def repo_options(positional: bool = True, new_store: bool = False,
         # click checks that each one exists: a usage error naming it, nothing created
         directory = click.Path(path_type=Path, exists=True, file_okay=False)
         options = [
-            click.option("--repo", type=directory, default=None,
-                         help="The repository (default: the current directory)."),
+            click.option("--repo", type=directory, default=() if many else None, multiple=many,
+                         help="The repository (default: the current directory)"
+                              + ("; again for each further one." if many else ".")),
             click.option("--path", "path_alias", type=directory, default=None, hidden=True),
             click.option("--store", "store_dir", default=None,
                          type=click.Path(path_type=Path, exists=not new_store, file_okay=False),
@@ -119,6 +127,19 @@ def repo_options(positional: bool = True, new_store: bool = False,
         return wrapper
 
     return decorate
+
+
+def _distinct_repos(given: list[Path], options: dict[str, Any]) -> tuple[Path, ...]:
+    """The repositories of a ``many`` command, each once; a usage error when
+    ``--store`` or ``--repo-id`` would be shared by several."""
+    distinct = tuple({p.resolve(): p for p in given}.values())
+    shared = [flag for flag, key in (("--store", "store_dir"), ("--repo-id", "repo_id"))
+              if options.get(key) is not None]
+    if len(distinct) > 1 and shared:
+        raise click.UsageError(f"{' and '.join(shared)} name one repository's store: give "
+                               "them with one --repo only (each of several repositories "
+                               "uses its own REPO/.repoctx)")
+    return distinct
 
 
 def json_option(command: Callable[..., Any]) -> Callable[..., Any]:

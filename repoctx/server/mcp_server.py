@@ -26,11 +26,11 @@ from repoctx.retrieval import Workspace
 from repoctx.tools.registry import find_tool, serialize, tools
 from repoctx.tools.spec import Tool, over_bounds, published_schema
 
-from .bounded_calls import BoundedCalls
 from .guarded_stdio import guarded_stdio_server
+from .repos import Repos
 
 INSTRUCTIONS = (
-    "repoctx answers questions about one indexed repository: search it "
+    "repoctx answers questions about an indexed repository: search it "
     "(repocontext_search), outline a file, find what depends on or tests a symbol "
     "(repocontext_related), see what an edit touches (repocontext_changed), and get a "
     "token-budgeted bundle of the code a task needs (repocontext_context). The "
@@ -39,30 +39,32 @@ INSTRUCTIONS = (
 
 
 class RepoContextServer(MCPServer):
-    """An MCP server bound to one workspace."""
+    """An MCP server bound to one workspace, or to several repositories (``repos``)."""
 
-    def __init__(self, workspace: Workspace | Callable[[], Workspace]) -> None:
-        super().__init__(name="repoctx", instructions=INSTRUCTIONS,
+    def __init__(self, workspace: Workspace | Callable[[], Workspace] | Repos) -> None:
+        self.repos = workspace if isinstance(workspace, Repos) else Repos.single(workspace)
+        super().__init__(name="repoctx", instructions=INSTRUCTIONS + self.repos.instructions(),
                          version=metadata.version("repoctx"), log_level="WARNING",
                          subscriptions=False)  # the tool list never changes
         _serve_tools_only(self._lowlevel_server)
-        self._open = workspace if callable(workspace) else lambda: workspace
-        self._repoctx_calls: BoundedCalls | None = None
 
     async def list_tools(self) -> list[MCPTool]:
-        """Every tool of the registry with its title, schemas and annotations."""
-        return [mcp_tool(t) for t in tools().values()]
+        """Every tool of the registry with its title, schemas and annotations (and
+        ``repo`` when several repositories are served)."""
+        return [mcp_tool(t, self.repos.published) for t in tools().values()]
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Any = None) -> CallToolResult:
         """Run one tool on a worker thread under the call deadline (``bounded_calls``),
-        its arguments' size bounds checked first; a ``RepoctxError`` becomes an error
-        result naming what was wrong."""
+        its repository chosen (``repos``) and its arguments' size bounds checked first; a
+        ``RepoctxError`` becomes an error result naming what was wrong."""
         try:
-            too_big = over_bounds(find_tool(name).input_schema, arguments)
+            tool = find_tool(name)
+            repo, arguments = self.repos.route(arguments)
+            too_big = over_bounds(tool.input_schema, arguments)
             if too_big is not None:  # refused before the workspace is opened
                 return error_result(too_big)
-            result = await self._bounded_calls().run(name, arguments)
+            result = await repo.calls().run(name, arguments)
         except RepoctxError as exc:
             return error_result(str(exc))
         except Exception as exc:  # a bug must still answer as a tool error, logged here
@@ -78,24 +80,20 @@ class RepoContextServer(MCPServer):
             await self._lowlevel_server.run(
                 read_stream, write_stream, self._lowlevel_server.create_initialization_options())
 
-    def _bounded_calls(self) -> BoundedCalls:
-        """The call runner of this server, made on the first call that finds an index:
-        a server started before `repoctx index` answers "no index" until there is one."""
-        if self._repoctx_calls is None:
-            self._repoctx_calls = BoundedCalls(self._open())
-        return self._repoctx_calls
-
     def close(self) -> None:
-        """Close the workspace, if a call opened it."""
-        if self._repoctx_calls is not None:
-            self._repoctx_calls.ws.close()
+        """Close every workspace a call opened (a repository's opens at its first call:
+        one not indexed when the server started answers "no index" until it is)."""
+        self.repos.close()
 
 
-def mcp_tool(tool: Tool) -> MCPTool:
-    """How MCP lists ``tool``: a read-only tool is idempotent and never destructive."""
+def mcp_tool(tool: Tool, publish: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
+             ) -> MCPTool:
+    """How MCP lists ``tool``: a read-only tool is idempotent and never destructive;
+    ``publish`` adjusts the published input schema (``Repos.published``)."""
+    schema = published_schema(tool.input_schema)
     return MCPTool(
         name=tool.name, title=tool.title, description=tool.description,
-        input_schema=published_schema(tool.input_schema), output_schema=tool.output_schema,
+        input_schema=publish(schema) if publish else schema, output_schema=tool.output_schema,
         annotations=ToolAnnotations(
             title=tool.title, read_only_hint=tool.read_only,
             destructive_hint=tool.destructive and not tool.read_only,
@@ -118,9 +116,9 @@ def error_result(message: str) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=payload)], is_error=True)
 
 
-def serve(workspace: Workspace | Callable[[], Workspace]) -> None:
-    """Serve a workspace (or what opens it, at the first call) over stdio until the
-    client disconnects."""
+def serve(workspace: Workspace | Callable[[], Workspace] | Repos) -> None:
+    """Serve a workspace (or what opens it, at the first call, or several repositories)
+    over stdio until the client disconnects."""
     server = RepoContextServer(workspace)
     try:
         server.run("stdio")

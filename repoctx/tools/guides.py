@@ -60,7 +60,8 @@ GUIDES: dict[str, str] = {
         "sections, each with the matched lines, a snippet around the match, why it matched "
         "(symbol, path, heading, content, typo correction) and whether the file on disk is "
         "still what was indexed (fresh). refresh re-indexes stale files first; queries "
-        "answers several related queries in one call."),
+        "answers several related queries in one call. A server of several repositories "
+        "(serve --repo A --repo B) searches one per call, the one repo names."),
     "repocontext_stats": (
         "How many calls this server answered, the tokens it sent, the tokens of full file "
         "reads those answers replaced, and the net saving."),

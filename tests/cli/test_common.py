@@ -1,7 +1,7 @@
 import click
 from click.testing import CliRunner
 
-from repoctx.cli.common import emit, fails_cleanly, json_option
+from repoctx.cli.common import emit, fails_cleanly, json_option, repo_options
 from repoctx.cli.output import EXIT_BUSY, EXIT_ERROR
 from repoctx.errors import StoreBusyError, ToolError
 
@@ -48,3 +48,20 @@ def test_a_usage_error_points_to_the_help_of_the_command_that_was_run(tmp_path):
                               text=True, timeout=60, cwd=tmp_path)
         assert done.returncode == 2
         assert done.stderr.strip().endswith(f"(see `{command} --help`)"), done.stderr
+
+
+def test_repo_options_with_many_take_repo_again_and_keep_store_to_one(tmp_path):
+    @click.command()
+    @repo_options(positional=False, many=True)
+    def cmd(paths, store_dir, repo_id) -> None:
+        click.echo(" ".join(p.name for p in paths))
+
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+    a, b = str(tmp_path / "a"), str(tmp_path / "b")
+    runner = CliRunner()
+    assert runner.invoke(cmd, ["--repo", a, "--repo", b, "--repo", a]).output == "a b\n"
+    assert runner.invoke(cmd, ["--repo", a, "--store", a]).output == "a\n"
+    shared = runner.invoke(cmd, ["--repo", a, "--repo", b, "--store", a])
+    assert shared.exit_code == 2 and "--store name one repository's store" in shared.output
+    assert "; again for" in runner.invoke(cmd, ["--help"]).output
