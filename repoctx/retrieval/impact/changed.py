@@ -32,16 +32,19 @@ def changed(ws: Workspace, paths: list[str] | None = None, since: str | None = N
     coverage}`` of the working tree against the last index, or against git's tree at
     revision ``since`` (then also ``since: {rev, commit, cutFiles}``). ``tests``: the
     coverage data's first, then the static evidence's for files the data did not name."""
-    drift = index_drift(ws, paths) if since is None else git_drift(ws, paths, since)
-    symbols, declared = _changed_symbols(ws, drift)
-    covered, coverage = coverage_tests(ws, _stored_spans(ws, symbols))
-    answer = {"added": list(drift.added), "updated": list(drift.updated),
-              "removed": list(drift.removed), "changedSymbols": symbols,
-              "containingChanges": _containing(symbols, declared),
-              "dependents": dependents_all(ws, {s["fqName"] for s in symbols}),
-              "tests": _tests(covered, covering_tests(
-                  ws, [(s["fqName"], s["path"]) for s in symbols], TESTS_K)),
-              "coverage": coverage}
+    # dependents, covering tests and import resolution look up the same file nodes and
+    # bodies thousands of times on a large tree: one read per key for the whole call
+    with ws.pinned():
+        drift = index_drift(ws, paths) if since is None else git_drift(ws, paths, since)
+        symbols, declared = _changed_symbols(ws, drift)
+        covered, coverage = coverage_tests(ws, _stored_spans(ws, symbols))
+        answer = {"added": list(drift.added), "updated": list(drift.updated),
+                  "removed": list(drift.removed), "changedSymbols": symbols,
+                  "containingChanges": _containing(symbols, declared),
+                  "dependents": dependents_all(ws, {s["fqName"] for s in symbols}),
+                  "tests": _tests(covered, covering_tests(
+                      ws, [(s["fqName"], s["path"]) for s in symbols], TESTS_K)),
+                  "coverage": coverage}
     if drift.baseline is not None:
         answer["since"] = dict(drift.baseline)
     return answer
