@@ -13,7 +13,10 @@ meet the same load:
   store's open that every call pays);
 - ``changed {"since": "HEAD"}``, checked to name exactly the three edited definitions as
   modified and nothing else;
-- ``changed {}`` (against the last index), for comparison.
+- ``changed {}`` (against the last index), for comparison;
+- in this process, the revision baseline alone (``impact.since.git_drift``: git's diff,
+  untracked list and blobs, the walk, the re-extraction), to say what ``since`` adds and
+  what the dependents and tests that every ``changed`` answer carries cost.
 
     python bench/changed_since.py [--repeat 5] [--out docs/benchmarks.md]
 """
@@ -35,6 +38,8 @@ from _corpus import django_source  # noqa: E402
 from _report import Results, percentile, run_and_write  # noqa: E402
 
 from repoctx.extract import extract  # noqa: E402
+from repoctx.retrieval import open_workspace  # noqa: E402
+from repoctx.retrieval.impact.since import git_drift  # noqa: E402
 
 REPOCTX = [sys.executable, "-m", "repoctx"]
 EDITS = (
@@ -95,13 +100,21 @@ def call(root: Path, tool: str, arguments: str) -> tuple[float, dict]:
     return wall, json.loads(done.stdout)
 
 
+def drift_seconds(root: Path) -> float:
+    """Seconds of the revision baseline alone, in this process (the store already open)."""
+    with open_workspace(root, writable=False) as ws:
+        start = time.perf_counter()
+        git_drift(ws, None, "HEAD")
+        return time.perf_counter() - start
+
+
 def run(tmp: Path, res: Results, repeat: int) -> None:
     """Prepare, edit, then time the calls ``repeat`` times each, interleaved."""
     root = prepare(tmp)
     for path, fq_name, how in EDITS:
         edit(root, path, fq_name, how)
     expected = {(fq, "modified") for _, fq, _ in EDITS}
-    floor, since, index = [], [], []
+    floor, since, index, baseline = [], [], [], []
     exact = True
     for _ in range(repeat):
         floor.append(call(root, "repocontext_index_status", "{}")[0])
@@ -110,6 +123,7 @@ def run(tmp: Path, res: Results, repeat: int) -> None:
         named = {(s["fqName"], s["change"]) for s in answer["changedSymbols"]}
         exact = exact and named == expected
         index.append(call(root, "repocontext_changed", "{}")[0])
+        baseline.append(drift_seconds(root))
     p50 = percentile(floor, 50)
     res.add("`changed {since: HEAD}` p50", percentile(since, 50), p50)
     res.add("`changed {since: HEAD}` p95 (wall, absolute)", percentile(since, 95),
@@ -117,6 +131,8 @@ def run(tmp: Path, res: Results, repeat: int) -> None:
     res.add("`changed {since: HEAD}` p95 against the floor's p95", percentile(since, 95),
             percentile(floor, 95))
     res.add("`changed {}` (last index) p50", percentile(index, 50), p50)
+    res.add("revision baseline alone (in process: git, walk, re-extraction) p50",
+            percentile(baseline, 50))
     res.add_text("exactly the 3 edited definitions named, in every run",
                  f"{'yes' if exact else 'no'} ({', '.join(fq for _, fq, _ in EDITS)})",
                  "exact definitions", exact)
