@@ -65,9 +65,11 @@ def _kinds(ws: Workspace, names: list[tuple[str, str]], loose: list[str],
     for status, path in names:
         if path in present:  # "D" with the file on disk: untracked since, yet still there
             kinds[path] = "added" if status == "A" else "updated"
-        elif status != "A" and (not paths or matches_filter(path, paths)) and not (
-                store and path.startswith(store)):
+        elif status == "D" and (not paths or matches_filter(path, paths)) and not (
+                store and path.startswith(store)) and not os.path.lexists(ws.root / path):
             kinds[path] = "removed"
+        # any other file git lists is one the walk leaves out (ignored for repoctx, the
+        # store's own): the index never sees it, so neither does the answer
     for path in loose:
         if path in present and path not in kinds:
             kinds[path] = "added"

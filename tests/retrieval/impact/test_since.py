@@ -84,6 +84,13 @@ def test_a_file_git_stopped_tracking_but_still_there_is_not_removed(repo):
     assert names(got) == {("pkg.calc.more", "added")}
 
 
+def test_a_tracked_file_the_index_ignores_is_neither_updated_nor_removed(repo):
+    (repo.root / ".repoctxignore").write_text("README.md\n")
+    (repo.root / "README.md").write_text("# Shop\n\nEdited.\n")
+    got = changed(repo, since="HEAD")
+    assert (got["updated"], got["removed"]) == ([], []) and got["added"] == [".repoctxignore"]
+
+
 def test_a_huge_diff_is_cut_and_says_so(repo, monkeypatch):
     monkeypatch.setattr(since, "MAX_FILES", 2)
     for n in range(4):
