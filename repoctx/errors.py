@@ -20,6 +20,9 @@ This module imports nothing, so every layer (``crdt/`` included) may use it.
     │   ├── WrongTreeError            a key routed to a tree that does not hold its family
     │   ├── InvalidKeyError           a key outside the key grammar
     │   └── CorruptRecordError        a stored value that does not decode
+    ├── GitError                      git that cannot answer (missing, failed, timed out)
+    │   ├── NotAGitRepositoryError    a folder git does not know as part of a repository
+    │   └── UnknownRevisionError      a revision git cannot name, or one that is no commit
     ├── ReconcileError                a pass that cannot complete
     │   └── CoverageDataError         a coverage data file that cannot be read
     ├── SyncError
@@ -133,6 +136,18 @@ class CorruptRecordError(StoreError):
         # Raised in a worker process (a search build decodes symbols there): pickled
         # with the arguments its __init__ takes.
         return (type(self), (self.tree, self.key, self.reason))
+
+
+class GitError(RepoctxError):
+    """A git command that could not run or failed."""
+
+
+class NotAGitRepositoryError(GitError):
+    """A folder that is not inside a git working tree."""
+
+
+class UnknownRevisionError(GitError):
+    """A revision git does not know, or one that does not name a commit."""
 
 
 class ReconcileError(RepoctxError):

@@ -77,7 +77,8 @@ CHANGED = obj({
     "containingChanges": array(obj({"fqName": STRING, "path": STRING})),
     "dependents": array(DEPENDENT), "tests": array(TEST_FILE),
     "coverage": COVERAGE_STATUS,
-})
+    "since": obj({"rev": STRING, "commit": STRING, "cutFiles": INTEGER}),
+}, optional=("since",))
 
 INDEX_STATUS = obj({
     "repoId": STRING,

@@ -47,7 +47,7 @@ def _related(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
 def _changed(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
     from repoctx.retrieval.impact.changed import changed
 
-    return changed(ws, a.get("paths"))
+    return changed(ws, a.get("paths"), a.get("since"))
 
 
 def _index_status(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
@@ -106,9 +106,10 @@ READ_TOOLS: tuple[Tool, ...] = (
     ),
     Tool(
         "repocontext_changed",
-        "Working-tree edits since indexing: files, definitions touched, their dependents and the "
-        "tests to run.",
-        schema({"paths": strings("Only these files or folders.")}),
+        "Working-tree edits since indexing (or a git revision): files, definitions touched, "
+        "their dependents and the tests to run.",
+        schema({"paths": strings("Only these files or folders."),
+                "since": string("Git revision to compare with.", 256)}),
         _changed, title="What changed since indexing", output_schema=outputs.CHANGED,
     ),
     Tool(

@@ -149,6 +149,7 @@ class _Query:
         self._imports: dict[str, frozenset[str]] = {}
         self._reach: dict[tuple[str, str], bool] = {}
         self._bodies: dict[str, str] = {}
+        self._passes_on: dict[str, bool] = {}
 
     def locate(self, fq: str) -> _Located | None:
         """Where ``fq`` is declared and whether it is a test (None once over budget). A
@@ -208,7 +209,11 @@ class _Query:
         """True for a file that passes other modules' names on: a package ``__init__``, or
         a file re-exporting (``export * from``, ``export {…} from``, Rust's ``pub use``),
         as a JavaScript package's entry and its barrels do."""
-        return posixpath.basename(path) in _INITS or _REEXPORT.search(self._body(path)) is not None
+        if path not in self._passes_on:  # asked once per hub per import level: cached,
+            # as the search runs over the whole body (seconds over Django's files uncached)
+            self._passes_on[path] = posixpath.basename(path) in _INITS or (
+                _REEXPORT.search(self._body(path)) is not None)
+        return self._passes_on[path]
 
     def _body(self, path: str) -> str:
         """The stored body of ``path`` ('' when none)."""

@@ -1,0 +1,155 @@
+"""``repocontext_changed {"since": "HEAD"}`` on Django after three edits, as a user runs it:
+a fresh ``repoctx call`` process, wall time from start to exit (issue 31's target: <= 1 s,
+naming exactly the edited definitions).
+
+A copy of Django's sdist (``_corpus``) becomes a git repository (one commit; the store is
+excluded through ``.git/info/exclude``) and is indexed once (not timed). Three
+definitions in three files are then edited: one in place (a comment appended to its last
+line, so no line moves) and two by an inserted line (a statement added at the end of the
+body, so every definition below it shifts). ``--repeat`` times, interleaved so that they
+meet the same load:
+
+- floor: ``repoctx call repocontext_index_status`` (the process start, the import and the
+  store's open that every call pays);
+- ``changed {"since": "HEAD"}``, checked to name exactly the three edited definitions as
+  modified and nothing else;
+- ``changed {}`` (against the last index), for comparison;
+- in this process, the revision baseline alone (``impact.since.git_drift``: git's diff,
+  untracked list and blobs, the walk, the re-extraction), to say what ``since`` adds and
+  what the dependents and tests that every ``changed`` answer carries cost.
+
+    python bench/changed_since.py [--repeat 5] [--out docs/benchmarks.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # _corpus, _report
+
+from _corpus import django_source  # noqa: E402
+from _report import Results, percentile, run_and_write  # noqa: E402
+
+from repoctx.extract import extract  # noqa: E402
+from repoctx.retrieval import open_workspace  # noqa: E402
+from repoctx.retrieval.impact.since import git_drift  # noqa: E402
+
+REPOCTX = [sys.executable, "-m", "repoctx"]
+EDITS = (
+    ("django/utils/text.py", "django.utils.text.capfirst", "insert"),
+    ("django/db/models/query.py", "django.db.models.query.QuerySet.count", "in place"),
+    ("django/forms/fields.py", "django.forms.fields.CharField.to_python", "insert"),
+)
+"""(file, definition, how): three files, one edit each."""
+_GIT = ("-c", "user.name=bench", "-c", "user.email=bench@example.org",
+        "-c", "commit.gpgsign=false")
+
+
+def git(root: Path, *args: str) -> None:
+    """Run git in ``root``; a failure stops the bench."""
+    subprocess.run(("git", *_GIT, *args), cwd=root, check=True, capture_output=True)
+
+
+def prepare(tmp: Path) -> Path:
+    """Django's sdist copied, committed and indexed; the copy's root."""
+    root = tmp / "django"
+    shutil.copytree(django_source(), root)
+    git(root, "init", "-q")
+    (root / ".git" / "info").mkdir(exist_ok=True)
+    (root / ".git" / "info" / "exclude").write_text(".repoctx/\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "django")
+    env = {**os.environ, "REPOCTX_DEFAULT_EMBEDDER": "none"}
+    subprocess.run([*REPOCTX, "index", str(root), "--embedder", "none"], check=True,
+                   capture_output=True, env=env)
+    return root
+
+
+def edit(root: Path, path: str, fq_name: str, how: str) -> None:
+    """Edit ``fq_name``'s body in ``path``: in place, or by a line added at its end."""
+    file = root / path
+    text = file.read_text("utf-8")
+    spans = {s.fq_name: (s.start_line, s.end_line) for s in extract(path, text)}
+    if fq_name not in spans:
+        raise SystemExit(f"{fq_name} is not in {path}: pick another definition")
+    start, end = spans[fq_name]
+    lines = text.splitlines(keepends=True)
+    if how == "in place":
+        lines[end - 1] = lines[end - 1].rstrip("\n") + "  # edited\n"
+    else:
+        indent = len(lines[start - 1]) - len(lines[start - 1].lstrip()) + 4
+        lines.insert(end, " " * indent + "_edited = True\n")
+    file.write_text("".join(lines), "utf-8")
+
+
+def call(root: Path, tool: str, arguments: str) -> tuple[float, dict]:
+    """Wall seconds of one ``repoctx call`` process, and its answer."""
+    start = time.perf_counter()
+    done = subprocess.run([*REPOCTX, "call", tool, arguments, "--repo", str(root)],
+                          capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{tool} {arguments} failed: {done.stdout}{done.stderr}")
+    return wall, json.loads(done.stdout)
+
+
+def drift_seconds(root: Path) -> float:
+    """Seconds of the revision baseline alone, in this process (the store already open)."""
+    with open_workspace(root, writable=False) as ws:
+        start = time.perf_counter()
+        git_drift(ws, None, "HEAD")
+        return time.perf_counter() - start
+
+
+def run(tmp: Path, res: Results, repeat: int) -> None:
+    """Prepare, edit, then time the calls ``repeat`` times each, interleaved."""
+    root = prepare(tmp)
+    for path, fq_name, how in EDITS:
+        edit(root, path, fq_name, how)
+    expected = {(fq, "modified") for _, fq, _ in EDITS}
+    floor, since, index, baseline = [], [], [], []
+    exact = True
+    for _ in range(repeat):
+        floor.append(call(root, "repocontext_index_status", "{}")[0])
+        wall, answer = call(root, "repocontext_changed", '{"since": "HEAD"}')
+        since.append(wall)
+        named = {(s["fqName"], s["change"]) for s in answer["changedSymbols"]}
+        exact = exact and named == expected
+        index.append(call(root, "repocontext_changed", "{}")[0])
+        baseline.append(drift_seconds(root))
+    p50 = percentile(floor, 50)
+    res.add("`changed {since: HEAD}` p50", percentile(since, 50), p50)
+    res.add("`changed {since: HEAD}` p95 (wall, absolute)", percentile(since, 95),
+            limit=1.0, target="<= 1 s")
+    res.add("`changed {since: HEAD}` p95 against the floor's p95", percentile(since, 95),
+            percentile(floor, 95))
+    res.add("`changed {}` (last index) p50", percentile(index, 50), p50)
+    res.add("revision baseline alone (in process: git, walk, re-extraction) p50",
+            percentile(baseline, 50))
+    res.add_text("exactly the 3 edited definitions named, in every run",
+                 f"{'yes' if exact else 'no'} ({', '.join(fq for _, fq, _ in EDITS)})",
+                 "exact definitions", exact)
+    res.notes.append(f"{repeat} runs of each, interleaved; floor = `repoctx call "
+                     "repocontext_index_status` (process start, import, store open). Edits: "
+                     + "; ".join(f"{fq} ({how})" for _, fq, how in EDITS) + ".")
+
+
+def main() -> None:
+    """Parse the options, run, write the section."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--out", type=Path, default=Path("docs/benchmarks.md"))
+    args = parser.parse_args()
+    run_and_write(args.out, "changed-since", "changed since a git revision (Django, 3 edits)",
+                  lambda tmp, res: run(tmp, res, args.repeat))
+
+
+if __name__ == "__main__":
+    main()

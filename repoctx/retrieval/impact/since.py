@@ -1,0 +1,106 @@
+"""retrieval/impact/since — the drift of the working tree from git's tree at a revision.
+
+``changed {"since": REV}``: the files git says differ from REV's tree (its diff against
+the working tree, plus untracked files it does not ignore), kept to the files the index
+would see (the reconcile's walk: the same ignore rules, no store, no binary additions),
+and what each differing file declared at REV, re-extracted from REV's text by the same
+extractor the index uses, so a definition that only moved is not modified. Git is read
+through ``repoctx.git``: a handful of processes whatever the diff's size. At most
+``MAX_FILES`` files are compared (in path order); the answer says how many were cut.
+Outside a git repository ``since`` is a tool error: the store keeps no snapshot of a
+tree to compare with (session records hold deliveries, not the tree).
+"""
+
+from __future__ import annotations
+
+import os
+
+from repoctx.errors import GitError, NotAGitRepositoryError, ToolError
+from repoctx.extract import extract
+from repoctx.git import blobs, commit_of, diff_names, untracked
+from repoctx.reconcile import declarations_of
+from repoctx.retrieval.impact.drift import Drift, binary, on_disk
+from repoctx.retrieval.search.rankings import matches_filter
+from repoctx.retrieval.workspace import Workspace
+
+MAX_FILES = 2000
+"""The most differing files one answer compares: a diff against an old revision can span
+the whole tree, and every file compared is read and extracted twice."""
+
+
+def git_drift(ws: Workspace, paths: list[str] | None, revision: str) -> Drift:
+    """The drift of the working tree (limited to ``paths``) from ``revision``'s tree."""
+    try:
+        commit = commit_of(ws.root, revision)
+        names, loose = diff_names(ws.root, commit), untracked(ws.root)
+    except NotAGitRepositoryError:
+        raise ToolError(f"since needs a git repository: {ws.root} is not in one (leave "
+                        "since out to compare with the last index)") from None
+    except GitError as exc:
+        raise ToolError(f"since: {exc}") from None
+    present = on_disk(ws, paths)
+    kinds = _kinds(ws, names, loose, present, paths)
+    kept = sorted(kinds)[:MAX_FILES]
+    old = _blobs(ws, commit, [p for p in kept if kinds[p] != "added"])
+    added, updated, removed, before, gone = [], [], [], {}, {}
+    for path in kept:
+        if kinds[path] == "added":
+            added.append(path)
+        elif kinds[path] == "removed":
+            removed.append(path)
+            gone[path] = tuple(sorted(_declared(path, old.get(path))))
+        elif _differs(ws, path, old.get(path)):
+            updated.append(path)
+            before[path] = _declared(path, old.get(path))
+    return Drift(tuple(added), tuple(updated), tuple(removed), before=before, gone=gone,
+                 baseline={"rev": revision, "commit": commit,
+                           "cutFiles": len(kinds) - len(kept)})
+
+
+def _kinds(ws: Workspace, names: list[tuple[str, str]], loose: list[str],
+           present: dict[str, tuple[int, int]], paths: list[str] | None) -> dict[str, str]:
+    """``path -> added | updated | removed`` of the files the answer may name."""
+    store = _store_prefix(ws)
+    kinds = {}
+    for status, path in names:
+        if path in present:  # "D" with the file on disk: untracked since, yet still there
+            kinds[path] = "added" if status == "A" else "updated"
+        elif status == "D" and (not paths or matches_filter(path, paths)) and not (
+                store and path.startswith(store)) and not os.path.lexists(ws.root / path):
+            kinds[path] = "removed"
+        # any other file git lists is one the walk leaves out (ignored for repoctx, the
+        # store's own): the index never sees it, so neither does the answer
+    for path in loose:
+        if path in present and path not in kinds:
+            kinds[path] = "added"
+    return {p: k for p, k in kinds.items() if k != "added" or not binary(ws, p)}
+
+
+def _store_prefix(ws: Workspace) -> str | None:
+    """The store's folder as a repository path prefix (``.repoctx/``), if inside."""
+    rel = os.path.relpath(ws.store.path, ws.root)
+    return None if rel.startswith("..") else rel.replace(os.sep, "/") + "/"
+
+
+def _blobs(ws: Workspace, commit: str, paths: list[str]) -> dict[str, bytes]:
+    try:
+        return blobs(ws.root, commit, paths)
+    except GitError as exc:
+        raise ToolError(f"since: {exc}") from None
+
+
+def _differs(ws: Workspace, path: str, old: bytes | None) -> bool:
+    """False only when the working copy holds exactly the revision's bytes (git may list
+    a file whose stat changed)."""
+    try:
+        return old is None or (ws.root / path).read_bytes() != old
+    except OSError:
+        return True
+
+
+def _declared(path: str, data: bytes | None) -> dict:
+    """The declarations of ``path``'s text ``data`` (none when there is no text)."""
+    if data is None:
+        return {}
+    text = data.decode("utf-8", errors="replace")
+    return declarations_of(path, extract(path, text), text)
