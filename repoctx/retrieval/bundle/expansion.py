@@ -106,8 +106,9 @@ def expand(ws: Workspace, task: str, base: list[Candidate], top: int) -> list[Ca
     """``base`` with the task's named definitions, their tests and dependents woven in.
 
     A dotted name's owning class (``Cart`` of ``Cart.total``) is a subject too.
-    Order: the first ``leading_definitions`` definitions, the first half of ``base``, the
-    other definitions, the rest of ``base``, tests, dependents.
+    Order: the first ``leading_hits`` of ``base`` (search's first file is the likeliest
+    edit), the first ``leading_definitions`` definitions, the rest of the first half of
+    ``base``, the other definitions, the rest of ``base``, tests, dependents.
     """
     defs: list[Candidate] = []
     subjects: dict[str, None] = {}
@@ -126,8 +127,10 @@ def expand(ws: Workspace, task: str, base: list[Candidate], top: int) -> list[Ca
         tests.extend(reverse(ws, simple, xref_record.TESTS))
         deps.extend(reverse(ws, simple, xref_record.DEPENDENTS))
     half = (top + 1) // 2
+    hits = base[:min(knobs.leading_hits, half)]
     lead = defs[:knobs.leading_definitions]
-    return lead + base[:half] + defs[len(lead):] + base[half:] + tests + deps
+    return (hits + lead + base[len(hits):half] + defs[len(lead):] + base[half:]
+            + tests + deps)
 
 
 def _best(found: list[Candidate], names: list[str], most: int) -> list[Candidate]:
