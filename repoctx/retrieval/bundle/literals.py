@@ -6,8 +6,10 @@ it. Each quoted run of words (``task_text.quoted_phrases``) is matched as a phra
 search index's Porter table (library code only: tests, vendored code and release notes
 sit in the ``_aux`` table), confirmed literally in the section's text (the words in order,
 anything but letters and digits between them, so a message split over concatenated string
-literals still counts), and mapped to the innermost function, method or class whose lines
-hold it (a module-level line stands for itself). A run that matches nowhere is tried
+literals still counts) inside a string literal opened on its line (a docstring's or a
+comment's prose saying the same words is not the code printing them), and mapped to the
+innermost function, method or class whose lines hold it (a module-level line stands for
+itself). A run that matches nowhere is tried
 again without its last word, then without its first (a value the message was formatted
 with, written as a plain word); one matching more than ``literal_sections`` code sections
 is not specific and leads nowhere. Reads only.
@@ -92,12 +94,20 @@ def holders(conn: sqlite3.Connection, words: list[str], most: int) -> list[Holde
     pattern = re.compile(r"\b" + r"[\W_]+".join(map(re.escape, words)) + r"\b", re.I)
     out = []
     for _, path, text, start in rows:
-        hit = pattern.search(text)
+        hit = next((h for h in pattern.finditer(text) if in_string(text, h.start())), None)
         if hit is None or start is None:
-            continue  # a stemmed match only, or a section without lines: not literal
+            continue  # stemmed, prose (a comment, a docstring) or without lines: not literal
         line = start + text.count("\n", 0, hit.start())
         out.append(Holder(path, line, _innermost(conn, path, line)))
     return out
+
+
+def in_string(text: str, at: int) -> bool:
+    """True when offset ``at`` of ``text`` reads as inside a string literal written on its
+    line (a quote before it there, not in a comment): a message the code prints, not a
+    docstring's or a comment's prose that happens to say the same words."""
+    before = text[text.rfind("\n", 0, at) + 1:at]
+    return ('"' in before or "'" in before) and not before.lstrip().startswith(("#", "//"))
 
 
 def _innermost(conn: sqlite3.Connection, path: str, line: int) -> str | None:

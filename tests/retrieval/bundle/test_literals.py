@@ -39,6 +39,15 @@ class Parser:
 
 
 LIMIT_MESSAGE = "too many open carts at once"
+
+
+def explain():
+    """Explain the rules.
+
+    Only prose here: the ledger was closed early today.
+    """
+    # and a comment: the ledger was closed early today
+    return None
 '''
 
 COMMON = "\n\n".join(f'def helper{i}():\n    return "common words said here"\n'
@@ -94,6 +103,7 @@ def test_text_found_in_many_places_or_nowhere_leads_nowhere(ws):
     assert _found(ws, 'it prints "common words said here"') == []
     assert _found(ws, 'it prints "words nobody ever wrote down"') == []
     assert _found(ws, "no quotes at all in this task") == []
+    assert _found(ws, 'it says "the ledger was closed early today"') == []  # prose only
 
 
 def test_a_formatted_value_at_an_end_of_the_run_is_trimmed(ws):
