@@ -198,9 +198,6 @@ class BundleTuning:
     leading_hits: int = 1
     """Search hits placed before every named or quoted definition: search's first file is
     the likeliest edit more often than the file defining a name the task mentions."""
-    agreeing_hits: int = 5
-    """A leading named definition whose file search ranks this high goes before search's
-    first hit: where the name and the words agree, the edit is likelier than either alone."""
     literal_sections: int = 4
     """A quoted run of words found in more code sections than this is not specific."""
     leading_definitions: int = 2

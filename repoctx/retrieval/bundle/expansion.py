@@ -107,10 +107,11 @@ def expand(ws: Workspace, task: str, base: list[Candidate], top: int) -> list[Ca
     """``base`` with the task's named definitions, their tests and dependents woven in.
 
     A dotted name's owning class (``Cart`` of ``Cart.total``) is a subject too.
-    Order: the leading definitions whose file search ranks in its first
-    ``agreeing_hits``, the first ``leading_hits`` of ``base`` (search's first file is the
-    likeliest edit), the definitions holding text the task quotes (``literals``), the
-    other first ``leading_definitions`` named definitions, the rest of the first half of
+    Order: the first ``leading_hits`` of ``base`` (search's first file is the likeliest
+    edit: a named definition's file ahead of it, even one search ranks near the top, made
+    the first entry right less often on the sympy and sphinx splits), the definitions
+    holding text the task quotes (``literals``), the first ``leading_definitions`` named
+    definitions, the rest of the first half of
     ``base``, the other definitions, the rest of ``base``, tests, dependents.
     """
     defs: list[Candidate] = []
@@ -132,11 +133,8 @@ def expand(ws: Workspace, task: str, base: list[Candidate], top: int) -> list[Ca
     half = (top + 1) // 2
     hits = base[:min(knobs.leading_hits, half)]
     lead = defs[:knobs.leading_definitions]
-    near = {c.path for c in base[:knobs.agreeing_hits]}
-    agreed = [d for d in lead if d.path in near]  # two signals agree: the likeliest edit
     quoted = literal_definitions(ws, task)
-    rest = [d for d in lead if d not in agreed]
-    return (agreed + hits + quoted + rest + base[len(hits):half] + defs[len(lead):] + base[half:]
+    return (hits + quoted + lead + base[len(hits):half] + defs[len(lead):] + base[half:]
             + tests + deps)
 
 

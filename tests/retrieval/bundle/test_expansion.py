@@ -18,7 +18,6 @@ from repoctx.retrieval.tuning import TUNING
 
 LEADING_DEFINITIONS = TUNING.bundle.leading_definitions
 LEADING_HITS = TUNING.bundle.leading_hits
-AGREEING_HITS = TUNING.bundle.agreeing_hits
 MAX_NAMES = TUNING.text.max_names
 PER_NAME = TUNING.bundle.expansions_per_name
 
@@ -59,16 +58,6 @@ def test_expand_puts_search_first_hit_first_then_definitions_then_tests(ws):
     assert got[0] == base[0]  # search's first file is the likeliest edit
     assert got[1].symbol == "shop.pricing.Discount.apply"
     assert any(c.reason.startswith("test:") for c in got)
-
-
-def test_a_named_definition_search_also_ranks_near_the_top_leads(ws):
-    base = [Candidate("README.md", None, "search"), Candidate("shop/pricing.py", None, "search")]
-    got = expand(ws, "Discount.apply", base, top=10)
-    assert got[0].symbol == "shop.pricing.Discount.apply"  # the name and the words agree
-    assert got[1] == base[0]
-    far = [Candidate(f"docs/{i}.md", None, "search") for i in range(AGREEING_HITS)]
-    got = expand(ws, "Discount.apply", [*far, base[1]], top=20)
-    assert got[0] == far[0] and got[1].symbol == "shop.pricing.Discount.apply"
 
 
 def test_the_search_first_half_comes_before_later_definitions(ws):
