@@ -6,8 +6,9 @@ its tree: for Django the sdist of its release series, for sympy and sphinx its e
 commit (extracted from a git mirror named by ``SWE_MIRROR_SYMPY`` / ``SWE_MIRROR_SPHINX``).
 Each tree is indexed once, as ``repoctx index --embedder none`` does: the store and its
 export are cached under ``bench/.cache/swe/<split>-<tree>-<key>/``, where ``key`` hashes
-the repoctx sources that build an index (a change to them re-indexes; ``--reindex``
-forces it). For every instance, with the whole problem statement as the task:
+the repoctx modules that run while an index is built (``_index_key``: a change to them
+re-indexes, a change to search or bundle code does not; ``--reindex`` forces it). For
+every instance, with the whole problem statement as the task:
 
 - ``repocontext_context`` at 13k / 27k / 50k tokens: per instance, file recall = share
   of gold files whose text (a slice or the whole file) is in the bundle; reported as
@@ -50,7 +51,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import hashlib
 import json
 import re
 import shutil
@@ -67,6 +67,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _corpus, _report beside us
 
 from _corpus import CACHE  # noqa: E402
+from _index_key import index_key  # noqa: E402
 from _report import percentile, write_section  # noqa: E402
 from _swe_report import report, side_by_side  # noqa: E402
 from _swe_splits import (  # noqa: E402
@@ -78,7 +79,6 @@ from _swe_splits import (  # noqa: E402
     tree_root,
 )
 
-import repoctx  # noqa: E402
 from repoctx.errors import ToolError  # noqa: E402
 from repoctx.extract import extract, module_name  # noqa: E402
 from repoctx.tokenizer import count_tokens  # noqa: E402
@@ -89,22 +89,9 @@ SEARCH_K = 50
 BM25_DEPTH = 200
 STORES = CACHE / "swe"
 _WORD = re.compile(r"[^\W_]+")
-_PACKAGE = Path(repoctx.__file__).resolve().parent
 
 
 # --- index, cached ---------------------------------------------------------------------------
-
-def index_key() -> str:
-    """A digest of every file of the repoctx package (sources and package data, its
-    version included): any change to repoctx's own code re-indexes."""
-    digest = hashlib.sha256(repoctx.__version__.encode())
-    for path in sorted(_PACKAGE.rglob("*")):
-        if not path.is_file() or "__pycache__" in path.parts or path.suffix == ".pyc":
-            continue
-        digest.update(path.relative_to(_PACKAGE).as_posix().encode() + b"\0"
-                      + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:12]
-
 
 def workspace(split: str, tree: str, reindex: bool, log: Callable[[str], None]):  # noqa: ANN201
     """The tree (a Django series' sdist, a base commit) indexed as ``repoctx index

@@ -29,6 +29,10 @@ class TextTuning:
     the first hits (one ranking weighs every kept term alike)."""
     max_names: int = 8
     """Most code names of a task that are looked up as definitions."""
+    min_phrase_words: int = 3
+    """Fewest plain words of a quoted run looked up literally (two match by accident)."""
+    max_phrases: int = 8
+    """Most quoted runs of a task looked up literally."""
     rare_definitions: int = 6
     """A simple name with more definitions than this is common: expanded only when
     qualified."""
@@ -191,6 +195,11 @@ class BundleTuning:
     """Most definitions per task name, and most dependents and tests per definition."""
     name_hits: int = 5
     """Search hits read to find the files that define a simple task name."""
+    leading_hits: int = 1
+    """Search hits placed before every named or quoted definition: search's first file is
+    the likeliest edit more often than the file defining a name the task mentions."""
+    literal_sections: int = 4
+    """A quoted run of words found in more code sections than this is not specific."""
     leading_definitions: int = 2
     """Definitions placed before the search's first half; the others follow it (eight
     names' definitions ahead of every hit pushed the files the text points at out)."""

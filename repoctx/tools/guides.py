@@ -22,9 +22,11 @@ GUIDES: dict[str, str] = {
         "since needs a git repository; an unknown revision, or one that is not a commit, "
         "is a tool error naming it."),
     "repocontext_context": (
-        "Assemble the code a task needs within a token budget: the definitions the task "
-        "names, what depends on them, their tests and the best search hits, packed as whole "
-        "files, symbol slices, outlines or paths. The whole JSON answer fits "
+        "Assemble the code a task needs within a token budget: the best search hits, the "
+        "definitions the task names, the ones holding text it quotes (an error message or "
+        "a log line, looked up literally), what depends on them and their tests, packed "
+        "as whole files, symbol slices, outlines or paths, the likeliest edit first. "
+        "Packing drops what does not fit, never reorders. The whole JSON answer fits "
         "responseBudgetTokens; units already delivered to the session (or listed in seen) "
         "come back under reused and cost nothing."),
     "repocontext_forget": (

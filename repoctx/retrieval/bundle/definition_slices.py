@@ -52,6 +52,9 @@ IMPORT_GAP = 8
 """Lines without an import that end the block."""
 _IMPORTS = ("import ", "from ", "#include", "use ")
 _CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+_CALLED = re.compile(r"(?<![\w.])([A-Z][A-Za-z0-9_]*[a-z][A-Za-z0-9_]*)\(")
+"""A class-like name called as written: capitalised, not all capitals, ``(`` right after."""
+_CONSTRUCTORS = frozenset({"__init__", "__new__"})
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,9 @@ class TaskTerms:
     """Lowercase simple names the task writes as code (``get_order_by``)."""
     qualified: frozenset[str] = frozenset()
     """Lowercase ``owner.name`` pairs the task writes (``sqlcompiler.get_order_by``)."""
+    called: frozenset[str] = frozenset()
+    """Lowercase class-like names the task calls (``Permutation([[0, 1]])``): their
+    constructors are named too."""
 
     @cached_property
     def pattern(self) -> re.Pattern[str] | None:
@@ -90,7 +96,8 @@ def task_terms(task: str, stats: IndexStats = NO_STATS) -> TaskTerms:
     for dotted in DOTTED.findall(task):
         parts = dotted.lower().split(".")
         qualified.update(f"{a}.{b}" for a, b in zip(parts, parts[1:], strict=False))
-    return TaskTerms(weights, names, frozenset(qualified))
+    called = frozenset(m.lower() for m in _CALLED.findall(task))
+    return TaskTerms(weights, names, frozenset(qualified), called)
 
 
 def with_decorators(lines: list[str], first: int) -> int:
@@ -259,6 +266,8 @@ def _score(cand: _Candidate, matched: dict[int, frozenset[str]], terms: TaskTerm
     owner = parts[-2].lower() if len(parts) > 1 else ""
     if f"{owner}.{simple}" in terms.qualified:
         cand.named = 2
+    elif simple in _CONSTRUCTORS and owner in terms.called:
+        cand.named = 1  # the task builds an instance: the constructor is the one it runs
     elif simple in terms.names and simple in terms.weights and is_compound(
             parts[-1].strip("_")) and not parts[-1].startswith("__"):
         cand.named = 1

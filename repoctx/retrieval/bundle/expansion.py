@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 
 from repoctx.reconcile.nodes import xref_record
+from repoctx.retrieval.bundle.literals import QUOTED, literal_definitions
 from repoctx.retrieval.bundle.rank import Candidate
 from repoctx.retrieval.query import STOPWORDS, TASK_WORDS, normalise_name
 from repoctx.retrieval.search.state import search_state
@@ -106,8 +107,12 @@ def expand(ws: Workspace, task: str, base: list[Candidate], top: int) -> list[Ca
     """``base`` with the task's named definitions, their tests and dependents woven in.
 
     A dotted name's owning class (``Cart`` of ``Cart.total``) is a subject too.
-    Order: the first ``leading_definitions`` definitions, the first half of ``base``, the
-    other definitions, the rest of ``base``, tests, dependents.
+    Order: the first ``leading_hits`` of ``base`` (search's first file is the likeliest
+    edit: a named definition's file ahead of it, even one search ranks near the top, made
+    the first entry right less often on the sympy and sphinx splits), the definitions
+    holding text the task quotes (``literals``), the first ``leading_definitions`` named
+    definitions, the rest of the first half of
+    ``base``, the other definitions, the rest of ``base``, tests, dependents.
     """
     defs: list[Candidate] = []
     subjects: dict[str, None] = {}
@@ -126,8 +131,11 @@ def expand(ws: Workspace, task: str, base: list[Candidate], top: int) -> list[Ca
         tests.extend(reverse(ws, simple, xref_record.TESTS))
         deps.extend(reverse(ws, simple, xref_record.DEPENDENTS))
     half = (top + 1) // 2
+    hits = base[:min(knobs.leading_hits, half)]
     lead = defs[:knobs.leading_definitions]
-    return lead + base[:half] + defs[len(lead):] + base[half:] + tests + deps
+    quoted = literal_definitions(ws, task)
+    return (hits + quoted + lead + base[len(hits):half] + defs[len(lead):] + base[half:]
+            + tests + deps)
 
 
 def _best(found: list[Candidate], names: list[str], most: int) -> list[Candidate]:
@@ -141,18 +149,23 @@ def _best(found: list[Candidate], names: list[str], most: int) -> list[Candidate
 
 
 def gather(candidates: list[Candidate], top: int) -> list[Target]:
-    """One target per file, in first-seen order, at most ``top``."""
-    grouped: dict[str, tuple[dict[str, None], dict[tuple[int, int], None], dict[str, None]]] = {}
-    for c in candidates:
+    """One target per file, in first-seen order, at most ``top``; in a file, the
+    definitions holding quoted text come before its other symbols (the likeliest edit
+    of the file: its slices carry them first)."""
+    files = list(dict.fromkeys(c.path for c in candidates))[:top]
+    grouped: dict[str, tuple[dict[str, None], dict[tuple[int, int], None], dict[str, None]]] = {
+        path: ({}, {}, {}) for path in files}
+    quoted_first = sorted(candidates, key=lambda c: not c.reason.startswith(QUOTED + ":"))
+    for c in quoted_first:  # a stable sort: each group keeps its order
         if c.path not in grouped:
-            if len(grouped) >= top:
-                continue
-            grouped[c.path] = ({}, {}, {})
+            continue
         symbols, spans, reasons = grouped[c.path]
         if c.symbol:
             symbols[c.symbol] = None
         elif c.lines:
             spans[c.lines] = None
-        reasons[c.reason] = None
+    for c in candidates:  # reasons in the order the candidates came
+        if c.path in grouped:
+            grouped[c.path][2][c.reason] = None
     return [Target(path, tuple(s), tuple(sp), tuple(r))
             for path, (s, sp, r) in grouped.items()]

@@ -8,7 +8,7 @@ by the section's rowid, which the writer shares between ``sections`` and
 - ``repoctx_search_text`` / ``repoctx_search_text_aux``: Porter FTS5 over sections,
   identifiers split (``query.expand_for_index``), columns name / path / heading / body so
   a query can weight them with ``bm25()``. Sections of secondary documents (tests,
-  vendored code, catalogues, release notes: ``priors.is_secondary``) go to the ``_aux``
+  vendored code, catalogues, release notes: ``path_roles.is_secondary``) go to the ``_aux``
   table: ``bm25()`` costs about a microsecond per matching row, and in Django they are
   over half the rows, so the main ranking scores half as many.
 - ``repoctx_search_names``: trigram FTS5 over names, paths and headings only (a
@@ -71,7 +71,7 @@ from repoctx.retrieval.index.section_symbols import (
     qualname_of,
 )
 from repoctx.retrieval.index.sql import AUX_TABLE, DDL, FTS_TABLES, TABLES, TEXT_TABLE
-from repoctx.retrieval.priors import is_secondary
+from repoctx.retrieval.path_roles import is_secondary
 from repoctx.retrieval.query import expand_for_index, light_stem, normalise_name, split_identifier
 
 Declared = Callable[[str, str], "Mapping[str, Declaration] | None"]

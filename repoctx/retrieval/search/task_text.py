@@ -15,6 +15,8 @@ read for its signals and reduced to the best few:
   (``repoctx_search_vocab``), not a fixed list. A word in none is dropped; one in more
   than ``TextTuning.common_share`` of the sections comes after every rarer word.
 
+``quoted_phrases`` picks the text a task quotes (quoted strings, error messages, log
+lines) as runs of plain words, to be looked up literally in the code that prints them.
 ``reduce_query`` returns at most ``TextTuning.reduced_terms`` words as one query string, which
 ``query.sanitise_query`` then takes like any typed query. ``task_names`` picks the names
 worth expanding to definitions: those rare in the index; a dunder or common name only
@@ -60,6 +62,10 @@ _DECL = re.compile(r"\b(?:def|class)[ \t]+([A-Za-z_]\w{0,100})")
 DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){1,8}")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,100}")
 _DUNDER = re.compile(r"^__\w+__$")
+_QUOTED = re.compile(r"\"([^\"\n]{8,300})\"|(?<!\w)'([^'\n]{8,300})'(?!\w)|`([^`\n]{8,300})`")
+_LOG_LINE = re.compile(r"\b(?:WARNING|ERROR|CRITICAL|FATAL|INFO|DEBUG|Warning|Error)\b[:\]][ \t]*"
+                       r"([^\n]{8,300})")
+_RUN = re.compile(r"[A-Za-z]+(?:[ \t]+[A-Za-z]+){2,}")
 
 
 @dataclass(frozen=True)
@@ -354,3 +360,24 @@ def task_names(text: str, stats: IndexStats) -> list[str]:
         names.setdefault(term, weight)
     ordered = sorted(names, key=lambda name: -names[name])  # stable: text order on ties
     return ordered[:stats.text.max_names]
+
+
+def quoted_phrases(text: str, tuning: TextTuning = TUNING.text) -> list[str]:
+    """The runs of plain words ``text`` quotes, as written, in text order, at most
+    ``max_phrases``: from quoted and backticked strings, the message of an error line
+    (``ValueError: ...``) and log lines (``WARNING: ...``).
+
+    A run is ``min_phrase_words`` or more letters-only words separated by blanks, so the
+    values a message was formatted with (a quoted name, a number, a path) split it into
+    the pieces the code holds literally; a run of stopwords alone says nothing."""
+    text = strip_boilerplate(text)
+    quoted = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
+    messages = [message for _, message in _ERROR_LINE.findall(text) if message]
+    found: dict[str, None] = {}
+    for piece in (*messages, *_LOG_LINE.findall(text), *quoted):
+        for run in _RUN.findall(piece):
+            words = run.split()
+            if (len(words) >= tuning.min_phrase_words
+                    and sum(w.lower() not in STOPWORDS for w in words) >= 2):
+                found.setdefault(" ".join(words), None)
+    return list(found)[:tuning.max_phrases]

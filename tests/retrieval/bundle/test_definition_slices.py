@@ -161,3 +161,21 @@ def test_a_method_beside_the_hit_method_competes_as_an_extra(queue_ws, monkeypat
     no_siblings = replace(TUNING.bundle, sibling_share=0.0)
     monkeypatch.setattr(queue_ws, "tuning", replace(TUNING, bundle=no_siblings))
     assert "pkg.queue.Queue.peek" not in extras()
+
+
+GAUGE = ('class Gauge:\n    """Reads a level."""\n\n    def __init__(self, level):\n'
+         '        self.level = level\n\n'
+         + "".join(_method(i) for i in range(LARGE_CLASS_LINES // 3 + 5)))
+
+
+def test_a_class_the_task_calls_brings_its_constructor(tmp_path_factory):
+    assert task_terms("Gauge(3) fails, but GAUGE(3) and x.Gauge(3) do not").called == {"gauge"}
+    workspace = _indexed(tmp_path_factory, "gauge", GAUGE)
+    try:
+        src = load(workspace, Target("pkg/gauge.py", ("pkg.gauge.Gauge",), (), ("t",)))
+        called = slice_units(src, budget=2_000, words=task_terms("Gauge(-1) gives a reading"))
+        plain = slice_units(src, budget=2_000, words=task_terms("a Gauge gives a reading"))
+        assert "pkg.gauge.Gauge.__init__" in [u.body.get("symbol") for u in called]
+        assert "pkg.gauge.Gauge.__init__" not in [u.body.get("symbol") for u in plain]
+    finally:
+        workspace.close()

@@ -17,6 +17,7 @@ from repoctx.retrieval.bundle.rank import Candidate
 from repoctx.retrieval.tuning import TUNING
 
 LEADING_DEFINITIONS = TUNING.bundle.leading_definitions
+LEADING_HITS = TUNING.bundle.leading_hits
 MAX_NAMES = TUNING.text.max_names
 PER_NAME = TUNING.bundle.expansions_per_name
 
@@ -51,11 +52,11 @@ def test_reverse_finds_tests_under_the_name_and_its_snake_form(ws):
     assert len(reverse(ws, "Cart", xref_record.DEPENDENTS, limit=1)) == 1
 
 
-def test_expand_puts_definitions_first_then_search_then_tests(ws):
+def test_expand_puts_search_first_hit_first_then_definitions_then_tests(ws):
     base = [Candidate("README.md", None, "search")]
     got = expand(ws, "Discount.apply", base, top=10)
-    assert got[0].symbol == "shop.pricing.Discount.apply"
-    assert got[1] == base[0]
+    assert got[0] == base[0]  # search's first file is the likeliest edit
+    assert got[1].symbol == "shop.pricing.Discount.apply"
     assert any(c.reason.startswith("test:") for c in got)
 
 
@@ -64,8 +65,10 @@ def test_the_search_first_half_comes_before_later_definitions(ws):
     got = expand(ws, "Discount apply", base, top=4)
     defs = [i for i, c in enumerate(got) if c.reason.startswith("definition:")]
     assert len(defs) > LEADING_DEFINITIONS
-    assert defs[:LEADING_DEFINITIONS] == list(range(LEADING_DEFINITIONS))
-    assert got[LEADING_DEFINITIONS] == base[0] and defs[LEADING_DEFINITIONS] > got.index(base[0])
+    assert got[:LEADING_HITS] == base[:LEADING_HITS]
+    assert defs[:LEADING_DEFINITIONS] == [LEADING_HITS + i for i in range(LEADING_DEFINITIONS)]
+    after = LEADING_HITS + LEADING_DEFINITIONS
+    assert got[after] == base[LEADING_HITS] and defs[LEADING_DEFINITIONS] > after
 
 
 def test_definitions_naming_more_of_the_task_win_the_per_name_cap(ws):

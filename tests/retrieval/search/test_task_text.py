@@ -12,6 +12,7 @@ from repoctx.retrieval.search.task_text import (
     check_text,
     fits_as_typed,
     query_terms,
+    quoted_phrases,
     ranked_terms,
     reduce_query,
     signals,
@@ -168,3 +169,19 @@ def test_index_stats_are_built_once_per_opened_export(tmp_path):
     forget_state(export)  # reopened: the export may have been rewritten
     again = index_stats(search_state(export))
     assert again is not first and again.definitions("ShoppingCart") > 0
+
+
+def test_quoted_phrases_are_the_plain_word_runs_of_quotes_errors_and_log_lines():
+    task = ("argparse says \"if any flags in the group '--foo', none of the others can be\"\n"
+            "ValueError: could not convert string to float: 'abc'\n"
+            "WARNING: duplicate object description of x, use noindex\n"
+            "see `the group is empty again` and \"two words\" and 'is not a'\n")
+    assert quoted_phrases(task) == [
+        "could not convert string to float", "duplicate object description of x",
+        "if any flags in the group", "none of the others can be",
+        "the group is empty again"]
+
+
+def test_quoted_phrases_are_bounded():
+    task = " ".join(f'"alpha beta gamma{chr(97 + i)} delta"' for i in range(20))
+    assert len(quoted_phrases(task)) == TUNING.text.max_phrases
