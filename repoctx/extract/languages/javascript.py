@@ -8,8 +8,10 @@ holding a function, `const`/`let`/`var` bindings of a function (at any depth, ne
 in the function declaring them) and other module-level bindings (`variable`). In a
 test file (`*.test.js`, `*.spec.js`, `__tests__/`) each `describe(…)` / `it(…)` /
 `test(…)` call is a test `function` named after its title (non-word characters become
-`_`), nested as written, owning the references in its body. The functions here are
-shared with `extract/languages/typescript`.
+`_`), nested as written, owning the references in its body. References are calls,
+constructions, decorators and a binding's value naming another definition (`const
+stringType = ZodString.create` refers to `create`: calling the binding runs it). The
+functions here are shared with `extract/languages/typescript`.
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ JS_REFS: Final = """
 (new_expression constructor: (member_expression property: (property_identifier) @ref))
 (decorator (identifier) @ref)
 (decorator (call_expression function: (identifier) @ref))
+(variable_declarator value: (identifier) @ref)
+(variable_declarator value: (member_expression property: (property_identifier) @ref))
 """
 JSX_REFS: Final = """
 (jsx_opening_element name: (identifier) @ref)

@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from repoctx.extract import language_of, simple_name
+from repoctx.extract import export_aliases, is_test_path, language_of, qualname_parts, simple_name
 from repoctx.reconcile.nodes import symbol_record, xref_record
 from repoctx.reconcile.xref import marked_test_subjects, snake, test_subjects
 from repoctx.retrieval.impact.imports import imports
@@ -71,6 +71,7 @@ _INITS = ("__init__.py", "__init__.pyi")
 _REEXPORT = re.compile(r"(?m)^[ \t]*(?:export[ \t]+(?:\*|\{[^}]*\})[^;\n]*?from[ \t]"
                        r"|pub[ \t]+use[ \t])")
 _CONFTEST = "conftest.py"
+_RENAMING = frozenset({"javascript", "typescript"})  # languages whose exports rename
 _NAME_DISTANCE = 1
 _SIBLING_DISTANCE = MAX_DEPTH + 1
 
@@ -115,11 +116,12 @@ def callers(ws: Workspace, fq: str, path: str | None = None,
             return []
         path = located.path
     out = []
-    for member in query.candidates(simple_name(fq), xref_record.DEPENDENTS, path):
-        found = query.locate(member)
-        if (found is not None and not found.is_test and member != fq
-                and query.reaches(found.path, path)):
-            out.append((member, found.path))
+    for spelled in query.names(fq, path):
+        for member in query.candidates(spelled, xref_record.DEPENDENTS, path):
+            found = query.locate(member)
+            if (found is not None and not found.in_test_file and member != fq
+                    and query.reaches(found.path, path)):
+                out.append((member, found.path))
     return out
 
 
@@ -136,7 +138,9 @@ class _Entry:
 @dataclass(frozen=True, slots=True)
 class _Located:
     path: str
-    is_test: bool
+    in_test_file: bool
+    """A test, or a helper of a test file (a JavaScript suite's module-level ``const
+    schema = z.string().min(5)``): what it refers to is what the file's tests run."""
 
 
 class _Query:
@@ -149,6 +153,7 @@ class _Query:
         self._imports: dict[str, frozenset[str]] = {}
         self._reach: dict[tuple[str, str], bool] = {}
         self._bodies: dict[str, str] = {}
+        self._aliases: dict[str, dict[str, tuple[str, ...]]] = {}
 
     def locate(self, fq: str) -> _Located | None:
         """Where ``fq`` is declared and whether it is a test (None once over budget). A
@@ -159,8 +164,22 @@ class _Query:
             self.lookups += 1
             first = symbol_record.primary(declarations(self.ws, fq))
             self._located[fq] = None if first is None else _Located(
-                first[0], first[1].is_test and posixpath.basename(first[0]) != _CONFTEST)
+                first[0], posixpath.basename(first[0]) != _CONFTEST
+                and (first[1].is_test or is_test_path(first[0])))
         return self._located[fq]
+
+    def names(self, fq: str, path: str | None) -> list[str]:
+        """The simple names ``fq`` is referred to by: its own, then those its file
+        exports it under when it is a top-level definition (``export { stringType as
+        string }``)."""
+        name = simple_name(fq)
+        if path is None or language_of(path) not in _RENAMING:
+            return [name]
+        if qualname_parts(path, fq) != (name,):
+            return [name]
+        if path not in self._aliases:
+            self._aliases[path] = export_aliases(path, self._body(path))
+        return [name, *self._aliases[path].get(name, ())]
 
     def candidates(self, name: str, relation: str, near: str | None) -> list[str]:
         """At most ``CANDIDATES`` members of ``name``'s reverse index, those whose name
@@ -247,14 +266,16 @@ def _tests_of(query: _Query, fq: str, path: str | None, distance: int,
               found: dict[str, _Entry]) -> None:
     """Record the tests referring to ``fq`` (declared in ``path``) at ``distance``."""
     name = simple_name(fq)
-    for member in query.candidates(name, xref_record.TESTS, path):
-        test = query.locate(member)
-        if test is None or not test.is_test:
-            continue
-        if path is not None and query.reaches(test.path, path):
-            _add(found, test.path, member, distance, "imports" if distance == 0 else "calls")
-        elif distance == 0 and (path is None or _named_after(member, name)):
-            _add(found, test.path, member, _NAME_DISTANCE, "name")
+    for spelled in query.names(fq, path):
+        for member in query.candidates(spelled, xref_record.TESTS, path):
+            test = query.locate(member)
+            if test is None or not test.in_test_file:
+                continue
+            if path is not None and query.reaches(test.path, path):
+                _add(found, test.path, member, distance,
+                     "imports" if distance == 0 else "calls")
+            elif distance == 0 and (path is None or _named_after(member, name)):
+                _add(found, test.path, member, _NAME_DISTANCE, "name")
 
 
 def _next_level(query: _Query, frontier: list[tuple[str, str | None]],
@@ -285,7 +306,7 @@ def _sibling_tests(query: _Query, path: str, own: set[str],
     for name in names[:SIBLINGS]:
         for member in query.candidates(name, xref_record.TESTS, path):
             test = query.locate(member)
-            if test is None or not test.is_test:
+            if test is None or not test.in_test_file:
                 continue
             entry = found.get(test.path)
             if entry is None and query.reaches(test.path, path):
