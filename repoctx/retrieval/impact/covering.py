@@ -29,6 +29,7 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass, field
+from itertools import product
 from typing import Any
 
 from repoctx.extract import export_aliases, is_test_path, language_of, qualname_parts, simple_name
@@ -71,6 +72,9 @@ _INITS = ("__init__.py", "__init__.pyi")
 _REEXPORT = re.compile(r"(?m)^[ \t]*(?:export[ \t]+(?:\*|\{[^}]*\})[^;\n]*?from[ \t]"
                        r"|pub[ \t]+use[ \t])")
 _CONFTEST = "conftest.py"
+_TEST_EVIDENCE = (xref_record.TESTS, xref_record.DEPENDENTS)
+"""Tests, then the other symbols of test files (helpers, module-level schemas, classes
+nested in a test), which the store lists as dependents."""
 _RENAMING = frozenset({"javascript", "typescript"})  # languages whose exports rename
 _NAME_DISTANCE = 1
 _SIBLING_DISTANCE = MAX_DEPTH + 1
@@ -266,8 +270,8 @@ def _tests_of(query: _Query, fq: str, path: str | None, distance: int,
               found: dict[str, _Entry]) -> None:
     """Record the tests referring to ``fq`` (declared in ``path``) at ``distance``."""
     name = simple_name(fq)
-    for spelled in query.names(fq, path):
-        for member in query.candidates(spelled, xref_record.TESTS, path):
+    for spelled, relation in product(query.names(fq, path), _TEST_EVIDENCE):
+        for member in query.candidates(spelled, relation, path):
             test = query.locate(member)
             if test is None or not test.in_test_file:
                 continue
