@@ -35,6 +35,7 @@ from typing import Any
 from repoctx.extract import export_aliases, is_test_path, language_of, qualname_parts, simple_name
 from repoctx.reconcile.nodes import symbol_record, xref_record
 from repoctx.reconcile.xref import marked_test_subjects, snake, test_subjects
+from repoctx.retrieval.impact import receivers
 from repoctx.retrieval.impact.imports import imports
 from repoctx.retrieval.symbols import declarations, named, reverse_members
 from repoctx.retrieval.workspace import Workspace
@@ -87,7 +88,7 @@ def covering_tests(ws: Workspace, targets: list[tuple[str, str | None]],
     query = _Query(ws)
     found: dict[str, _Entry] = {}
     targets = _declared(ws, targets)
-    frontier = list(dict.fromkeys(targets))
+    frontier = list(dict.fromkeys(t for target in targets for t in query.expand(*target)))
     seen = {fq for fq, _ in frontier}
     for distance in range(MAX_DEPTH + 1):
         for fq, path in frontier:
@@ -124,7 +125,7 @@ def callers(ws: Workspace, fq: str, path: str | None = None,
         for member in query.candidates(spelled, xref_record.DEPENDENTS, path):
             found = query.locate(member)
             if (found is not None and not found.in_test_file and member != fq
-                    and query.reaches(found.path, path)):
+                    and query.runs(found, fq, path) and query.reaches(found.path, path)):
                 out.append((member, found.path))
     return out
 
@@ -145,6 +146,7 @@ class _Located:
     in_test_file: bool
     """A test, or a helper of a test file (a JavaScript suite's module-level ``const
     schema = z.string().min(5)``): what it refers to is what the file's tests run."""
+    targets: tuple[tuple[str, str], ...] = ()
 
 
 class _Query:
@@ -158,6 +160,9 @@ class _Query:
         self._reach: dict[tuple[str, str], bool] = {}
         self._bodies: dict[str, str] = {}
         self._aliases: dict[str, dict[str, tuple[str, ...]]] = {}
+        self._owners: dict[str, str | None] = {}
+        self._ambiguity: dict[str, bool] = {}
+        self._above: dict[str, set[str]] = {}
 
     def locate(self, fq: str) -> _Located | None:
         """Where ``fq`` is declared and whether it is a test (None once over budget). A
@@ -169,8 +174,44 @@ class _Query:
             first = symbol_record.primary(declarations(self.ws, fq))
             self._located[fq] = None if first is None else _Located(
                 first[0], posixpath.basename(first[0]) != _CONFTEST
-                and (first[1].is_test or is_test_path(first[0])))
+                and (first[1].is_test or is_test_path(first[0])), first[1].targets)
         return self._located[fq]
+
+    def runs(self, member: _Located, fq: str, path: str | None) -> bool:
+        """True when ``member``'s use of ``fq``'s name may run it, as far as the
+        receivers its file spells say (``receivers``; always, in other languages)."""
+        cls = self._owner(fq, path)
+        if cls is None:
+            return True
+        name = simple_name(fq)
+        spellings = {spelled for used, spelled in member.targets if used == name}
+        return receivers.may_run(self.ws, spellings, fq, self._ancestors(cls),
+                                 self._ambiguous(name))
+
+    def expand(self, fq: str, path: str | None) -> list[tuple[str, str | None]]:
+        """``fq``, and when it is a method whose name many classes declare, its class's
+        entry points (``receivers.entry_points``)."""
+        cls = self._owner(fq, path)
+        if cls is None or path is None or not self._ambiguous(simple_name(fq)):
+            return [(fq, path)]
+        return [(fq, path), *receivers.entry_points(self.ws, cls, path)]
+
+    def _owner(self, fq: str, path: str | None) -> str | None:
+        if not receivers.receiver_aware(path) or path is None:
+            return None
+        if fq not in self._owners:
+            self._owners[fq] = receivers.owner_class(self.ws, fq, path)
+        return self._owners[fq]
+
+    def _ambiguous(self, name: str) -> bool:
+        if name not in self._ambiguity:
+            self._ambiguity[name] = receivers.ambiguous(self.ws, name)
+        return self._ambiguity[name]
+
+    def _ancestors(self, cls: str) -> set[str]:
+        if cls not in self._above:
+            self._above[cls] = receivers.ancestors(self.ws, cls)
+        return self._above[cls]
 
     def names(self, fq: str, path: str | None) -> list[str]:
         """The simple names ``fq`` is referred to by: its own, then those its file
@@ -182,7 +223,7 @@ class _Query:
         if qualname_parts(path, fq) != (name,):
             return [name]
         if path not in self._aliases:
-            self._aliases[path] = export_aliases(path, self._body(path))
+            self._aliases[path] = export_aliases(path, self._whole(path))
         return [name, *self._aliases[path].get(name, ())]
 
     def candidates(self, name: str, relation: str, near: str | None) -> list[str]:
@@ -239,6 +280,14 @@ class _Query:
             self._bodies[path] = self.ws.body(path) or ""
         return self._bodies[path]
 
+    def _whole(self, path: str) -> str:
+        """The whole text of ``path`` from the working tree, else the stored body (which
+        the content tree bounds: a 5,000-line module's renaming exports sit at its end)."""
+        try:
+            return (self.ws.root / path).read_text("utf-8", errors="replace")
+        except OSError:
+            return self._body(path)
+
     def _mentions(self, source: str, module: str) -> bool:
         """True when ``source``'s stored body names ``module``'s stem as a word."""
         stem = _stem(module)
@@ -273,7 +322,7 @@ def _tests_of(query: _Query, fq: str, path: str | None, distance: int,
     for spelled, relation in product(query.names(fq, path), _TEST_EVIDENCE):
         for member in query.candidates(spelled, relation, path):
             test = query.locate(member)
-            if test is None or not test.in_test_file:
+            if test is None or not test.in_test_file or not query.runs(test, fq, path):
                 continue
             if path is not None and query.reaches(test.path, path):
                 _add(found, test.path, member, distance,
@@ -292,9 +341,10 @@ def _next_level(query: _Query, frontier: list[tuple[str, str | None]],
         ranked = sorted(callers(query.ws, fq, path, query),
                         key=lambda item, p=path, s=stem: (item[1] != p, s not in item[1]))
         for caller, caller_path in ranked:
-            if caller not in seen:
-                seen.add(caller)
-                level.append((caller, caller_path))
+            for item in query.expand(caller, caller_path):
+                if item[0] not in seen:
+                    seen.add(item[0])
+                    level.append(item)
     return level[:FAN_OUT]
 
 
