@@ -24,6 +24,7 @@ extractors never raise on malformed source.
 
 from repoctx.extract.digest import definition_digests
 from repoctx.extract.language import Files, Import, Language, split_qualname
+from repoctx.extract.languages.js_exports import export_aliases
 from repoctx.extract.languages.python import bindings_of
 from repoctx.extract.modules import module_name
 from repoctx.extract.path_language import language_of
@@ -59,6 +60,7 @@ __all__ = [
     "VARIABLE",
     "bindings_of",
     "definition_digests",
+    "export_aliases",
     "extract",
     "extractor_for",
     "imports_of",

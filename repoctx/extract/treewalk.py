@@ -89,6 +89,10 @@ class Spec:
     patterns: dict[str, str] = field(default_factory=dict)
     """Query patterns capturing `@def` for rule types that should not match every node
     of their type (`call_expression` only for `describe(…)`); default `(type) @def`."""
+    targets: Callable[[Node, str, str], list[tuple[int, str, str]]] | None = None
+    """`(root, path, module) -> [(offset, name, qualified spelling)]` of the reference
+    sites the file qualifies (`Symbol.targets`); a symbol keeps a name's spellings only
+    when every site of that name it owns has one."""
 
 
 @dataclass(slots=True)
@@ -136,11 +140,14 @@ def symbols(spec: Spec, path: str, text: str) -> tuple[Symbol, ...]:
         for node in QueryCursor(references).captures(root).get("ref", ())
         if node.start_byte not in names  # a definition's own name is no reference
         and node.end_byte > node.start_byte)  # nor a MISSING node error recovery made
-    refs = owned_refs([(s.start, s.end) for s in spans], sites, spec.keywords)
+    ranges = [(s.start, s.end) for s in spans]
+    refs = owned_refs(ranges, sites, spec.keywords)
     module = spec.module(path, source, root)
+    spelled = owned_targets(ranges, sites, spec.targets(root, path, module)) \
+        if spec.targets is not None else [()] * len(spans)
     out = [Symbol(_qualify(module, span.parts, spec.separator), span.parts[-1], span.kind,
                   span.signature, span.doc, span.start_line, span.end_line, refs[index],
-                  span.overload, span.test)
+                  span.overload, span.test, spelled[index])
            for index, span in enumerate(spans)]
     return tuple(out)
 
@@ -279,3 +286,21 @@ def owned_refs(spans: list[tuple[int, int]], sites: list[tuple[int, str]],
         if open_spans:
             owned[open_spans[-1]].add(name)
     return [tuple(sorted(names - keywords)) for names in owned]
+
+
+def owned_targets(spans: list[tuple[int, int]], sites: list[tuple[int, str]],
+                  spelled: list[tuple[int, str, str]]) -> list[tuple[tuple[str, str], ...]]:
+    """Per span, the sorted ``(name, spelling)`` pairs of the reference sites it owns,
+    for the names all of whose owned sites are spelled (one unspelled use of a name
+    leaves the name unqualified: the file does not say what every use means)."""
+    at = {offset: (name, spelling) for offset, name, spelling in spelled}
+    marked = [(offset, f"{at[offset][1]}\n" if offset in at else f"\n{name}")
+              for offset, name in sites]
+    out = []
+    for owned in owned_refs(spans, marked):
+        unspelled = {item[1:] for item in owned if item.startswith("\n")}
+        pairs = {(spelling.rpartition(".")[2], spelling)
+                 for item in owned if not item.startswith("\n")
+                 for spelling in (item[:-1],)}
+        out.append(tuple(sorted(p for p in pairs if p[0] not in unspelled)))
+    return out

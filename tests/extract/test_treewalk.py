@@ -1,6 +1,6 @@
 from repoctx.extract import CLASS, FUNCTION, METHOD
 from repoctx.extract.grammar import load
-from repoctx.extract.treewalk import Rule, Spec, owned_refs, symbols
+from repoctx.extract.treewalk import Rule, Spec, owned_refs, owned_targets, symbols
 
 SOURCE = '''# Holds things.
 class Box:
@@ -45,3 +45,11 @@ def test_refs_go_to_the_innermost_span() -> None:
     spans = [(0, 100), (10, 20), (30, 40)]
     sites = [(5, "a"), (15, "b"), (35, "c"), (50, "d"), (150, "e"), (16, "if")]
     assert owned_refs(spans, sites, frozenset({"if"})) == [("a", "d"), ("b",), ("c",)]
+
+
+def test_targets_go_to_the_innermost_span_only_when_every_use_is_spelled() -> None:
+    spans = [(0, 100), (10, 20)]
+    sites = [(5, "m"), (15, "m"), (50, "m"), (60, "n")]
+    spelled = [(5, "m", "a.C.m"), (15, "m", "a.D.m"), (60, "n", "a.C.n")]
+    # the outer span's m at 50 has no spelling, so its m stays unqualified
+    assert owned_targets(spans, sites, spelled) == [(("n", "a.C.n"),), (("m", "a.D.m"),)]

@@ -8,8 +8,12 @@ holding a function, `const`/`let`/`var` bindings of a function (at any depth, ne
 in the function declaring them) and other module-level bindings (`variable`). In a
 test file (`*.test.js`, `*.spec.js`, `__tests__/`) each `describe(…)` / `it(…)` /
 `test(…)` call is a test `function` named after its title (non-word characters become
-`_`), nested as written, owning the references in its body. The functions here are
-shared with `extract/languages/typescript`.
+`_`), nested as written, owning the references in its body. References are calls,
+constructions, decorators and a binding's value naming another definition (`const
+stringType = ZodString.create` refers to `create`: calling the binding runs it); a
+member call on a receiver whose class the file says is spelled in `Symbol.targets`
+(`extract/languages/js_receivers`). The functions here are shared with
+`extract/languages/typescript`.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from repoctx.extract import treewalk
 from repoctx.extract.grammar import encode, installed, load, parse
 from repoctx.extract.language import Files, Import, Language, first_existing
 from repoctx.extract.languages.js_packages import resolve_own_package
+from repoctx.extract.languages.js_receivers import receiver_targets
 from repoctx.extract.symbol import CLASS, FUNCTION, VARIABLE, Symbol, bounded
 from repoctx.extract.treewalk import Rule, Spec, text_of
 
@@ -50,6 +55,8 @@ JS_REFS: Final = """
 (new_expression constructor: (member_expression property: (property_identifier) @ref))
 (decorator (identifier) @ref)
 (decorator (call_expression function: (identifier) @ref))
+(variable_declarator value: (identifier) @ref)
+(variable_declarator value: (member_expression property: (property_identifier) @ref))
 """
 JSX_REFS: Final = """
 (jsx_opening_element name: (identifier) @ref)
@@ -187,7 +194,7 @@ def specs(grammar, rules: dict[str, Rule], refs: str) -> tuple[Spec, Spec]:
     """The spec of a source file and the spec of a test file (with `TEST_RULES`)."""
     source = Spec(grammar=grammar, rules=rules, refs=refs,
                   module=lambda path, source, root: module_of(path), keywords=KEYWORDS,
-                  wrappers=WRAPPERS, before=BEFORE)
+                  wrappers=WRAPPERS, before=BEFORE, targets=receiver_targets)
     return source, replace(source, rules={**rules, **TEST_RULES},
                            patterns={"call_expression": TEST_CALL_PATTERN})
 

@@ -29,11 +29,13 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass, field
+from itertools import product
 from typing import Any
 
-from repoctx.extract import language_of, simple_name
+from repoctx.extract import export_aliases, is_test_path, language_of, qualname_parts, simple_name
 from repoctx.reconcile.nodes import symbol_record, xref_record
 from repoctx.reconcile.xref import marked_test_subjects, snake, test_subjects
+from repoctx.retrieval.impact import receivers
 from repoctx.retrieval.impact.imports import imports
 from repoctx.retrieval.symbols import declarations, named, reverse_members
 from repoctx.retrieval.workspace import Workspace
@@ -71,6 +73,10 @@ _INITS = ("__init__.py", "__init__.pyi")
 _REEXPORT = re.compile(r"(?m)^[ \t]*(?:export[ \t]+(?:\*|\{[^}]*\})[^;\n]*?from[ \t]"
                        r"|pub[ \t]+use[ \t])")
 _CONFTEST = "conftest.py"
+_TEST_EVIDENCE = (xref_record.TESTS, xref_record.DEPENDENTS)
+"""Tests, then the other symbols of test files (helpers, module-level schemas, classes
+nested in a test), which the store lists as dependents."""
+_RENAMING = frozenset({"javascript", "typescript"})  # languages whose exports rename
 _NAME_DISTANCE = 1
 _SIBLING_DISTANCE = MAX_DEPTH + 1
 
@@ -82,7 +88,7 @@ def covering_tests(ws: Workspace, targets: list[tuple[str, str | None]],
     query = _Query(ws)
     found: dict[str, _Entry] = {}
     targets = _declared(ws, targets)
-    frontier = list(dict.fromkeys(targets))
+    frontier = list(dict.fromkeys(t for target in targets for t in query.expand(*target)))
     seen = {fq for fq, _ in frontier}
     for distance in range(MAX_DEPTH + 1):
         for fq, path in frontier:
@@ -115,11 +121,12 @@ def callers(ws: Workspace, fq: str, path: str | None = None,
             return []
         path = located.path
     out = []
-    for member in query.candidates(simple_name(fq), xref_record.DEPENDENTS, path):
-        found = query.locate(member)
-        if (found is not None and not found.is_test and member != fq
-                and query.reaches(found.path, path)):
-            out.append((member, found.path))
+    for spelled in query.names(fq, path):
+        for member in query.candidates(spelled, xref_record.DEPENDENTS, path):
+            found = query.locate(member)
+            if (found is not None and not found.in_test_file and member != fq
+                    and query.runs(found, fq, path) and query.reaches(found.path, path)):
+                out.append((member, found.path))
     return out
 
 
@@ -136,7 +143,10 @@ class _Entry:
 @dataclass(frozen=True, slots=True)
 class _Located:
     path: str
-    is_test: bool
+    in_test_file: bool
+    """A test, or a helper of a test file (a JavaScript suite's module-level ``const
+    schema = z.string().min(5)``): what it refers to is what the file's tests run."""
+    targets: tuple[tuple[str, str], ...] = ()
 
 
 class _Query:
@@ -150,6 +160,10 @@ class _Query:
         self._reach: dict[tuple[str, str], bool] = {}
         self._bodies: dict[str, str] = {}
         self._passes_on: dict[str, bool] = {}
+        self._aliases: dict[str, dict[str, tuple[str, ...]]] = {}
+        self._owners: dict[str, str | None] = {}
+        self._ambiguity: dict[str, bool] = {}
+        self._above: dict[str, set[str]] = {}
 
     def locate(self, fq: str) -> _Located | None:
         """Where ``fq`` is declared and whether it is a test (None once over budget). A
@@ -160,8 +174,58 @@ class _Query:
             self.lookups += 1
             first = symbol_record.primary(declarations(self.ws, fq))
             self._located[fq] = None if first is None else _Located(
-                first[0], first[1].is_test and posixpath.basename(first[0]) != _CONFTEST)
+                first[0], posixpath.basename(first[0]) != _CONFTEST
+                and (first[1].is_test or is_test_path(first[0])), first[1].targets)
         return self._located[fq]
+
+    def runs(self, member: _Located, fq: str, path: str | None) -> bool:
+        """True when ``member``'s use of ``fq``'s name may run it, as far as the
+        receivers its file spells say (``receivers``; always, in other languages)."""
+        cls = self._owner(fq, path)
+        if cls is None:
+            return True
+        name = simple_name(fq)
+        spellings = {spelled for used, spelled in member.targets if used == name}
+        return receivers.may_run(self.ws, spellings, fq, self._ancestors(cls),
+                                 self._ambiguous(name))
+
+    def expand(self, fq: str, path: str | None) -> list[tuple[str, str | None]]:
+        """``fq``, and when it is a method whose name many classes declare, its class's
+        entry points (``receivers.entry_points``)."""
+        cls = self._owner(fq, path)
+        if cls is None or path is None or not self._ambiguous(simple_name(fq)):
+            return [(fq, path)]
+        return [(fq, path), *receivers.entry_points(self.ws, cls, path)]
+
+    def _owner(self, fq: str, path: str | None) -> str | None:
+        if not receivers.receiver_aware(path) or path is None:
+            return None
+        if fq not in self._owners:
+            self._owners[fq] = receivers.owner_class(self.ws, fq, path)
+        return self._owners[fq]
+
+    def _ambiguous(self, name: str) -> bool:
+        if name not in self._ambiguity:
+            self._ambiguity[name] = receivers.ambiguous(self.ws, name)
+        return self._ambiguity[name]
+
+    def _ancestors(self, cls: str) -> set[str]:
+        if cls not in self._above:
+            self._above[cls] = receivers.ancestors(self.ws, cls)
+        return self._above[cls]
+
+    def names(self, fq: str, path: str | None) -> list[str]:
+        """The simple names ``fq`` is referred to by: its own, then those its file
+        exports it under when it is a top-level definition (``export { stringType as
+        string }``)."""
+        name = simple_name(fq)
+        if path is None or language_of(path) not in _RENAMING:
+            return [name]
+        if qualname_parts(path, fq) != (name,):
+            return [name]
+        if path not in self._aliases:
+            self._aliases[path] = export_aliases(path, self._whole(path))
+        return [name, *self._aliases[path].get(name, ())]
 
     def candidates(self, name: str, relation: str, near: str | None) -> list[str]:
         """At most ``CANDIDATES`` members of ``name``'s reverse index, those whose name
@@ -221,6 +285,14 @@ class _Query:
             self._bodies[path] = self.ws.body(path) or ""
         return self._bodies[path]
 
+    def _whole(self, path: str) -> str:
+        """The whole text of ``path`` from the working tree, else the stored body (which
+        the content tree bounds: a 5,000-line module's renaming exports sit at its end)."""
+        try:
+            return (self.ws.root / path).read_text("utf-8", errors="replace")
+        except OSError:
+            return self._body(path)
+
     def _mentions(self, source: str, module: str) -> bool:
         """True when ``source``'s stored body names ``module``'s stem as a word."""
         stem = _stem(module)
@@ -252,14 +324,16 @@ def _tests_of(query: _Query, fq: str, path: str | None, distance: int,
               found: dict[str, _Entry]) -> None:
     """Record the tests referring to ``fq`` (declared in ``path``) at ``distance``."""
     name = simple_name(fq)
-    for member in query.candidates(name, xref_record.TESTS, path):
-        test = query.locate(member)
-        if test is None or not test.is_test:
-            continue
-        if path is not None and query.reaches(test.path, path):
-            _add(found, test.path, member, distance, "imports" if distance == 0 else "calls")
-        elif distance == 0 and (path is None or _named_after(member, name)):
-            _add(found, test.path, member, _NAME_DISTANCE, "name")
+    for spelled, relation in product(query.names(fq, path), _TEST_EVIDENCE):
+        for member in query.candidates(spelled, relation, path):
+            test = query.locate(member)
+            if test is None or not test.in_test_file or not query.runs(test, fq, path):
+                continue
+            if path is not None and query.reaches(test.path, path):
+                _add(found, test.path, member, distance,
+                     "imports" if distance == 0 else "calls")
+            elif distance == 0 and (path is None or _named_after(member, name)):
+                _add(found, test.path, member, _NAME_DISTANCE, "name")
 
 
 def _next_level(query: _Query, frontier: list[tuple[str, str | None]],
@@ -272,9 +346,10 @@ def _next_level(query: _Query, frontier: list[tuple[str, str | None]],
         ranked = sorted(callers(query.ws, fq, path, query),
                         key=lambda item, p=path, s=stem: (item[1] != p, s not in item[1]))
         for caller, caller_path in ranked:
-            if caller not in seen:
-                seen.add(caller)
-                level.append((caller, caller_path))
+            for item in query.expand(caller, caller_path):
+                if item[0] not in seen:
+                    seen.add(item[0])
+                    level.append(item)
     return level[:FAN_OUT]
 
 
@@ -290,7 +365,7 @@ def _sibling_tests(query: _Query, path: str, own: set[str],
     for name in names[:SIBLINGS]:
         for member in query.candidates(name, xref_record.TESTS, path):
             test = query.locate(member)
-            if test is None or not test.is_test:
+            if test is None or not test.in_test_file:
                 continue
             entry = found.get(test.path)
             if entry is None and query.reaches(test.path, path):

@@ -44,6 +44,7 @@ from repoctx.trees import BY_FAMILY
 MAX_DEPTH = 5
 """Most rewrites (re-export hops, base classes) one spelling goes through."""
 RESOLVED, NAME = "resolved", "name"
+_JS_FILES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 _SUPERCLASSES = re.compile(r"^class\s+\w+\s*(?:\[[^\]]*\])?\s*\((.*)\)\s*:?\s*$")
 
 
@@ -200,10 +201,14 @@ def _verdict(ws: Workspace, spelling: str, fq: str) -> str | None:
 
 
 def _in_store(ws: Workspace, spelling: str) -> bool:
-    """True when a module prefix of ``spelling`` is a file of the store."""
+    """True when a module prefix of ``spelling`` is a file of the store (a Python module,
+    or a JavaScript/TypeScript file spelled without its suffix), or a prefix is a declared
+    class (the member is inherited or set at run time)."""
     modules = module_files(ws)
     parts = spelling.split(".")
-    return any(".".join(parts[:cut]) in modules for cut in range(1, len(parts)))
+    prefixes = [".".join(parts[:cut]) for cut in range(1, len(parts))]
+    return any(p in modules or any(ws.node(p + s) is not None for s in _JS_FILES)
+               for p in prefixes) or any(_declared(ws, p) for p in prefixes)
 
 
 def dependents_all(ws: Workspace, fqs: set[str]) -> list[dict[str, Any]]:

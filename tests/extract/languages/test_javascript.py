@@ -56,3 +56,13 @@ def test_relative_imports_resolve_with_extensions_and_index_files() -> None:
     assert resolve_import("src/ui/button.js", "../util", files) == "src/util/index.js"
     assert resolve_import("src/ui/button.js", "./h.js", files) == "src/ui/h.ts"
     assert resolve_import("src/ui/button.js", "react", files) is None
+
+
+def test_a_binding_naming_another_definition_refers_to_it() -> None:
+    text = "class Str {\n  static create = () => new Str();\n}\n" \
+           "const stringType = Str.create;\nconst alias = stringType;\nconst n = 1;\n"
+    for path in ("src/types.js", "src/types.ts"):
+        found = {s.fq_name: s for s in extract(path, text)}
+        assert found["src/types.stringType"].refs == ("create",)
+        assert found["src/types.alias"].refs == ("stringType",)
+        assert found["src/types.n"].refs == ()

@@ -98,9 +98,10 @@ def test_a_test_of_another_name_of_the_module_comes_last(calc_ws):
 
 def test_a_flask_like_file_lists_the_test_importing_it(calc_ws):
     got = related(calc_ws, path="pkg/sessions.py")["tests"]
-    # the test subclasses SessionInterface in a nested class it then instantiates
+    # the test subclasses SessionInterface in a nested class it then instantiates: the
+    # class is the test file's own code, so the file imports and uses the definition
     assert [(t["path"], t["reason"]) for t in got] == [
-        ("tests/test_session_interface.py", "calls")]
+        ("tests/test_session_interface.py", "imports")]
 
 
 def test_a_broken_test_module_and_an_import_cycle_do_not_break_the_answer(calc_ws):
@@ -182,3 +183,29 @@ def test_a_typescript_test_reaches_the_source_through_its_package_and_barrels(tm
         assert covering_tests(ws, [("src/other.price", "src/other.ts")], 20) == []
     finally:
         ws.close()
+
+
+ALIASED = {
+    "package.json": '{"name": "schema", "exports": {".": "./src/index.ts"}}',
+    "src/index.ts": 'import * as z from "./external.js";\nexport * from "./external.js";\n'
+                    "export { z };\n",
+    "src/external.ts": 'export * from "./types.js";\n',
+    "src/types.ts": "export class Str {\n  static create = () => new Str();\n"
+                    "  min(n: number) {\n    return this;\n  }\n}\n"
+                    "const stringType = Str.create;\nexport { stringType as string };\n",
+    "src/string.test.ts": 'import * as z from "schema";\n\n'
+                          "const five = z.string().min(5);\n\n"
+                          'test("parses", () => {\n  five.parse("12345");\n});\n',
+}
+
+
+def test_a_test_calling_the_exported_name_covers_the_local_definition(tmp_path):
+    with build(tmp_path, ALIASED, "aliased") as ws:
+        # z.string() is stringType, which is Str.create; the suite's module-level const
+        # holding the schema counts for the file's tests.
+        assert by_path(covering_tests(ws, [("src/types.stringType", "src/types.ts")], 5)) == {
+            "src/string.test.ts": ("imports", 0)}
+        assert by_path(covering_tests(ws, [("src/types.Str.create", "src/types.ts")], 5)) == {
+            "src/string.test.ts": ("calls", 1)}
+        assert covering_tests(ws, [("src/types.Str.min", "src/types.ts")], 5)[0]["names"] == [
+            "src/string.test.five"]

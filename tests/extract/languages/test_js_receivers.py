@@ -1,0 +1,52 @@
+"""extract/languages/js_receivers: member calls on a receiver whose class the file says."""
+
+from __future__ import annotations
+
+from repoctx.extract import extract
+
+SOURCE = '''import { Foo as F } from "./foo.js";
+import { Pkg } from "pkg";
+
+export class A extends Base {
+  m(x: F, y, p: Pkg) {
+    this.n();
+    new F().bar();
+    x.baz();
+    A.create();
+    const s = new F();
+    s.q();
+    y.n();
+    p.r();
+    function inner() { this.k(); }
+  }
+  static create = () => new A();
+  n() {
+    const f = this.m;
+    return f;
+  }
+}
+'''
+
+
+def targets(path: str = "src/a.ts") -> dict[str, tuple[tuple[str, str], ...]]:
+    return {s.fq_name: s.targets for s in extract(path, SOURCE)}
+
+
+def test_this_the_class_new_a_local_and_a_typed_parameter_are_spelled():
+    got = dict(targets()["src/a.A.m"])
+    assert got == {"bar": "src/foo.Foo.bar", "baz": "src/foo.Foo.baz",
+                   "create": "src/a.A.create", "q": "src/foo.Foo.q"}
+
+
+def test_a_name_with_one_unspelled_use_stays_unqualified():
+    # this.n() is spelled but y.n() is not: the file does not say what every n() means;
+    # a package's class (p: Pkg) and a nested function's this have no spelling either
+    got = dict(targets()["src/a.A.m"])
+    assert "n" not in got and "r" not in got and "k" not in got
+
+
+def test_a_bound_member_is_spelled_and_javascript_reads_the_same():
+    assert targets()["src/a.A.n"] == (("m", "src/a.A.m"),)
+    plain = "class B {\n  go() {\n    return this.stop();\n  }\n}\n"
+    assert {s.fq_name: s.targets for s in extract("lib/b.mjs", plain)}["lib/b.B.go"] == (
+        ("stop", "lib/b.B.stop"),)
