@@ -24,6 +24,7 @@ LAZY_COMMANDS = {
     "sync-serve": "repoctx.cli.sync:sync_serve",
     "check": "repoctx.cli.check:check",
     "repair": "repoctx.cli.check:repair",
+    "watch": "repoctx.cli.watch:watch",
 }
 """The commands whose modules are imported only when they run (or ``--help`` lists them)."""
 
@@ -293,17 +294,21 @@ def _described_text(tool: dict[str, Any]) -> str:
 
 @main.command()
 @repo_options(positional=False)
+@click.option("--no-watch", is_flag=True, help="Do not re-index as files change.")
 @fails_cleanly
-def serve(path: Path, store_dir: Path | None, repo_id: str | None) -> None:
+def serve(path: Path, store_dir: Path | None, repo_id: str | None, no_watch: bool) -> None:
     """Serve the repocontext_* and ContextPull tools over MCP on stdio.
 
     The store is opened at the first call: until `repoctx index` has run, every tool
-    answers a tool error saying so, and a later index needs no restart.
+    answers a tool error saying so, and a later index needs no restart. Once indexed,
+    the tree is followed (as `repoctx watch`) unless --no-watch.
     """
     from repoctx.retrieval import open_workspace
+    from repoctx.server import Target, following
     from repoctx.server import serve as run_server
 
-    run_server(lambda: open_workspace(path, store_dir=store_dir, repo_id=repo_id))
+    with following(Target(path, store_dir, repo_id), enabled=not no_watch):
+        run_server(lambda: open_workspace(path, store_dir=store_dir, repo_id=repo_id))
 
 
 @main.command()

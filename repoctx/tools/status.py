@@ -13,6 +13,7 @@ from repoctx.errors import RepoctxError
 from repoctx.maintenance.check import check_open
 from repoctx.reconcile import is_locked, read_status
 from repoctx.reconcile.nodes import root_node
+from repoctx.reconcile.status import age_seconds
 from repoctx.retrieval.workspace import Workspace
 from repoctx.store import FORMAT_VERSION
 
@@ -30,7 +31,13 @@ def index_status(ws: Workspace) -> dict[str, Any]:
             "files": root["files"], "symbols": root["symbols"],
             "counters": {k: report.get(k) for k in
                          ("scanned", "added", "changed", "touched", "unchanged", "removed")},
-            "timings": report.get("seconds"), "lastError": last.get("lastError")}
+            "timings": report.get("seconds"), "lastError": last.get("lastError"),
+            "ageSeconds": age_seconds(last)}
+
+
+def index_age(ws: Workspace) -> float | None:
+    """Seconds since the pass the answers come from committed (None: not known)."""
+    return age_seconds(read_status(ws.store.path))
 
 
 def health(ws: Workspace) -> dict[str, Any]:
