@@ -298,7 +298,7 @@ def cannot_watch(target: Target) -> str | None:
 @contextmanager
 def following(target: Target, enabled: bool = True) -> Iterator[Follower | None]:
     """Follow ``target`` for the duration of the block (``repoctx serve``): passes run in
-    the background and are not printed (stdout is the MCP stream). A read-only store
+    the background, each a line on stderr (stdout is the MCP stream). A read-only store
     says so once on stderr and is served as it is."""
     why = cannot_watch(target) if enabled else None
     if why is not None:
@@ -315,8 +315,10 @@ def following(target: Target, enabled: bool = True) -> Iterator[Follower | None]
 
 
 def _on_serve_pass(done: PassDone) -> None:
-    if done.error is not None:  # the next change tries again; the index stays as it was
-        sys.stderr.write(f"repoctx: {done.line()}\n")
+    """A pass's line on stderr, which MCP clients keep as the server's log (a failed
+    pass changed nothing: the next change tries again)."""
+    sys.stderr.write(f"repoctx: {done.line()}\n")
+    sys.stderr.flush()
 
 
 def exit_on_sigterm() -> None:
