@@ -34,3 +34,14 @@ def test_health_without_an_export_is_not_ok(fresh_shop):
     got = health(fresh_shop)
     assert got["ok"] is False and got["store"]["ok"] is True
     assert "no ContextPull export" in got["export"]["error"]
+
+
+def test_the_index_says_how_old_it_is_through_a_running_pass(fresh_shop):
+    import time
+
+    from repoctx.tools.status import index_age
+
+    write_status(fresh_shop.store.path, {"status": "ready", "finishedAt": time.time() - 30})
+    assert 29 <= index_status(fresh_shop)["ageSeconds"] <= 60
+    write_status(fresh_shop.store.path, {"status": "indexing", "phase": "walk"})
+    assert 29 <= index_age(fresh_shop) <= 60  # still the committed pass's age
