@@ -25,8 +25,9 @@ GUIDES: dict[str, str] = {
     "repocontext_health": (
         "Check that the store and the ContextPull export open, with versions."),
     "repocontext_index_status": (
-        "Whether the index is ready, being built or failed, with file counters, timings and "
-        "the last error."),
+        "Whether the index is ready, being built or failed, with file counters, timings, "
+        "the last error and ageSeconds (since the last pass committed; a watching server "
+        "re-indexes on every change, so a quiet tree's index is current however old)."),
     "repocontext_list_topics": (
         "List the memory topics with how many live entries each holds."),
     "repocontext_neighbors": (
@@ -60,7 +61,8 @@ GUIDES: dict[str, str] = {
         "sections, each with the matched lines, a snippet around the match, why it matched "
         "(symbol, path, heading, content, typo correction) and whether the file on disk is "
         "still what was indexed (fresh). refresh re-indexes stale files first; queries "
-        "answers several related queries in one call."),
+        "answers several related queries in one call. indexAgeSeconds says how old the "
+        "answering index is (a watching server indexes a save within about a second)."),
     "repocontext_stats": (
         "How many calls this server answered, the tokens it sent, the tokens of full file "
         "reads those answers replaced, and the net saving."),
