@@ -54,6 +54,7 @@ except (AttributeError, OSError):
     pass  # no prctl (not Linux): a pass then outlives a killed server, and finishes
 if os.getppid() != int(os.environ.pop("REPOCTX_WATCH_PARENT")):
     os._exit(1)
+signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it ends us itself
 from pathlib import Path
 from repoctx.cli.index import index_run
 from repoctx.cli.output import failure
