@@ -98,13 +98,19 @@ async def found(session: ClientSession, name: str) -> bool:
     return any(h["symbol"].endswith(name) for h in hits)
 
 
-async def idle(store: Path, seconds: float = 0.5) -> None:
-    """Wait until no pass runs (and none started) for ``seconds``."""
-    quiet_since = time.monotonic()
+def passes(log: Path) -> int:
+    """Passes the server logged as finished (pass and export: a whole ``index_run``)."""
+    return sum(line.startswith("repoctx: pass ") for line in log.read_text().splitlines())
+
+
+async def idle(log: Path, store: Path, seconds: float = 0.5) -> None:
+    """Wait until no pass has started or finished for ``seconds`` (the indexer lock is
+    free between a pass and its export, so the log says when both are done)."""
+    seen, quiet_since = passes(log), time.monotonic()
     while time.monotonic() - quiet_since < seconds:
         await anyio.sleep(0.05)
-        if is_locked(store):
-            quiet_since = time.monotonic()
+        if is_locked(store) or passes(log) != seen:
+            seen, quiet_since = passes(log), time.monotonic()
 
 
 async def timed_call(session: ClientSession) -> float:
@@ -122,9 +128,9 @@ async def drive(root: Path, log: Path, args: argparse.Namespace, res: Results) -
         async with stdio_client(params, errlog=errlog) as (read, write), \
                 ClientSession(read, write) as session:
             await session.initialize()
-            while "pass 1" not in log.read_text():  # the watcher is up and caught up
+            while not passes(log):  # the watcher is up and caught up
                 await anyio.sleep(0.1)
-            await idle(store, 1.0)
+            await idle(log, store, 1.0)
             pid = server_pid(root)
             for _ in range(3):
                 await timed_call(session)  # warm the worker views and caches
@@ -140,13 +146,13 @@ async def drive(root: Path, log: Path, args: argparse.Namespace, res: Results) -
                 phases.append(read_status(store).get("report", {}).get("seconds", {}))
                 print(f"edit {i + 1}: searchable after {latencies[-1]:.3f} s "
                       f"(load {load_average()})", file=sys.stderr)
-                await idle(store)
-            await idle(store, 2.0)
+                await idle(log, store)
+            await idle(log, store, 2.0)
             cpu_before, wall_before = cpu_seconds(pid), time.monotonic()
             await anyio.sleep(args.quiet)
             quiet_cpu = (cpu_seconds(pid) - cpu_before) / (time.monotonic() - wall_before)
             calls_idle = [await timed_call(session) for _ in range(20)]
-            calls_busy = await during_pass(root, store, session)
+            calls_busy = await during_pass(root, store, log, session)
     res.add(f"floor: one-file edit, hand-run `repoctx index --json` (median of "
             f"{len(args.floors)})", median(args.floors))
     res.add(f"**save -> searchable over MCP, p95** of {len(latencies)} one-file edits",
@@ -168,15 +174,17 @@ async def drive(root: Path, log: Path, args: argparse.Namespace, res: Results) -
                                  log.read_text().splitlines() if "pass " in line) + ".")
 
 
-async def during_pass(root: Path, store: Path, session: ClientSession) -> list[float]:
-    """Tool calls timed while a 300-file pass holds the indexer lock."""
+async def during_pass(root: Path, store: Path, log: Path,
+                      session: ClientSession) -> list[float]:
+    """Tool calls timed from the start of a 300-file pass to the end of its export."""
+    done = passes(log)
     paths = sorted(p for p in (root / "django").rglob("*.py"))[:300]
     for path in paths:
         edit(root, path.relative_to(root).as_posix(), "\n# live bench\n")
     while not is_locked(store):
         await anyio.sleep(0.01)
     busy = []
-    while is_locked(store):
+    while passes(log) == done:
         busy.append(await timed_call(session))
     return busy
 

@@ -18,7 +18,8 @@ GIL and a tool call never waits for one). Rules:
   catches up with edits made while nobody watched;
 - the child dies with the process that started it (``PR_SET_PDEATHSIG`` where Linux has
   it), so a SIGKILLed server leaves the store as a SIGKILLed ``repoctx index`` does; the
-  store's indexer lock keeps a concurrent hand-run ``repoctx index`` safe.
+  store's indexer lock keeps a concurrent hand-run ``repoctx index`` safe;
+- the indexer runs at a lower priority (``INDEXER_NICE``), so calls keep their latency.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ except (AttributeError, OSError):
 if os.getppid() != int(os.environ.pop("REPOCTX_WATCH_PARENT")):
     os._exit(1)
 signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it ends us itself
+os.nice(NICE)  # background work: the server's tool calls come first for the cores
 from pathlib import Path
 from repoctx.cli.index import index_run
 from repoctx.cli.output import failure
@@ -70,6 +72,9 @@ for line in sys.stdin:
     sys.stdout.write(json.dumps(answer) + "\\n")
     sys.stdout.flush()
 """
+INDEXER_NICE = 5
+"""The indexer's niceness (it and its analysis workers): on a busy machine a pass yields
+the cores to the tool calls it would otherwise slow."""
 PASSES_PER_INDEXER = 200
 """Passes one indexer process runs before a fresh one replaces it (bounds what a long
 session's caches can grow to)."""
@@ -246,8 +251,9 @@ class Follower:
     def _ask(self) -> dict[str, Any]:
         if self._child is None or self._child.poll() is not None:
             env = {**os.environ, "REPOCTX_WATCH_PARENT": str(os.getpid())}
+            script = _INDEXER.replace("NICE", str(INDEXER_NICE))
             self._child = subprocess.Popen(
-                [sys.executable, "-c", _INDEXER], stdin=subprocess.PIPE,
+                [sys.executable, "-c", script], stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, text=True, env=env)
         child = self._child
         assert child.stdin is not None and child.stdout is not None
