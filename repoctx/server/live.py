@@ -46,7 +46,8 @@ from repoctx.trees import DATA_FILE
 # killed), then runs ``repoctx index``'s own work (``cli.index.index_run``) once per line
 # read, answering one JSON line each. It stays up between passes, so a pass pays for
 # neither an interpreter nor the imports (~0.5 s of CPU of a one-file index). The
-# parent's pid comes in the environment to close the race of a parent gone before prctl.
+# parent's pid comes in the environment (to close the race of a parent gone before
+# prctl), and so does its niceness.
 _INDEXER = """
 import ctypes, json, os, signal, sys
 try:
@@ -56,7 +57,7 @@ except (AttributeError, OSError):
 if os.getppid() != int(os.environ.pop("REPOCTX_WATCH_PARENT")):
     os._exit(1)
 signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it ends us itself
-os.nice(NICE)  # background work: the server's tool calls come first for the cores
+os.nice(int(os.environ.pop("REPOCTX_WATCH_NICE")))  # tool calls come first for the cores
 from pathlib import Path
 from repoctx.cli.index import index_run
 from repoctx.cli.output import failure
@@ -250,10 +251,10 @@ class Follower:
 
     def _ask(self) -> dict[str, Any]:
         if self._child is None or self._child.poll() is not None:
-            env = {**os.environ, "REPOCTX_WATCH_PARENT": str(os.getpid())}
-            script = _INDEXER.replace("NICE", str(INDEXER_NICE))
+            env = {**os.environ, "REPOCTX_WATCH_PARENT": str(os.getpid()),
+                   "REPOCTX_WATCH_NICE": str(INDEXER_NICE)}
             self._child = subprocess.Popen(
-                [sys.executable, "-c", script], stdin=subprocess.PIPE,
+                [sys.executable, "-c", _INDEXER], stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE, text=True, env=env)
         child = self._child
         assert child.stdin is not None and child.stdout is not None

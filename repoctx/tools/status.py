@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import platform
 import sqlite3
+import time
 from importlib import metadata
 from typing import Any
 
@@ -36,8 +37,17 @@ def index_status(ws: Workspace) -> dict[str, Any]:
 
 
 def index_age(ws: Workspace) -> float | None:
-    """Seconds since the pass the answers come from committed (None: not known)."""
-    return age_seconds(read_status(ws.store.path))
+    """Seconds since the pass search answers come from finished (None: not known).
+
+    Search reads the export, which follows its pass: while a newer pass's export is
+    still being written, the answer comes from the previous export, so the age is at
+    least that file's."""
+    age = age_seconds(read_status(ws.store.path))
+    try:
+        exported = ws.export.stat().st_mtime
+    except OSError:
+        return age
+    return None if age is None else max(age, round(time.time() - exported, 1))
 
 
 def health(ws: Workspace) -> dict[str, Any]:
