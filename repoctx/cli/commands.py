@@ -24,6 +24,7 @@ LAZY_COMMANDS = {
     "sync-serve": "repoctx.cli.sync:sync_serve",
     "check": "repoctx.cli.check:check",
     "repair": "repoctx.cli.check:repair",
+    "watch": "repoctx.cli.watch:watch",
 }
 """The commands whose modules are imported only when they run (or ``--help`` lists them)."""
 
@@ -293,19 +294,29 @@ def _described_text(tool: dict[str, Any]) -> str:
 
 @main.command()
 @repo_options(positional=False, many=True)
+@click.option("--no-watch", is_flag=True, help="Do not re-index as files change.")
 @fails_cleanly
-def serve(paths: tuple[Path, ...], store_dir: Path | None, repo_id: str | None) -> None:
+def serve(paths: tuple[Path, ...], store_dir: Path | None, repo_id: str | None,
+          no_watch: bool) -> None:
     """Serve the repocontext_* and ContextPull tools over MCP on stdio.
 
     The store is opened at the first call: until `repoctx index` has run, every tool
-    answers a tool error saying so, and a later index needs no restart. Repeat --repo to
-    serve several repositories, each with its own store: every tool then takes `repo`
-    (an id or folder; default: the repository the call's paths fall in).
+    answers a tool error saying so, and a later index needs no restart. Once indexed,
+    the tree is followed (as `repoctx watch`) unless --no-watch. Repeat --repo to serve
+    several repositories, each with its own store (and each followed): every tool then
+    takes `repo` (an id or folder; default: the repository the call's paths fall in).
     """
-    from repoctx.server import open_repos
+    from contextlib import ExitStack
+
+    from repoctx.server import Target, following, open_repos
     from repoctx.server import serve as run_server
 
-    run_server(open_repos(paths, store_dir=store_dir, repo_id=repo_id))
+    repos = open_repos(paths, store_dir=store_dir, repo_id=repo_id)
+    with ExitStack() as followers:
+        for path in paths:
+            followers.enter_context(following(Target(path, store_dir, repo_id),
+                                              enabled=not no_watch))
+        run_server(repos)
 
 
 @main.command()

@@ -12,6 +12,7 @@ from repoctx.lazy import export_lazily
 if TYPE_CHECKING:
     from . import nodes
     from .coverage_marker import coverage_marker_key
+    from .event_filter import EventFilter
     from .lock import is_locked, repair_lock, writer_lock, writers_lock
     from .nodes.file_node import FileNode
     from .nodes.symbol_record import Declaration, declarations_of
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Declaration",
+    "EventFilter",
     "FileNode",
     "PassOptions",
     "PassReport",
@@ -45,6 +47,7 @@ __all__ = [
 
 export_lazily(__name__, {
     ".coverage_marker": ("coverage_marker_key",),
+    ".event_filter": ("EventFilter",),
     ".nodes.file_node": ("FileNode",),
     ".lock": ("is_locked", "repair_lock", "writer_lock", "writers_lock"),
     ".reconcile_pass": ("PassOptions", "reconcile_pass"),

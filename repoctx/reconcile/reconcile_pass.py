@@ -117,7 +117,7 @@ def reconcile_pass(store: Store, root: Path, options: PassOptions = PassOptions(
 def _finished(store: Store, report: PassReport, started: float) -> PassReport:
     report.seconds["total"] = time.perf_counter() - started
     write_status(store.path, {"status": "ready", "repoId": store.repo_id,
-                              "report": report.as_json()})
+                              "report": report.as_json(), "finishedAt": time.time()})
     return report
 
 

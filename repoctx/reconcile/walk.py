@@ -144,8 +144,9 @@ def is_binary(head: bytes) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class _Rules:
+class IgnoreRules:
     """The ignore patterns of one directory; `base` is its relative path plus `/` (or '').
+    A chain of them, root first, is what `ignored` judges a path by.
 
     `any_match` is one regex alternating every pattern: most paths match none, and one
     regex call rules them out where `check_file` would try each pattern in turn.
@@ -175,7 +176,7 @@ class _Dir:
     rel_path: str  # '' for the root
     real_path: str
     depth: int
-    rules: tuple[_Rules, ...]
+    rules: tuple[IgnoreRules, ...]
     reusable: bool = True
     """False once an ignore file above changed since the earlier walk: its listings
     were filtered by other rules."""
@@ -204,7 +205,7 @@ class _Walker:
     previous: Mapping[str, Listing] = field(default_factory=dict)
     ignored: int = 0
 
-    def run(self, base: tuple[_Rules, ...] = ()) -> Walk:
+    def run(self, base: tuple[IgnoreRules, ...] = ()) -> Walk:
         """Walk the real tree under the ``base`` rules, then the symlinked directories it
         found."""
         self._walk_from(_Dir(self.root, "", self.root, 0, base))
@@ -271,7 +272,7 @@ class _Walker:
                 info = os.stat(base + name, follow_symlinks=False)
                 if info.st_ctime_ns != ctime or not stat.S_ISREG(info.st_mode):
                     return None
-                lines += _ignore_lines(base + name)
+                lines += ignore_lines(base + name)
             for name in known.files:
                 info = os.stat(base + name, follow_symlinks=False)
                 if not stat.S_ISREG(info.st_mode):
@@ -293,7 +294,7 @@ class _Walker:
         return subdirs
 
     def _entry(self, directory: _Dir, entry: os.DirEntry[str], rel: str,
-               rules: tuple[_Rules, ...], subdirs: list[_Dir]) -> None:
+               rules: tuple[IgnoreRules, ...], subdirs: list[_Dir]) -> None:
         try:
             if entry.is_symlink():
                 self._link(directory, entry, rel, rules)
@@ -306,7 +307,7 @@ class _Walker:
             self.skipped.append(Skipped(rel, UNREADABLE_FILE))
 
     def _subdir(self, directory: _Dir, abs_path: str, rel: str, real: str,
-                rules: tuple[_Rules, ...], subdirs: list[_Dir]) -> None:
+                rules: tuple[IgnoreRules, ...], subdirs: list[_Dir]) -> None:
         if real == self.store or self._ignored(rules, rel, True):
             return
         if directory.depth + 1 > self.max_depth:
@@ -315,8 +316,8 @@ class _Walker:
         subdirs.append(_Dir(abs_path, rel, real, directory.depth + 1, rules,
                             directory.reusable))
 
-    def _ignored(self, rules: tuple[_Rules, ...], rel: str, is_dir: bool) -> bool:
-        if _ignored(rules, rel, is_dir):
+    def _ignored(self, rules: tuple[IgnoreRules, ...], rel: str, is_dir: bool) -> bool:
+        if ignored(rules, rel, is_dir):
             self.ignored += 1
             return True
         return False
@@ -331,7 +332,7 @@ class _Walker:
             self.files.append(WalkedFile(rel, info.st_size, info.st_mtime_ns))
 
     def _link(self, directory: _Dir, entry: os.DirEntry[str], rel: str,
-              rules: tuple[_Rules, ...]) -> None:
+              rules: tuple[IgnoreRules, ...]) -> None:
         """Follow a symlink that stays in the root: list a file, defer a directory."""
         self.followed_links = True
         target = os.path.realpath(entry.path)
@@ -361,7 +362,7 @@ class _Walker:
         return not NEVER_ENTERED.isdisjoint(inside) or (
             self.store is not None and _within(target, self.store))
 
-    def _rules(self, directory: _Dir, entries: list[os.DirEntry[str]]) -> tuple[_Rules, ...]:
+    def _rules(self, directory: _Dir, entries: list[os.DirEntry[str]]) -> tuple[IgnoreRules, ...]:
         """The rules chain for the entries of `directory`: its parents' plus its own."""
         names = [e for e in entries if e.name in IGNORE_FILES and e.is_file(follow_symlinks=False)]
         if not names:
@@ -370,28 +371,35 @@ class _Walker:
         return self.rules_from(directory, [line for entry in names
                                             for line in self._read_lines(directory, entry)])
 
-    def rules_from(self, directory: _Dir, lines: list[str]) -> tuple[_Rules, ...]:
+    def rules_from(self, directory: _Dir, lines: list[str]) -> tuple[IgnoreRules, ...]:
         """The rules chain of `directory` given the lines of its own ignore files."""
-        if not lines:
-            return directory.rules
-        import pathspec
-
-        spec = pathspec.GitIgnoreSpec.from_lines(lines)
-        if not spec.patterns:
-            return directory.rules
-        return (*directory.rules, _Rules(directory.prefix, spec, _any_match(spec)))
+        return chained(directory.rules, directory.prefix, lines)
 
     def _read_lines(self, directory: _Dir, entry: os.DirEntry[str]) -> list[str]:
         path = directory.prefix + entry.name
         try:
             self.ctimes.append((path, entry.stat(follow_symlinks=False).st_ctime_ns))
-            return _ignore_lines(entry.path)
+            return ignore_lines(entry.path)
         except OSError:
             self.skipped.append(Skipped(path, UNREADABLE_IGNORE_FILE))
             return []
 
 
-def _ignore_lines(path: str) -> list[str]:
+def chained(rules: tuple[IgnoreRules, ...], prefix: str, lines: list[str],
+            ) -> tuple[IgnoreRules, ...]:
+    """``rules`` (a directory's parents') followed by the directory's own ignore-file
+    ``lines``; ``prefix`` is its relative path plus ``/`` ('' at the root)."""
+    if not lines:
+        return rules
+    import pathspec
+
+    spec = pathspec.GitIgnoreSpec.from_lines(lines)
+    if not spec.patterns:
+        return rules
+    return (*rules, IgnoreRules(prefix, spec, _any_match(spec)))
+
+
+def ignore_lines(path: str) -> list[str]:
     """The lines of an ignore file (undecodable bytes replaced); raises ``OSError``."""
     with open(path, "rb") as handle:
         return handle.read().decode("utf-8", "replace").splitlines()
@@ -410,7 +418,7 @@ def _within(path: str, ancestor: str) -> bool:
     return path == ancestor or path.startswith(ancestor.rstrip("/") + "/")
 
 
-def _ignored(rules: tuple[_Rules, ...], rel: str, is_dir: bool) -> bool:
+def ignored(rules: tuple[IgnoreRules, ...], rel: str, is_dir: bool) -> bool:
     """Git's verdict for `rel`: the deepest directory whose patterns match decides."""
     suffix = "/" if is_dir else ""
     for level in reversed(rules):

@@ -35,8 +35,9 @@ GUIDES: dict[str, str] = {
     "repocontext_health": (
         "Check that the store and the ContextPull export open, with versions."),
     "repocontext_index_status": (
-        "Whether the index is ready, being built or failed, with file counters, timings and "
-        "the last error."),
+        "Whether the index is ready, being built or failed, with file counters, timings, "
+        "the last error and ageSeconds (since the last pass committed; a watching server "
+        "re-indexes on every change, so a quiet tree's index is current however old)."),
     "repocontext_list_topics": (
         "List the memory topics with how many live entries each holds."),
     "repocontext_neighbors": (
@@ -70,8 +71,8 @@ GUIDES: dict[str, str] = {
         "sections, each with the matched lines, a snippet around the match, why it matched "
         "(symbol, path, heading, content, typo correction) and whether the file on disk is "
         "still what was indexed (fresh). refresh re-indexes stale files first; queries "
-        "answers several related queries in one call. A server of several repositories "
-        "(serve --repo A --repo B) searches one per call, the one repo names."),
+        "answers several related queries in one call. indexAgeSeconds: the index's age. "
+        "A server of several repositories searches one per call (repo)."),
     "repocontext_stats": (
         "How many calls this server answered, the tokens it sent, the tokens of full file "
         "reads those answers replaced, and the net saving."),

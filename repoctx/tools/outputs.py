@@ -86,7 +86,7 @@ INDEX_STATUS = obj({
     "phase": nullable(STRING), "files": INTEGER, "symbols": INTEGER,
     "counters": {"type": "object", "additionalProperties": nullable(INTEGER)},
     "timings": nullable({"type": "object", "additionalProperties": NUMBER}),
-    "lastError": nullable(STRING),
+    "lastError": nullable(STRING), "ageSeconds": nullable(NUMBER),
 })
 
 STATS = obj({"calls": INTEGER, "responseTokens": INTEGER, "fullReadTokensReplaced": INTEGER,
@@ -103,15 +103,17 @@ _HIT = obj({
     "topic": STRING,
 }, optional=("symbol", "lines", "fresh", "title", "topic", "snippet"))
 _HITS = {"hits": array(_HIT), "corrected": OPEN_OBJECT, "refreshed": STRINGS}
+_AGE = {"indexAgeSeconds": nullable(NUMBER)}
+"""How old the index answering is: seconds since its last pass committed."""
 
 SEARCH = {
-    **obj({"mode": STRING, "retrievalPath": STRING, **_HITS,
+    **obj({"mode": STRING, "retrievalPath": STRING, **_HITS, **_AGE,
            "results": array(obj({"query": STRING, **_HITS}, optional=("corrected", "refreshed"))),
            }, optional=("hits", "corrected", "refreshed", "results")),
     "anyOf": [{"required": ["hits"]}, {"required": ["results"]}],
 }
 
-SYMBOLS = obj({"mode": STRING, "retrievalPath": STRING, **_HITS},
+SYMBOLS = obj({"mode": STRING, "retrievalPath": STRING, **_HITS, **_AGE},
               optional=("corrected", "refreshed"))
 
 _UNIT = obj({"kind": STRING, "receipt": STRING})

@@ -72,15 +72,21 @@ def _context(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
 
 def _search(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
     from repoctx.retrieval.search.hits import search
+    from repoctx.tools.status import index_age
 
-    return search(ws, a.get("query"), queries=a.get("queries"), k=a["k"],
-                  kinds=a.get("kinds"), paths=a.get("paths"), refresh=a["refresh"])
+    # the age is read first: the answer is at least as new as it says
+    age = index_age(ws)
+    return {**search(ws, a.get("query"), queries=a.get("queries"), k=a["k"],
+                     kinds=a.get("kinds"), paths=a.get("paths"), refresh=a["refresh"]),
+            "indexAgeSeconds": age}
 
 
 def _symbols(ws: Workspace, a: dict[str, Any]) -> dict[str, Any]:
     from repoctx.retrieval.search.hits import search
+    from repoctx.tools.status import index_age
 
-    return search(ws, a["query"], k=a["k"], kinds=["symbol"])
+    age = index_age(ws)
+    return {**search(ws, a["query"], k=a["k"], kinds=["symbol"]), "indexAgeSeconds": age}
 
 
 READ_TOOLS: tuple[Tool, ...] = (

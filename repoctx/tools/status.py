@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import platform
 import sqlite3
+import time
 from importlib import metadata
 from typing import Any
 
@@ -13,6 +14,7 @@ from repoctx.errors import RepoctxError
 from repoctx.maintenance.check import check_open
 from repoctx.reconcile import is_locked, read_status
 from repoctx.reconcile.nodes import root_node
+from repoctx.reconcile.status import age_seconds
 from repoctx.retrieval.workspace import Workspace
 from repoctx.store import FORMAT_VERSION
 
@@ -30,7 +32,22 @@ def index_status(ws: Workspace) -> dict[str, Any]:
             "files": root["files"], "symbols": root["symbols"],
             "counters": {k: report.get(k) for k in
                          ("scanned", "added", "changed", "touched", "unchanged", "removed")},
-            "timings": report.get("seconds"), "lastError": last.get("lastError")}
+            "timings": report.get("seconds"), "lastError": last.get("lastError"),
+            "ageSeconds": age_seconds(last)}
+
+
+def index_age(ws: Workspace) -> float | None:
+    """Seconds since the pass search answers come from finished (None: not known).
+
+    Search reads the export, which follows its pass: while a newer pass's export is
+    still being written, the answer comes from the previous export, so the age is at
+    least that file's."""
+    age = age_seconds(read_status(ws.store.path))
+    try:
+        exported = ws.export.stat().st_mtime
+    except OSError:
+        return age
+    return None if age is None else max(age, round(time.time() - exported, 1))
 
 
 def health(ws: Workspace) -> dict[str, Any]:

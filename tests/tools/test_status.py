@@ -34,3 +34,27 @@ def test_health_without_an_export_is_not_ok(fresh_shop):
     got = health(fresh_shop)
     assert got["ok"] is False and got["store"]["ok"] is True
     assert "no ContextPull export" in got["export"]["error"]
+
+
+def test_the_index_says_how_old_it_is_through_a_running_pass(fresh_shop):
+    import time
+
+    from repoctx.tools.status import index_age
+
+    write_status(fresh_shop.store.path, {"status": "ready", "finishedAt": time.time() - 30})
+    assert 29 <= index_status(fresh_shop)["ageSeconds"] <= 60
+    write_status(fresh_shop.store.path, {"status": "indexing", "phase": "walk"})
+    assert 29 <= index_age(fresh_shop) <= 60  # still the committed pass's age
+
+
+def test_search_age_is_at_least_the_exports_while_a_newer_one_is_written(fresh_shop):
+    import os
+    import time
+
+    from repoctx.tools.status import index_age
+
+    write_status(fresh_shop.store.path, {"status": "ready", "finishedAt": time.time() - 5})
+    assert 4 <= index_age(fresh_shop) <= 30  # the export is newer than the pass
+    old = time.time() - 40
+    os.utime(fresh_shop.export, (old, old))  # a pass finished, its export not yet
+    assert 39 <= index_age(fresh_shop) <= 70
