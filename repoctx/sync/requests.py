@@ -55,7 +55,7 @@ def _str(value: Any, field: str, longest: int = MAX_NAME) -> str:
 
 
 def _tree(value: Any, field: str) -> str:
-    if value not in REPLICATED or type(value) is not str:
+    if type(value) is not str or value not in REPLICATED:  # type first: a list is unhashable
         raise _bad(field, f"{value!r:.60} is not a replicated tree")
     return value
 

@@ -56,6 +56,7 @@ def test_good_requests_come_back_as_they_were_sent():
     ("push", {"records": [[TREE, "repo/demo/mem/x", b"", 4]]}, "records"),
     ("push", {"records": [["nope", "repo/demo/mem/x", b""]]}, "records"),
     ("push", {"extra": 1}, "body"),
+    ("segments", {"trees": [[]]}, "trees[]"),  # Hypothesis found it: a list is unhashable
     ("push", b"\x81\xa7records\x91\x93" + b"\xb2" + TREE.encode() + b"\xc1", "records"),
 ])
 def test_a_bad_field_is_a_400_naming_it(op, body, field):
