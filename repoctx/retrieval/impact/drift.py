@@ -48,7 +48,7 @@ def index_drift(ws: Workspace, paths: list[str] | None) -> Drift:
     updated = tuple(sorted(p for p, stat in present.items()
                            if p in nodes and _drifted(ws, nodes[p], stat)))
     return Drift(added, updated, removed,
-                 before={p: _stored(ws, nodes[p]) for p in updated},
+                 before={p: stored_declarations(ws, nodes[p]) for p in updated},
                  gone={p: tuple(nodes[p].symbols) for p in removed})
 
 
@@ -81,7 +81,7 @@ def _drifted(ws: Workspace, node: FileNode, stat: tuple[int, int]) -> bool:
     return hashlib.sha256(data).hexdigest() != node.digest
 
 
-def _stored(ws: Workspace, node: FileNode) -> dict[str, Declaration]:
+def stored_declarations(ws: Workspace, node: FileNode) -> dict[str, Declaration]:
     """What the store says ``node``'s file declares, each with its digest where the
     stored body of the same version gives one to a declaration stored without."""
     stored = {}
