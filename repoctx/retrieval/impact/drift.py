@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from repoctx.extract import definition_digests
-from repoctx.reconcile import Declaration, FileNode, is_binary, walk
+from repoctx.reconcile import Declaration, FileNode, is_binary, walk_again
 from repoctx.reconcile.nodes import content_record, file_node
 from repoctx.reconcile.nodes.fields import lww_value
 from repoctx.retrieval.search.rankings import matches_filter
@@ -54,8 +54,9 @@ def index_drift(ws: Workspace, paths: list[str] | None) -> Drift:
 
 def on_disk(ws: Workspace, paths: list[str] | None) -> dict[str, tuple[int, int]]:
     """``path -> (size, mtime_ns)`` of the files the index would see (limited to
-    ``paths``): the reconcile's own walk, so ignore rules and the store are the same."""
-    found = walk(ws.root, store_dir=ws.store.path)
+    ``paths``): the reconcile's own walk, so ignore rules and the store are the same
+    (reusing the last settled pass's listings of the directories unchanged since)."""
+    found = walk_again(ws.store, ws.root)
     keep = {f.path: (f.size, f.mtime_ns) for f in found.files}
     if not paths:
         return keep
