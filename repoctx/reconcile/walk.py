@@ -430,14 +430,14 @@ def _real_root(root: Path) -> str:
     return real
 
 
-MAX_DEPTH = 64
+DEFAULT_DEPTH = 64
 """How deep a walk goes by default (``repoctx index --max-depth``)."""
-MAX_FILES = 200_000
+DEFAULT_FILES = 200_000
 """How many files a walk lists by default (``repoctx index --max-files``)."""
 
 
-def walk(root: Path, *, store_dir: Path | None, max_depth: int = MAX_DEPTH,
-         max_files: int = MAX_FILES, previous: Mapping[str, Listing] | None = None,
+def walk(root: Path, *, store_dir: Path | None, max_depth: int = DEFAULT_DEPTH,
+         max_files: int = DEFAULT_FILES, previous: Mapping[str, Listing] | None = None,
          excludes: tuple[ExcludeFile, ...] | None = None) -> Walk:
     """List the files under `root` that the reconcile should see.
 

@@ -222,10 +222,11 @@ def walk_again(store: Store, root: Path) -> Walk:
     what a reader outside a pass (``changed``) sees the working tree as, at a fraction of
     a full walk's cost (Django: ~70 ms against ~400 ms)."""
     from repoctx.reconcile.git_excludes import exclude_files
-    from repoctx.reconcile.walk import MAX_DEPTH, MAX_FILES, walk
+    from repoctx.reconcile.walk import DEFAULT_DEPTH, DEFAULT_FILES, walk
 
     excludes = exclude_files(os.path.realpath(root))
-    previous = listings_for(store, root, walk_scope(store, MAX_DEPTH, MAX_FILES, excludes))
+    previous = listings_for(store, root, walk_scope(store, DEFAULT_DEPTH, DEFAULT_FILES,
+                                                    excludes))
     return walk(root, store_dir=store.path, previous=previous, excludes=excludes)
 
 
