@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from .report import PassReport
     from .status import read_status, write_status
     from .walk import Walk, is_binary, walk
+    from .walk_cache import walk_again
     from .xref import edges, snake
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "repair_lock",
     "snake",
     "walk",
+    "walk_again",
     "write_status",
     "writer_lock",
     "writers_lock",
@@ -55,5 +57,6 @@ export_lazily(__name__, {
     ".status": ("read_status", "write_status"),
     ".nodes.symbol_record": ("Declaration", "declarations_of"),
     ".walk": ("Walk", "is_binary", "walk"),
+    ".walk_cache": ("walk_again",),
     ".xref": ("edges", "snake"),
 }, modules=("nodes",))

@@ -148,12 +148,12 @@ def _coverage(store: Store, root: Path, options: PassOptions, report: PassReport
 
 
 def _scope(store: Store, options: PassOptions, excludes: tuple[ExcludeFile, ...] = ()) -> tuple:
-    """Everything besides the tree and the store's records that decides what a pass does
-    (git's exclude files among it: editing one must re-walk; and a new shape of the
-    declarations unsettles a settled tree, so the next pass back-fills)."""
-    return (options.content, options.symbols, options.xref, options.max_depth,
-            options.max_files, str(store.path.resolve()), _grammar_packages(), fn.DECLS,
-            [list(f) for f in excludes])
+    """Everything besides the tree and the store's records that decides what a pass does:
+    what decides the walk first (``walk_cache.walk_scope``: git's exclude files among it,
+    so editing one must re-walk), then the projections (a new shape of the declarations
+    unsettles a settled tree, so the next pass back-fills)."""
+    return (walk_cache.walk_scope(store, options.max_depth, options.max_files, excludes),
+            [options.content, options.symbols, options.xref, _grammar_packages(), fn.DECLS])
 
 
 def _grammar_packages() -> str:

@@ -438,8 +438,14 @@ def _real_root(root: Path) -> str:
     return real
 
 
-def walk(root: Path, *, store_dir: Path | None, max_depth: int = 64,
-         max_files: int = 200_000, previous: Mapping[str, Listing] | None = None,
+DEFAULT_DEPTH = 64
+"""How deep a walk goes by default (``repoctx index --max-depth``)."""
+DEFAULT_FILES = 200_000
+"""How many files a walk lists by default (``repoctx index --max-files``)."""
+
+
+def walk(root: Path, *, store_dir: Path | None, max_depth: int = DEFAULT_DEPTH,
+         max_files: int = DEFAULT_FILES, previous: Mapping[str, Listing] | None = None,
          excludes: tuple[ExcludeFile, ...] | None = None) -> Walk:
     """List the files under `root` that the reconcile should see.
 

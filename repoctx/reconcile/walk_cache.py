@@ -188,12 +188,55 @@ class Saved:
                 for rel, ctime in ctimes.items()}
 
 
+def walk_scope(store: Store, max_depth: int, max_files: int,
+               excludes: tuple[tuple[str, int, int], ...]) -> list:
+    """What besides the tree decides what a walk lists: its bounds, the store it skips
+    and git's exclude files (each ``(path, ctime, size)``: editing one must re-walk). The
+    first part of a pass's scope, so a reader that walks alone can reuse the listings."""
+    return [max_depth, max_files, str(store.path.resolve()), [list(f) for f in excludes]]
+
+
 def load(store: Store, root: Path, scope: tuple) -> Saved | None:
     """The walk a settled pass saved for ``root`` under ``scope``, if any."""
+    saved = _load(store, root)
+    if saved is None or saved.get("scope") != list(scope):
+        return None
+    return Saved(saved, saved["generation"] == store.trees.generation(STRUCTURAL))
+
+
+def listings_for(store: Store, root: Path, walk: list) -> dict[str, Listing] | None:
+    """``Saved.listings`` of the walk saved for ``root`` by a pass that walked as
+    ``walk`` (``walk_scope``) would, whatever it projected: for a walk outside a pass
+    (``changed``'s view of the working tree), whose unchanged directories then cost a stat
+    of their files. None when there is none."""
+    saved = _load(store, root)
+    scope = None if saved is None else saved.get("scope")
+    if not isinstance(scope, list) or not scope or scope[0] != walk:
+        return None
+    return Saved(saved, False).listings()
+
+
+def walk_again(store: Store, root: Path) -> Walk:
+    """The walk of ``root`` that a pass of the default bounds makes, each directory that
+    is unchanged since the saved walk (``listings_for``) listed by a stat of its files:
+    what a reader outside a pass (``changed``) sees the working tree as, at a fraction of
+    a full walk's cost (Django: ~70 ms against ~400 ms)."""
+    from repoctx.reconcile.git_excludes import exclude_files
+    from repoctx.reconcile.walk import DEFAULT_DEPTH, DEFAULT_FILES, walk
+
+    excludes = exclude_files(os.path.realpath(root))
+    previous = listings_for(store, root, walk_scope(store, DEFAULT_DEPTH, DEFAULT_FILES,
+                                                    excludes))
+    return walk(root, store_dir=store.path, previous=previous, excludes=excludes)
+
+
+def _load(store: Store, root: Path) -> dict | None:
+    """The saved walk of ``root`` with its columns unpacked, if it is one this version
+    saved whole."""
     saved = store.trees.get_local(_name(store))
     try:  # a value that is not a walk this version saved whole: the pass walks afresh
         if (saved["format"] != FORMAT or saved["root"] != os.path.realpath(root)
-                or saved["scope"] != list(scope) or not isinstance(saved["generation"], int)):
+                or not isinstance(saved["generation"], int)):
             return None
         for column in _NAMES:
             saved[column] = _unpack_names(saved[column], saved[f"{column}Count"])
@@ -204,7 +247,7 @@ def load(store: Store, root: Path, scope: tuple) -> Saved | None:
     if (len(saved["ctimes"]) != len(saved["watched"])
             or not len(saved["sizes"]) == len(saved["mtimes"]) == len(saved["paths"])):
         return None
-    return Saved(saved, saved["generation"] == store.trees.generation(STRUCTURAL))
+    return saved
 
 
 def recheck(saved: Saved) -> Settled | None:

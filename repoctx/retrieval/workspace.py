@@ -46,6 +46,7 @@ class Workspace:
     _reader_id: tuple[int, int] | None = field(default=None, repr=False)
     _pinned: dict[str, Record | None] | None = field(default=None, repr=False)
     _derived: dict[str, tuple[int, Any]] = field(default_factory=dict, repr=False)
+    _generations: dict[str, int] | None = field(default=None, repr=False)
 
     def reader(self) -> Reader:
         """The export's reader, reopened when a newer export replaced the file."""
@@ -72,8 +73,14 @@ class Workspace:
     def derived(self, name: str, tree: str, build: Callable[[], T]) -> T:
         """A value derived from one store tree, built again once the tree's generation
         moved (any writer, any process): ``build`` runs once per generation, and the
-        value is shared by every ``view`` of this workspace."""
-        generation = self.store.trees.generation(tree)
+        value is shared by every ``view`` of this workspace. Inside ``pinned()`` a tree's
+        generation is read once, as its records are."""
+        if self._generations is None:
+            generation = self.store.trees.generation(tree)
+        elif tree in self._generations:
+            generation = self._generations[tree]
+        else:
+            generation = self._generations[tree] = self.store.trees.generation(tree)
         held = self._derived.get(name)
         if held is None or held[0] != generation:
             held = self._derived[name] = (generation, build())
@@ -102,16 +109,22 @@ class Workspace:
         if self._pinned is not None:
             yield self
             return
-        self._pinned = {}
+        self._pinned, self._generations = {}, {}
         try:
             yield self
         finally:
-            self._pinned = None
+            self._pinned = self._generations = None
 
     def node(self, path: str) -> FileNode | None:
         """The file node of ``path``, or None when the store does not know it."""
         rec = self.get(self.store.key("file", path))
         return None if rec is None else file_node.file_node(path, rec)
+
+    def indexed(self) -> frozenset[str]:
+        """The paths of every file the store indexes (its live file nodes), scanned once
+        per generation of the file tree: an existence test without decoding a node."""
+        return self.derived("indexed-paths", file_node.STRUCTURAL,
+                            lambda: frozenset(file_node.load_records(self.store)))
 
     def body(self, path: str) -> str | None:
         """The stored text of ``path`` (bounded as the content tree keeps it), or None."""

@@ -260,3 +260,48 @@ def test_a_saved_walk_that_does_not_unpack_is_walked_afresh(repo, damage):
     report = run(repo)
     assert not rechecked(report) and report.unchanged == 4 and report.records_written == 0
     assert rechecked(run(repo))  # the walk saved afresh
+
+
+def test_walk_again_lists_an_unchanged_directory_from_the_saved_walk(repo, monkeypatch):
+    write(repo, NESTED)
+    time.sleep(0.05)
+    settle(repo)
+    (repo / "lib/sub/deep.py").write_text("Z = 5\n")
+    listed = []
+    scandir = os.scandir
+    monkeypatch.setattr(walk_module.os, "scandir",
+                        lambda path: listed.append(path) or scandir(path))
+    with open_store(repo, repo_id="demo") as store:
+        again = walk_cache.walk_again(store, repo)
+    assert listed == []
+    assert again == walk(repo, store_dir=repo / ".repoctx")
+
+
+def test_walk_again_after_a_change_equals_a_fresh_walk(repo):
+    write(repo, NESTED)
+    time.sleep(0.05)
+    settle(repo)
+    write(repo, {"lib/sub/new.py": "N = 1\n"})
+    (repo / "docs/guide.md").unlink()
+    with open_store(repo, repo_id="demo") as store:
+        assert walk_cache.walk_again(store, repo) == walk(repo, store_dir=repo / ".repoctx")
+
+
+def test_listings_are_not_reused_for_a_walk_of_other_bounds(repo):
+    settle(repo)
+    with open_store(repo, repo_id="demo") as store:
+        same = walk_cache.walk_scope(store, 64, 200_000, ())
+        assert walk_cache.listings_for(store, repo, same) is not None
+        other = walk_cache.walk_scope(store, 64, 10, ())
+        assert walk_cache.listings_for(store, repo, other) is None
+
+
+def test_walk_again_without_a_saved_walk_walks(repo):
+    settle(repo)
+    write(repo, {"lib/new.py": "N = 1\n"})
+    with open_store(repo, repo_id="demo") as store:
+        with store.batch() as batch:
+            batch.delete_local(walk_cache._name(store))
+        assert walk_cache.listings_for(store, repo, walk_cache.walk_scope(
+            store, 64, 200_000, ())) is None
+        assert walk_cache.walk_again(store, repo) == walk(repo, store_dir=repo / ".repoctx")

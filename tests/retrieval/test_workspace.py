@@ -4,6 +4,7 @@ import os
 import re
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -159,19 +160,47 @@ def test_repoctx_call_refuses_a_nul_in_a_path_as_a_tool_error(shop):
     assert message.startswith("path: ") and "U+0000 at offset 12" in message
 
 
-def test_a_derived_value_is_built_once_per_generation_of_its_tree(fresh_shop):
-    ws, built = fresh_shop, []
-    tree = "repo-context-structural"
+STRUCTURAL = "repo-context-structural"
 
-    def build():
+
+def counter() -> tuple[list[int], Callable[[], int]]:
+    """A build that counts its runs, and the runs."""
+    built: list[int] = []
+
+    def build() -> int:
         built.append(1)
         return len(built)
 
+    return built, build
+
+
+def test_a_derived_value_is_built_once_per_generation_of_its_tree(fresh_shop):
+    ws, (built, build), tree = fresh_shop, counter(), STRUCTURAL
     assert ws.derived("count", tree, build) == 1
     assert ws.view().derived("count", tree, build) == 1  # views share it
     (ws.root / "shop/new.py").write_text("X = 1\n")
     reconcile_pass(ws.store, ws.root)
     assert ws.derived("count", tree, build) == 2 and len(built) == 2
+
+
+def test_inside_pinned_a_tree_generation_is_read_once(fresh_shop):
+    ws, (_, build), tree = fresh_shop, counter(), STRUCTURAL
+    with ws.pinned():
+        assert ws.derived("count", tree, build) == 1
+        (ws.root / "shop/new.py").write_text("X = 1\n")
+        reconcile_pass(ws.store, ws.root)  # a writer mid-call: the call keeps its view
+        assert ws.derived("count", tree, build) == 1
+    assert ws.derived("count", tree, build) == 2  # the next call sees the new generation
+
+
+def test_indexed_is_every_live_file_node_and_follows_a_pass(fresh_shop):
+    ws = fresh_shop
+    assert "shop/cart.py" in ws.indexed() and "shop/missing.py" not in ws.indexed()
+    assert all(ws.node(path) is not None for path in ws.indexed())
+    os.remove(ws.root / "shop/cart.py")
+    (ws.root / "shop/new.py").write_text("X = 1\n")
+    reconcile_pass(ws.store, ws.root)
+    assert "shop/cart.py" not in ws.indexed() and "shop/new.py" in ws.indexed()
 
 
 def test_body_is_the_stored_text_of_an_indexed_file(fresh_shop):

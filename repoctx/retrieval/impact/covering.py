@@ -302,7 +302,7 @@ class _Query:
         directory, out = posixpath.dirname(source), []
         while True:
             conftest = posixpath.join(directory, _CONFTEST) if directory else _CONFTEST
-            if conftest != source and self.ws.node(conftest) is not None:
+            if conftest != source and conftest in self.ws.indexed():
                 out.append(conftest)
             if not directory:
                 return out

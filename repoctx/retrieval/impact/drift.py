@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from repoctx.extract import definition_digests
-from repoctx.reconcile import Declaration, FileNode, is_binary, walk
+from repoctx.reconcile import Declaration, FileNode, is_binary, walk_again
 from repoctx.reconcile.nodes import content_record, file_node
 from repoctx.reconcile.nodes.fields import lww_value
 from repoctx.retrieval.search.rankings import matches_filter
@@ -48,14 +48,15 @@ def index_drift(ws: Workspace, paths: list[str] | None) -> Drift:
     updated = tuple(sorted(p for p, stat in present.items()
                            if p in nodes and _drifted(ws, nodes[p], stat)))
     return Drift(added, updated, removed,
-                 before={p: _stored(ws, nodes[p]) for p in updated},
+                 before={p: stored_declarations(ws, nodes[p]) for p in updated},
                  gone={p: tuple(nodes[p].symbols) for p in removed})
 
 
 def on_disk(ws: Workspace, paths: list[str] | None) -> dict[str, tuple[int, int]]:
     """``path -> (size, mtime_ns)`` of the files the index would see (limited to
-    ``paths``): the reconcile's own walk, so ignore rules and the store are the same."""
-    found = walk(ws.root, store_dir=ws.store.path)
+    ``paths``): the reconcile's own walk, so ignore rules and the store are the same
+    (reusing the last settled pass's listings of the directories unchanged since)."""
+    found = walk_again(ws.store, ws.root)
     keep = {f.path: (f.size, f.mtime_ns) for f in found.files}
     if not paths:
         return keep
@@ -81,7 +82,7 @@ def _drifted(ws: Workspace, node: FileNode, stat: tuple[int, int]) -> bool:
     return hashlib.sha256(data).hexdigest() != node.digest
 
 
-def _stored(ws: Workspace, node: FileNode) -> dict[str, Declaration]:
+def stored_declarations(ws: Workspace, node: FileNode) -> dict[str, Declaration]:
     """What the store says ``node``'s file declares, each with its digest where the
     stored body of the same version gives one to a declaration stored without."""
     stored = {}

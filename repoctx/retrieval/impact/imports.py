@@ -98,7 +98,8 @@ def _module_file(ws: Workspace, base: str, package: bool = False) -> str | None:
     ``package``)."""
     candidates = [] if package else [f"{base}.py", f"{base}.pyi"]
     init = posixpath.join(base, "__init__") if base else "__init__"
+    indexed = ws.indexed()
     for candidate in (*candidates, f"{init}.py", f"{init}.pyi"):
-        if ws.node(candidate) is not None:
+        if candidate in indexed:
             return candidate
     return None

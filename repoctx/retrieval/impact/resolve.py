@@ -124,7 +124,7 @@ def module_files(ws: Workspace) -> dict[str, str]:
 
 
 def _module_map(ws: Workspace) -> dict[str, str]:
-    paths = sorted((p for p in file_node.load_records(ws.store) if language_of(p) == "python"),
+    paths = sorted((p for p in ws.indexed() if language_of(p) == "python"),
                    key=lambda p: (p.endswith(".pyi"), p))
     packages = {posixpath.dirname(p) for p in paths
                 if posixpath.basename(p) in ("__init__.py", "__init__.pyi")}

@@ -13,13 +13,15 @@ tree to compare with (session records hold deliveries, not the tree).
 
 from __future__ import annotations
 
+import hashlib
 import os
 
 from repoctx.errors import GitError, NotAGitRepositoryError, ToolError
 from repoctx.extract import extract
 from repoctx.git import blobs, commit_of, diff_names, untracked
 from repoctx.reconcile import declarations_of
-from repoctx.retrieval.impact.drift import Drift, binary, on_disk
+from repoctx.reconcile.nodes import file_node
+from repoctx.retrieval.impact.drift import Drift, binary, on_disk, stored_declarations
 from repoctx.retrieval.search.rankings import matches_filter
 from repoctx.retrieval.workspace import Workspace
 
@@ -48,10 +50,10 @@ def git_drift(ws: Workspace, paths: list[str] | None, revision: str) -> Drift:
             added.append(path)
         elif kinds[path] == "removed":
             removed.append(path)
-            gone[path] = tuple(sorted(_declared(path, old.get(path))))
+            gone[path] = tuple(sorted(_declared(ws, path, old.get(path))))
         elif _differs(ws, path, old.get(path)):
             updated.append(path)
-            before[path] = _declared(path, old.get(path))
+            before[path] = _declared(ws, path, old.get(path))
     return Drift(tuple(added), tuple(updated), tuple(removed), before=before, gone=gone,
                  baseline={"rev": revision, "commit": commit,
                            "cutFiles": len(kinds) - len(kept)})
@@ -98,9 +100,17 @@ def _differs(ws: Workspace, path: str, old: bytes | None) -> bool:
         return True
 
 
-def _declared(path: str, data: bytes | None) -> dict:
-    """The declarations of ``path``'s text ``data`` (none when there is no text)."""
+def _declared(ws: Workspace, path: str, data: bytes | None) -> dict:
+    """The declarations of ``path``'s text ``data`` (none when there is no text): the
+    stored ones when the index holds exactly these bytes, projected in the current shape
+    with every digest (the common case, a commit then edits: no parse), else extracted."""
     if data is None:
         return {}
+    node = ws.node(path)
+    if (node is not None and node.has(file_node.SYMBOLS) and node.has(file_node.DECLS)
+            and hashlib.sha256(data).hexdigest() == node.digest):
+        stored = stored_declarations(ws, node)
+        if len(stored) == len(node.symbols) and all(d.digest for d in stored.values()):
+            return stored
     text = data.decode("utf-8", errors="replace")
     return declarations_of(path, extract(path, text), text)

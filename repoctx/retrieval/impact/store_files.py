@@ -15,7 +15,7 @@ class StoreFiles:
 
     def exists(self, path: str) -> bool:
         """True if the store indexes ``path``."""
-        return self.ws.node(path) is not None
+        return path in self.ws.indexed()
 
     def read(self, path: str) -> str | None:
         """The stored body of ``path``."""
