@@ -10,17 +10,14 @@ from __future__ import annotations
 
 GUIDES: dict[str, str] = {
     "repocontext_changed": (
-        "What changed in the working tree since it was indexed (added, updated, removed "
-        "files), which symbols those edits touch, what depends on them and which tests to "
-        "run. With since (a git revision: HEAD, main, HEAD~3, a sha) the baseline is git's "
-        "tree at that commit instead, untracked files that git does not ignore included; a "
-        "definition is modified only when its own text changed there, so a moved one is "
-        "not; since names the commit compared with and cutFiles the differing files left "
-        "out past 2,000. Without since the baseline stays the last index, whether or not "
-        "the folder is in git: until the server follows the tree while serving, the index "
-        "is the state the other tools answer from, and HEAD can be asked for by name. "
-        "since needs a git repository; an unknown revision, or one that is not a commit, "
-        "is a tool error naming it."),
+        "What changed in the working tree (added, updated, removed files), which symbols "
+        "those edits touch, what depends on them and which tests to run. The baseline is "
+        "since, a git revision (HEAD, main, HEAD~3, a sha; default HEAD in a git checkout): "
+        "git's tree at that commit, untracked files git does not ignore included; since "
+        "\"index\" (the default outside git) is the last index instead. A definition is "
+        "modified only when its own text changed, so a moved one is not; since names the "
+        "commit compared with and cutFiles the differing files left out past 2,000. An "
+        "unknown revision, or one that is not a commit, is a tool error naming it."),
     "repocontext_context": (
         "Assemble the code a task needs within a token budget: the best search hits, the "
         "definitions the task names, the ones holding text it quotes (an error message or "

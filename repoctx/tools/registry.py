@@ -112,11 +112,11 @@ READ_TOOLS: tuple[Tool, ...] = (
     ),
     Tool(
         "repocontext_changed",
-        "Working-tree edits since indexing (or a git revision): files, definitions touched, "
-        "their dependents and the tests to run.",
+        "Working-tree edits since a git revision (default HEAD) or the last index: files, "
+        "definitions touched, their dependents and the tests to run.",
         schema({"paths": strings("Only these files or folders."),
-                "since": string("Git revision to compare with.", 256)}),
-        _changed, title="What changed since indexing", output_schema=outputs.CHANGED,
+                "since": string("Git revision, or \"index\".", 256)}),
+        _changed, title="What changed", output_schema=outputs.CHANGED,
     ),
     Tool(
         "repocontext_index_status",

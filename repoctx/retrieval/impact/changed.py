@@ -1,13 +1,13 @@
 """retrieval/impact/changed — ``repocontext_changed``: what an edit touches, which tests to run.
 
-The files that drifted from a baseline (``impact.drift``: the last index by default;
-``impact.since``: a git revision's tree), the definitions added, removed, or modified
-(their own text's digest changed: ``extract.definition_digests``, re-extracted from the
-working copy and compared with the baseline's), the definitions enclosing a changed one,
-their dependents (resolved through imports first, ``impact.resolve``) and the test files
-covering them (the coverage data's first, then ``covering``). Declarations stored
-without a digest (by an older version) get theirs from the stored body; without a body
-they are compared whole.
+The files that drifted from a baseline (``impact.since``: a git revision's tree, ``HEAD``
+by default in a git checkout; ``impact.drift``: the last index, outside git or asked
+for), the definitions added, removed, or modified (their own text's digest changed:
+``extract.definition_digests``, re-extracted from the working copy and compared with the
+baseline's), the definitions enclosing a changed one, their dependents (resolved through
+imports first, ``impact.resolve``) and the test files covering them (the coverage data's
+first, then ``covering``). Declarations stored without a digest (by an older version) get
+theirs from the stored body; without a body they are compared whole.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from repoctx.retrieval.impact.coverage_tests import Span, coverage_tests
 from repoctx.retrieval.impact.covering import TESTS_K, covering_tests
 from repoctx.retrieval.impact.drift import Drift, index_drift
 from repoctx.retrieval.impact.resolve import dependents_all
-from repoctx.retrieval.impact.since import git_drift
+from repoctx.retrieval.impact.since import LAST_INDEX, default_baseline, git_drift
 from repoctx.retrieval.symbols import declarations
 from repoctx.retrieval.workspace import Workspace
 
@@ -29,13 +29,16 @@ from repoctx.retrieval.workspace import Workspace
 def changed(ws: Workspace, paths: list[str] | None = None, since: str | None = None,
             ) -> dict[str, Any]:
     """``{added, updated, removed, changedSymbols, containingChanges, dependents, tests,
-    coverage}`` of the working tree against the last index, or against git's tree at
-    revision ``since`` (then also ``since: {rev, commit, cutFiles}``). ``tests``: the
+    coverage}`` of the working tree against git's tree at revision ``since`` (then also
+    ``since: {rev, commit, cutFiles}``; by default ``HEAD`` in a git checkout) or against
+    the last index (``since="index"``, and the default outside git). ``tests``: the
     coverage data's first, then the static evidence's for files the data did not name."""
     # dependents, covering tests and import resolution look up the same file nodes and
     # bodies thousands of times on a large tree: one read per key for the whole call
     with ws.pinned():
-        drift = index_drift(ws, paths) if since is None else git_drift(ws, paths, since)
+        baseline = default_baseline(ws.root) if since is None else since
+        drift = (index_drift(ws, paths) if baseline in (None, LAST_INDEX)
+                 else git_drift(ws, paths, baseline))
         symbols, declared = _changed_symbols(ws, drift)
         covered, coverage = coverage_tests(ws, _stored_spans(ws, symbols))
         answer = {"added": list(drift.added), "updated": list(drift.updated),

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from pathlib import Path
 
 from repoctx.errors import GitError, NotAGitRepositoryError, ToolError
 from repoctx.extract import extract
@@ -28,6 +29,24 @@ from repoctx.retrieval.workspace import Workspace
 MAX_FILES = 2000
 """The most differing files one answer compares: a diff against an old revision can span
 the whole tree, and every file compared is read and extracted twice."""
+
+
+LAST_INDEX = "index"
+"""The ``since`` that asks for the last index as the baseline, inside git too."""
+
+
+def default_baseline(root: Path) -> str | None:
+    """``HEAD`` when ``root`` is a git checkout's top with a commit, else None (the last
+    index): a watching server keeps the index current, so inside git what an agent
+    changed is measured from the commit it started on. A tree nested in another
+    repository (and ignored there, like a vendored or cached copy) is not that checkout."""
+    if not (root / ".git").exists():
+        return None
+    try:
+        commit_of(root, "HEAD")
+    except GitError:  # no commit yet, or git missing: the last index is the baseline
+        return None
+    return "HEAD"
 
 
 def git_drift(ws: Workspace, paths: list[str] | None, revision: str) -> Drift:

@@ -117,3 +117,28 @@ def test_outside_git_since_is_a_tool_error_and_the_index_baseline_still_answers(
         assert "since" not in changed(ws)
     finally:
         ws.close()
+
+
+def test_in_a_git_checkout_the_default_baseline_is_head_and_index_asks_for_the_last_index(repo):
+    root = repo.root
+    (root / "pkg/calc.py").write_text(CALC.replace("return x * 2", "return x * 3"))
+    by_default = changed(repo)
+    assert by_default["since"]["rev"] == "HEAD"
+    assert names(by_default) == {("pkg.calc.price", "modified")}
+    commit_all(root, "second")  # committed: nothing differs from HEAD, the index still does
+    assert changed(repo)["updated"] == []
+    against_index = changed(repo, since="index")
+    assert "since" not in against_index and against_index["updated"] == ["pkg/calc.py"]
+
+
+def test_outside_a_checkout_top_the_default_baseline_is_the_last_index(tmp_path):
+    assert since.default_baseline(tmp_path) is None  # no git at all
+    commit_all(tmp_path, "outer")
+    nested = tmp_path / "vendored"
+    nested.mkdir()
+    assert since.default_baseline(nested) is None  # inside another repository, not its top
+    assert since.default_baseline(tmp_path) == "HEAD"
+    empty = tmp_path / "fresh"
+    empty.mkdir()
+    git(empty, "init", "-q")
+    assert since.default_baseline(empty) is None  # a checkout without a commit yet
