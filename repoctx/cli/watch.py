@@ -27,14 +27,15 @@ def watch(path: Path, store_dir: Path | None, repo_id: str | None, as_json: bool
 
     One line per pass (--json: one JSON object per line); Ctrl-C or SIGTERM stops it.
     """
-    from repoctx.server import Follower, Target, cannot_watch, exit_on_sigterm
+    from repoctx.server import Follower, PassDone, Target, cannot_watch, exit_on_sigterm
 
     target = Target(path, store_dir, repo_id)
     why = cannot_watch(target)
     if why is not None:
-        raise StoreReadOnlyError(why.removeprefix("repoctx: "))
+        raise StoreReadOnlyError(why)
 
-    def show(done):  # one line each, flushed: a pipe reader sees every pass as it ends
+    def show(done: PassDone) -> None:
+        # one line each, flushed: a pipe reader sees every pass as it ends
         click.echo(rendered(done.as_json(), as_json, lambda _: done.line()))
         sys.stdout.flush()
 

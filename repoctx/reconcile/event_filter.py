@@ -24,6 +24,7 @@ from repoctx.reconcile.walk import (
     chained,
     ignore_lines,
     ignored,
+    within,
 )
 
 
@@ -39,12 +40,12 @@ class EventFilter:
     def wants(self, path: str) -> bool:
         """True when a change at ``path`` (absolute) may change what a pass finds."""
         path = os.path.normpath(path)
-        if self.store is not None and _within(path, self.store):
+        if self.store is not None and within(path, self.store):
             return False
         if path in self._exclude_paths():
             self._rules.clear()
             return True
-        if path == self.root or not _within(path, self.root):
+        if path == self.root or not within(path, self.root):
             return False
         parts = path[len(self.root) + 1:].split("/")
         if not NEVER_ENTERED.isdisjoint(parts):
@@ -91,6 +92,3 @@ class EventFilter:
                                        exclude_files(self.root)) or frozenset({""})
         return self._excludes
 
-
-def _within(path: str, ancestor: str) -> bool:
-    return path == ancestor or path.startswith(ancestor.rstrip("/") + "/")

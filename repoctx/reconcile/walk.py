@@ -338,7 +338,7 @@ class _Walker:
         target = os.path.realpath(entry.path)
         if target == self.store:
             return
-        if not _within(target, self.root):
+        if not within(target, self.root):
             self.skipped.append(Skipped(rel, SYMLINK_OUTSIDE_ROOT))
             return
         try:
@@ -350,7 +350,7 @@ class _Walker:
         if not stat.S_ISDIR(info.st_mode):
             if not self._ignored(rules, rel, False):
                 self._file(rel, info)
-        elif _within(directory.real_path, target):
+        elif within(directory.real_path, target):
             self.skipped.append(Skipped(rel, SYMLINK_LOOP))
         elif not self._into_skipped(target):
             self._subdir(replace(directory, reusable=False), entry.path, rel, target, rules,
@@ -360,7 +360,7 @@ class _Walker:
         """True if `target` lies in `.git` or the store, which no path may reach."""
         inside = target[len(self.root):].split("/")
         return not NEVER_ENTERED.isdisjoint(inside) or (
-            self.store is not None and _within(target, self.store))
+            self.store is not None and within(target, self.store))
 
     def _rules(self, directory: _Dir, entries: list[os.DirEntry[str]]) -> tuple[IgnoreRules, ...]:
         """The rules chain for the entries of `directory`: its parents' plus its own."""
@@ -414,7 +414,8 @@ def _decodable(name: str) -> bool:
     return True
 
 
-def _within(path: str, ancestor: str) -> bool:
+def within(path: str, ancestor: str) -> bool:
+    """True when ``path`` is ``ancestor`` or lies under it (both normalised, real paths)."""
     return path == ancestor or path.startswith(ancestor.rstrip("/") + "/")
 
 

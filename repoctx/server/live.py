@@ -298,8 +298,8 @@ class _Started:
 def cannot_watch(target: Target) -> str | None:
     """Why ``target`` cannot be watched (its store is read-only), or None."""
     if target.indexed() and not can_write(target.store):
-        return (f"repoctx: the store at {target.store} is read-only: not following the "
-                "working tree (serving the index as it is)")
+        return (f"the store at {target.store} is read-only: not following the working "
+                "tree (serving the index as it is)")
     return None
 
 
@@ -310,7 +310,7 @@ def following(target: Target, enabled: bool = True) -> Iterator[Follower | None]
     says so once on stderr and is served as it is."""
     why = cannot_watch(target) if enabled else None
     if why is not None:
-        sys.stderr.write(why + "\n")
+        sys.stderr.write(f"repoctx: {why}\n")
     if not enabled or why is not None:
         yield None
         return

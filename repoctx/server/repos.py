@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from repoctx.errors import RepoctxError, ToolError
 from repoctx.store import default_repo_id
+from repoctx.tools.registry import PATH_ARGUMENTS
 
 from .bounded_calls import BoundedCalls
 
@@ -38,7 +39,7 @@ REPO = "repo"
 REPO_MAX_CHARS = 4096
 """The longest ``repo`` value looked at: a folder path, at most what a path argument may be."""
 
-_PATHS = ("path", "paths", "pathPrefix")  # tools.registry.PATH_ARGUMENTS, in a stable order
+_PATHS = tuple(sorted(PATH_ARGUMENTS))  # in a stable order, so errors list repos alike
 _GLOB = re.compile(r"[*?\[]")
 _KEY = re.compile(r"^repo/([^/]+)/")  # a store key names its repository (seed 003 grammar)
 
@@ -98,8 +99,7 @@ class Repos:
             raise ValueError("a server serves at least one repository")
         self.repos = tuple(repos)
         if self.many:  # the instructions name every id, so the stores open now
-            for repo in self.repos:
-                repo.try_open()
+            self._open_all()
 
     @classmethod
     def single(cls, workspace: Workspace | Callable[[], Workspace]) -> Repos:
