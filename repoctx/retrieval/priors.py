@@ -15,14 +15,10 @@ from __future__ import annotations
 from repoctx.retrieval.path_roles import (
     CATALOGUE_SUFFIXES,
     is_changelog,
-    is_secondary,
     is_test_path,
     is_vendored,
 )
 from repoctx.retrieval.tuning import TUNING, Tuning
-
-__all__ = ["CHANGELOG_WORDS", "DOC_WORDS", "PROSE_KINDS", "TEST_WORDS", "document_prior",
-           "is_changelog", "is_secondary", "is_test_path", "is_vendored"]
 
 PROSE_KINDS = frozenset({"text", "markdown"})
 DOC_WORDS = frozenset({"doc", "docs", "documentation", "documented", "guide", "tutorial",

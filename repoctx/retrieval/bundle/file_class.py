@@ -17,13 +17,8 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from repoctx.retrieval.priors import (
-    CHANGELOG_WORDS,
-    DOC_WORDS,
-    TEST_WORDS,
-    is_changelog,
-    is_test_path,
-)
+from repoctx.retrieval.path_roles import is_changelog, is_test_path
+from repoctx.retrieval.priors import CHANGELOG_WORDS, DOC_WORDS, TEST_WORDS
 from repoctx.retrieval.tuning import TUNING, Tuning
 
 SOURCE, TEST, PROSE, CHANGELOG = "source", "test", "prose", "changelog"

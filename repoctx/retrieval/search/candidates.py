@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from repoctx.retrieval.index.tables import AUX_TABLE
-from repoctx.retrieval.priors import CHANGELOG_WORDS, TEST_WORDS, document_prior, is_secondary
+from repoctx.retrieval.path_roles import is_secondary
+from repoctx.retrieval.priors import CHANGELOG_WORDS, TEST_WORDS, document_prior
 from repoctx.retrieval.query import QueryTerms, is_compound, light_stem
 from repoctx.retrieval.search.fusion import fuse, ordered
 from repoctx.retrieval.search.fuzzy import Vocabulary
