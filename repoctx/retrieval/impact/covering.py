@@ -76,7 +76,6 @@ _CONFTEST = "conftest.py"
 _TEST_EVIDENCE = (xref_record.TESTS, xref_record.DEPENDENTS)
 """Tests, then the other symbols of test files (helpers, module-level schemas, classes
 nested in a test), which the store lists as dependents."""
-_RENAMING = frozenset({"javascript", "typescript"})  # languages whose exports rename
 _NAME_DISTANCE = 1
 _SIBLING_DISTANCE = MAX_DEPTH + 1
 
@@ -218,10 +217,8 @@ class _Query:
         """The simple names ``fq`` is referred to by: its own, then those its file
         exports it under when it is a top-level definition (``export { stringType as
         string }``)."""
-        name = simple_name(fq)
-        if path is None or language_of(path) not in _RENAMING:
-            return [name]
-        if qualname_parts(path, fq) != (name,):
+        name = simple_name(fq)  # the languages whose receivers are read rename on export
+        if not receivers.receiver_aware(path) or qualname_parts(path, fq) != (name,):
             return [name]
         if path not in self._aliases:
             self._aliases[path] = export_aliases(path, self._whole(path))
