@@ -109,7 +109,7 @@ def tree_root(split: str, tree: str) -> Path:
     folder = TREES / f"{split}-{tree}"
     if folder.is_dir():
         return folder
-    partial = TREES / f".{split}-{tree}.partial"
+    partial = TREES / f".{split}-{tree}.{os.getpid()}.partial"  # runs may share the cache
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)
     archive = subprocess.Popen(["git", f"--git-dir={mirror(split)}", "archive", tree],
@@ -122,7 +122,10 @@ def tree_root(split: str, tree: str) -> Path:
         shutil.rmtree(partial, ignore_errors=True)
         raise SystemExit(f"could not extract {split} commit {tree} from {mirror(split)} "
                          "(is the mirror up to date?)")
-    partial.rename(folder)
+    try:
+        partial.rename(folder)
+    except OSError:  # another run extracted the same commit first: keep its tree
+        shutil.rmtree(partial, ignore_errors=True)
     return folder
 
 

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import fcntl
 import json
 import re
 import shutil
@@ -105,20 +106,25 @@ def workspace(split: str, tree: str, reindex: bool, log: Callable[[str], None]):
     folder = STORES / f"{split}-{tree}-{index_key()}"
     repo_id = f"{split}-{tree}"
     done = folder / ".indexed"
-    if reindex and folder.exists():
-        shutil.rmtree(folder)
-    if not done.exists():
-        shutil.rmtree(folder, ignore_errors=True)
-        folder.mkdir(parents=True)
-        start = time.perf_counter()
-        store = open_store(root, repo_id=repo_id, store_dir=folder / "store")
-        vectors.choose(store, "none")  # structure and words only, whatever is installed
-        reconcile_pass(store, root)
-        export_store(store, root, folder / "export.sqlite", finalize=export_extras(store))
-        done.write_text(f"{time.perf_counter() - start:.1f}\n")
-        log(f"indexed {split} {tree} in {time.perf_counter() - start:.0f} s -> {folder}")
-    else:
-        store = open_store(root, repo_id=repo_id, store_dir=folder / "store")
+    STORES.mkdir(parents=True, exist_ok=True)
+    # Worktrees may share one cache: a lock per index keeps two runs from building (and
+    # deleting) the same folder at once; the second waits and then reuses the first's.
+    with open(folder.with_name(folder.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if reindex and folder.exists():
+            shutil.rmtree(folder)
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir(parents=True)
+            start = time.perf_counter()
+            store = open_store(root, repo_id=repo_id, store_dir=folder / "store")
+            vectors.choose(store, "none")  # structure and words only, whatever is installed
+            reconcile_pass(store, root)
+            export_store(store, root, folder / "export.sqlite", finalize=export_extras(store))
+            done.write_text(f"{time.perf_counter() - start:.1f}\n")
+            log(f"indexed {split} {tree} in {time.perf_counter() - start:.0f} s -> {folder}")
+        else:
+            store = open_store(root, repo_id=repo_id, store_dir=folder / "store")
     return Workspace(store, root, folder / "export.sqlite"), root
 
 
