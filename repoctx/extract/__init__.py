@@ -12,8 +12,9 @@ file). Most modules describe their definitions as `treewalk.Rule`s in a
 `grammar.load`, which yields None when the package is not installed, so the
 language's files become text sections only and `missing_grammar` names the package
 for the index report's warning. Extractors mark syntax-known tests (`Symbol.test`).
-`definition_digests` (`extract/digest.py`) digests each definition's own text from the
-file's text and the definitions' spans, the same way for every language.
+`links_of` (`extract/links.py`) says what a file imports, binds and re-exports, for the
+store to keep. `definition_digests` (`extract/digest.py`) digests each definition's own
+text from the file's text and the definitions' spans, the same way for every language.
 The Python extractor also qualifies references as far as the file says
 (`Symbol.targets`, from the file's `bindings_of`).
 
@@ -26,6 +27,14 @@ from repoctx.extract.digest import definition_digests
 from repoctx.extract.language import Files, Import, Language, split_qualname
 from repoctx.extract.languages.js_exports import export_aliases
 from repoctx.extract.languages.python import bindings_of
+from repoctx.extract.links import (
+    Imported,
+    Links,
+    imports_in,
+    links_from_wire,
+    links_of,
+    reexports_in,
+)
 from repoctx.extract.modules import module_name
 from repoctx.extract.path_language import language_of
 from repoctx.extract.registry import (
@@ -53,8 +62,10 @@ __all__ = [
     "FUNCTION",
     "Files",
     "Import",
+    "Imported",
     "KINDS",
     "Language",
+    "Links",
     "METHOD",
     "Symbol",
     "VARIABLE",
@@ -63,6 +74,7 @@ __all__ = [
     "export_aliases",
     "extract",
     "extractor_for",
+    "imports_in",
     "imports_of",
     "is_test_file",
     "is_test_name",
@@ -71,11 +83,14 @@ __all__ = [
     "language_of",
     "language_record",
     "languages",
+    "links_from_wire",
+    "links_of",
     "missing_grammar",
     "module_name",
     "name_parts",
     "qualify",
     "qualname_parts",
+    "reexports_in",
     "register",
     "resolve_import",
     "separator_of",

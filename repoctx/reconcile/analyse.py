@@ -13,8 +13,8 @@ import hashlib
 import os
 from dataclasses import dataclass
 
-from repoctx.extract import extract, extractor_for, language_of
-from repoctx.reconcile.nodes.content_record import MAX_READ_BYTES, pack_body
+from repoctx.extract import extract, extractor_for, language_of, links_of
+from repoctx.reconcile.nodes.content_record import MAX_READ_BYTES, bounded_body, pack_body
 from repoctx.reconcile.nodes.symbol_record import Declaration, declarations_of
 from repoctx.reconcile.walk import is_binary
 from repoctx.tokenizer import count_tokens
@@ -48,6 +48,9 @@ class Analysis:
     body: bytes | None = None
     """The stored form of the bounded body (``content_record.pack_body``, compressed here, in
     the worker)."""
+    links: tuple | None = None
+    """``extract.links_of`` the bounded body, as stored (``Links.wire``), for a Python
+    file whose content is projected; None otherwise."""
     decls: dict[str, Declaration] | None = None
     """Declarations by fully-qualified name; None when not extracted (not asked, no
     extractor, too large)."""
@@ -86,8 +89,9 @@ def _analyse(root: str, job: Job) -> Analysis:
         decls = declarations_of(job.path, extract(job.path, text), text)
     if not job.content:
         return Analysis(job.path, decls=decls, **base)
+    links = links_of(job.path, bounded_body(text)).wire() if language == "python" else None
     return Analysis(job.path, tokens=count_tokens(text), body=pack_body(text),
-                    decls=decls, **base)
+                    links=links, decls=decls, **base)
 
 
 def _large(path: str, handle, stat: os.stat_result) -> Analysis:

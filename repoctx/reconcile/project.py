@@ -63,13 +63,15 @@ class Projector:
         self._update(self.store.key("file", node.path),
                      lambda cur: file_node.node_delta(cur, node, tick, self.replica))
 
-    def content(self, path: str, body: str | bytes, digest: str) -> bool:
-        """Write the content projection; False (and a warning) if the content tree failed."""
+    def content(self, path: str, body: str | bytes, digest: str,
+                links: tuple | None = None) -> bool:
+        """Write the content projection (the body and its ``links``); False (and a
+        warning) if the content tree failed."""
         tick = self.store.tick()
         try:
             self._update(self.store.key("content", path),
                          lambda cur: content_record.content_delta(cur, body, digest, tick,
-                                                                  self.replica))
+                                                                  self.replica, links))
         except StoreError as exc:
             # The content tree is a rebuildable projection: degrade, warn, heal later.
             self.counts.warnings.append(f"content not projected for {path}: {exc}")

@@ -153,7 +153,8 @@ def _scope(store: Store, options: PassOptions, excludes: tuple[ExcludeFile, ...]
     so editing one must re-walk), then the projections (a new shape of the declarations
     unsettles a settled tree, so the next pass back-fills)."""
     return (walk_cache.walk_scope(store, options.max_depth, options.max_files, excludes),
-            [options.content, options.symbols, options.xref, _grammar_packages(), fn.DECLS])
+            [options.content, options.symbols, options.xref, _grammar_packages(), fn.DECLS,
+             fn.LINKS])
 
 
 def _grammar_packages() -> str:
@@ -311,11 +312,12 @@ def _wants_symbols(path: str, options: PassOptions) -> bool:
 def _missing(markers: tuple[str, ...], size: int, symbols: bool, options: PassOptions,
              ) -> tuple[bool, bool, bool]:
     """The projections (content, symbols, cross-references) a file still lacks; symbols
-    projected in an older shape of the declarations are lacking too."""
+    projected in an older shape of the declarations, and content without the current
+    shape of its links, are lacking too."""
     from repoctx.reconcile.nodes.content_record import MAX_READ_BYTES
 
     small = size <= MAX_READ_BYTES  # a larger file is re-checked by stat, projected once small
-    return (small and options.content and fn.CONTENT not in markers,
+    return (small and options.content and not (fn.CONTENT in markers and fn.LINKS in markers),
             small and symbols and not (fn.SYMBOLS in markers and fn.DECLS in markers),
             options.xref and fn.SYMBOLS in markers and fn.XREF not in markers)
 

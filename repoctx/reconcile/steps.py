@@ -190,8 +190,8 @@ def _apply(projector: Projector, item: Work, a: Analysis, options: PassOptions,
         report.touched += 1
         return
     markers: list[str] = []
-    if a.body is not None and projector.content(a.path, a.body, a.digest):
-        markers.append(fn.CONTENT)
+    if a.body is not None and projector.content(a.path, a.body, a.digest, a.links):
+        markers += [fn.CONTENT, fn.LINKS]
     new_symbols: tuple[str, ...] = ()
     if a.decls is not None:
         decls = a.decls
@@ -226,8 +226,8 @@ def _backfill(projector: Projector, node: fn.FileNode, a: Analysis, options: Pas
     """
     markers = {m for m in node.markers if m in fn.MARKERS}  # an older DECLS goes
     tokens, symbols = node.tokens, node.symbols
-    if a.body is not None and projector.content(a.path, a.body, a.digest):
-        markers.add(fn.CONTENT)
+    if a.body is not None and projector.content(a.path, a.body, a.digest, a.links):
+        markers.update((fn.CONTENT, fn.LINKS))
         tokens = a.tokens
         report.backfilled["content"] += 1
     if a.decls is not None:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PureWindowsPath
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from repoctx import deadline, vectors
 from repoctx.contextpull import Reader
@@ -26,6 +26,9 @@ from repoctx.retrieval.call_stats import CallStats
 from repoctx.retrieval.index.export_refresh import EXPORT_NAME
 from repoctx.retrieval.tuning import TUNING, Tuning
 from repoctx.store import Store, can_write, missing_message, open_store, store_path
+
+if TYPE_CHECKING:
+    from repoctx.extract import Links
 
 T = TypeVar("T")
 _CONTROL = re.compile("[\x00-\x1f\x7f]")
@@ -129,6 +132,11 @@ class Workspace:
     def body(self, path: str) -> str | None:
         """The stored text of ``path`` (bounded as the content tree keeps it), or None."""
         return content_record.body(self.get(self.store.key("content", path)))
+
+    def links(self, path: str) -> Links | None:
+        """What the stored text of ``path`` imports, binds and re-exports, as its content
+        record keeps it (a Python file written by this version), else None."""
+        return content_record.links(self.get(self.store.key("content", path)))
 
     def repo_path(self, given: str, argument: str = "path") -> str:
         """``given`` as the repository-relative POSIX path the index uses.

@@ -183,10 +183,18 @@ def bindings_of(path: str, text: str) -> dict[str, str]:
 
 
 def _parse(text: str) -> tuple[_Grammar, bytes, Node, dict[str, list[Node]]]:
+    """The syntax tree of ``text`` and its query captures. The thread's last parse is
+    kept: a pass reads a file's symbols, then its bindings (``extract.links``) from the
+    same text, and one parse serves both."""
+    held = getattr(_PER_THREAD, "parsed", None)
+    if held is not None and held[0] == text:
+        return held[1]
     source = _encode(text)
     grammar = _grammar()
     root = _parser(grammar).parse(source).root_node
-    return grammar, source, root, QueryCursor(grammar.query).captures(root)
+    parsed = grammar, source, root, QueryCursor(grammar.query).captures(root)
+    _PER_THREAD.parsed = text, parsed
+    return parsed
 
 
 def _bindings(path: str, module: str, captures: dict[str, list[Node]], spans: list[_Span],

@@ -1,6 +1,7 @@
 """reconcile/nodes — the record shapes the reconcile writes, one module per tree family:
 root, file, package, content, symbol, cross-reference and coverage nodes (and
-``decl_wire``, the version of the symbol record's declaration tuple)."""
+``decl_wire`` and ``links_wire``, the versions of the symbol record's declaration tuple
+and of the content record's links)."""
 
 from typing import TYPE_CHECKING
 
@@ -13,6 +14,7 @@ if TYPE_CHECKING:
         decl_wire,
         fields,
         file_node,
+        links_wire,
         package_node,
         root_node,
         symbol_record,
@@ -25,6 +27,7 @@ __all__ = [
     "decl_wire",
     "fields",
     "file_node",
+    "links_wire",
     "package_node",
     "root_node",
     "symbol_record",
@@ -33,4 +36,4 @@ __all__ = [
 
 export_lazily(__name__, {
 }, modules=("content_record", "coverage_record", "decl_wire", "fields", "file_node",
-             "package_node", "root_node", "symbol_record", "xref_record"))
+             "links_wire", "package_node", "root_node", "symbol_record", "xref_record"))

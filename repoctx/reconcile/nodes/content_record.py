@@ -11,14 +11,28 @@ copy is a third of Django's LMDB (39 MB of 115; compressed, 11 MB). Records
 of an older writer hold the plain text in ``body``, which is still read, and which a new
 write of the record clears. A replica of an older repoctx reading a new record finds no
 ``body`` and reads the file as empty (no imports, no windows) rather than failing.
+
+A Python file's record also holds ``links`` (LWW, ``extract.Links.wire``: the modules
+the bounded body imports, what its names stand for, whether it re-exports), computed in
+the analysing worker from the same bounded body, from the parse its symbols came from.
+It is written with the body, at the same tick by the same replica, so the two merge
+alike (the later write wins both) and never describe different versions of a file. A
+record of another language, or of an older writer, has none (None): a reader computes
+the links from the body then (``links``); the file node's ``LINKS`` marker makes the
+next pass write them into an older store.
 """
 
 from __future__ import annotations
 
 import zlib
+from typing import TYPE_CHECKING
 
 from repoctx.crdt.record import Record
 from repoctx.reconcile.nodes.fields import lww_delta, lww_value
+from repoctx.trees import BY_FAMILY
+
+if TYPE_CHECKING:
+    from repoctx.extract import Links
 
 MAX_CHARS = 65_536
 MAX_READ_BYTES = 4 << 20
@@ -26,7 +40,10 @@ MAX_READ_BYTES = 4 << 20
 PACK_LEVEL = 1
 """zlib level of a stored body: level 6 is 20% smaller on Django's sources but takes
 three times the CPU, in the cold pass's workers."""
-LEGACY_BODY, PACKED_BODY = "body", "zbody"
+LEGACY_BODY, PACKED_BODY, LINKS = "body", "zbody", "links"
+CONTENT_TREE = BY_FAMILY["content"].name
+"""The tree holding the content records: its generation dates what a reader derives
+from them."""
 
 
 def bounded_body(text: str) -> str:
@@ -45,18 +62,29 @@ def unpack_body(packed: bytes) -> str:
 
 
 def content_delta(current: Record | None, body: str | bytes, digest: str, tick: int,
-                  replica: str) -> Record | None:
-    """Delta storing ``body`` (a text, or already ``pack_body``'d) for the file version
-    ``digest``; a plain body left by an older writer is cleared."""
+                  replica: str, links: tuple | None = None) -> Record | None:
+    """Delta storing ``body`` (a text, or already ``pack_body``'d) and its ``links`` (an
+    ``extract.Links.wire``, or None) for the file version ``digest``; a plain body left by
+    an older writer is cleared."""
     packed = pack_body(body) if isinstance(body, str) else body
-    return lww_delta(current, {PACKED_BODY: packed, LEGACY_BODY: None, "digest": digest},
-                     tick, replica)
+    return lww_delta(current, {PACKED_BODY: packed, LEGACY_BODY: None, "digest": digest,
+                               LINKS: links}, tick, replica)
 
 
 def retire_delta(current: Record | None, tick: int, replica: str) -> Record | None:
     """Delta that retires the projection."""
-    return lww_delta(current, {PACKED_BODY: None, LEGACY_BODY: None, "digest": None},
-                     tick, replica)
+    return lww_delta(current, {PACKED_BODY: None, LEGACY_BODY: None, "digest": None,
+                               LINKS: None}, tick, replica)
+
+
+def links(rec: Record | None) -> Links | None:
+    """The stored links of the body (None when the record holds none)."""
+    value = lww_value(rec, LINKS)
+    if value is None:
+        return None
+    from repoctx.extract import links_from_wire  # here: a pass that only reads bodies'
+    # bounds (``MAX_READ_BYTES``) imports no extractor
+    return links_from_wire(value)
 
 
 def body(rec: Record | None) -> str | None:

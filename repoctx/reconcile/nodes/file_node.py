@@ -6,7 +6,9 @@ LWW fields: ``size``, ``mtime_ns``, ``digest`` (SHA-256 hex of the bytes), ``lan
 sorted subset of ``MARKERS`` this version of the file has been processed for).
 ``DECLS`` names the shape of the declarations its symbols were projected in
 (``decl_wire.WIRE_VERSION``): a node without the current one is re-projected once,
-as a back-fill, and a marker of an older shape is dropped then.
+as a back-fill, and a marker of an older shape is dropped then. ``LINKS`` does the same
+for the content record's ``links`` (``links_wire.LINKS_VERSION``): it is set with
+``CONTENT`` when the content record was written with the current shape.
 Retiring a file writes None everywhere, which makes the node a tombstone.
 """
 
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from repoctx.crdt.record import Record
 from repoctx.reconcile.nodes.decl_wire import WIRE_VERSION
 from repoctx.reconcile.nodes.fields import lww_delta, lww_value
+from repoctx.reconcile.nodes.links_wire import LINKS_VERSION
 from repoctx.store import Store
 from repoctx.trees import BY_FAMILY, check_stored, family_prefix, key_name, make_key
 
@@ -28,7 +31,8 @@ if TYPE_CHECKING:
 
 CONTENT, SYMBOLS, XREF = "content", "symbols", "xref"
 DECLS = f"decls-v{WIRE_VERSION}"
-MARKERS = (CONTENT, SYMBOLS, XREF, DECLS)
+LINKS = f"links-v{LINKS_VERSION}"
+MARKERS = (CONTENT, SYMBOLS, XREF, DECLS, LINKS)
 FIELDS = ("size", "mtime_ns", "digest", "language", "tokens", "symbols", "markers")
 
 

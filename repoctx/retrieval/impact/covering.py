@@ -37,6 +37,7 @@ from repoctx.reconcile.nodes import symbol_record, xref_record
 from repoctx.reconcile.xref import marked_test_subjects, snake, test_subjects
 from repoctx.retrieval.impact import receivers
 from repoctx.retrieval.impact.imports import imports
+from repoctx.retrieval.impact.store_files import reexports
 from repoctx.retrieval.symbols import declarations, named, reverse_members
 from repoctx.retrieval.workspace import Workspace
 
@@ -70,8 +71,6 @@ through to reach a module."""
 _DIRECTORY_PACKAGES = frozenset({"go", "java", "csharp"})
 _STRENGTH = {"imports": 0, "calls": 1, "name": 2}
 _INITS = ("__init__.py", "__init__.pyi")
-_REEXPORT = re.compile(r"(?m)^[ \t]*(?:export[ \t]+(?:\*|\{[^}]*\})[^;\n]*?from[ \t]"
-                       r"|pub[ \t]+use[ \t])")
 _CONFTEST = "conftest.py"
 _TEST_EVIDENCE = (xref_record.TESTS, xref_record.DEPENDENTS)
 """Tests, then the other symbols of test files (helpers, module-level schemas, classes
@@ -270,10 +269,10 @@ class _Query:
         """True for a file that passes other modules' names on: a package ``__init__``, or
         a file re-exporting (``export * from``, ``export {…} from``, Rust's ``pub use``),
         as a JavaScript package's entry and its barrels do."""
-        if path not in self._passes_on:  # asked once per hub per import level: cached,
-            # as the search runs over the whole body (seconds over Django's files uncached)
-            self._passes_on[path] = posixpath.basename(path) in _INITS or (
-                _REEXPORT.search(self._body(path)) is not None)
+        if path not in self._passes_on:  # asked once per hub per import level (28k
+            # times on Django): a dict lookup, not a stored-links lookup each time
+            self._passes_on[path] = (posixpath.basename(path) in _INITS
+                                     or reexports(self.ws, path))
         return self._passes_on[path]
 
     def _body(self, path: str) -> str:

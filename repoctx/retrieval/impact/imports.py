@@ -1,48 +1,40 @@
 """retrieval/impact/imports — the modules a stored file imports, each with the indexed
 file it resolves to.
 
-Python is read from the stored body (``import`` / ``from … import``): absolute modules
-from the repository root, the file's own source root or ``src/``, relative ones (``.``,
-``..``, ``from . import x``) from the file's package. Every other language with an
-extractor resolves by its own rules (``extract``'s import seam, over ``StoreFiles``).
+The import statements are the stored ones (``store_files.written_imports``: kept at index time for
+Python, else read from the stored body). Python (``import`` / ``from … import``):
+absolute modules from the repository root, the file's own source root or ``src/``,
+relative ones (``.``, ``..``, ``from . import x``) from the file's package. Every
+other language with an extractor resolves by its own rules (``extract``'s import seam,
+over ``StoreFiles``).
 """
 
 from __future__ import annotations
 
 import posixpath
-import re
 
-from repoctx.extract import imports_of, language_of, module_name, resolve_import
-from repoctx.retrieval.impact.store_files import StoreFiles
+from repoctx.extract import language_of, module_name, resolve_import
+from repoctx.retrieval.impact.store_files import StoreFiles, written_imports
 from repoctx.retrieval.workspace import Workspace
-
-_FROM = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#;]*)", re.M)
-_IMPORT = re.compile(r"^[ \t]*import[ \t]+([\w.]+(?:[ \t]*,[ \t]*[\w.]+)*)", re.M)
-_ITEM = re.compile(r"[(\s]*(\w+)")  # the imported name of ``name`` / ``name as alias``
 
 
 def imports(ws: Workspace, path: str) -> list[dict[str, str | None]]:
-    """Modules a file imports, each with the indexed file it resolves to: Python by the
-    rules below, every other language with an extractor by its own (``extract``)."""
-    body = ws.body(path) or ""
+    """Modules a file imports (``store_files.written_imports``), each with the indexed file it
+    resolves to: Python by the rules below, every other language with an extractor by
+    its own (``extract``)."""
+    written = written_imports(ws, path)
+    found: dict[str, str | None] = {}
     if language_of(path) != "python":
         files = StoreFiles(ws)
-        found_other: dict[str, str | None] = {}
-        for item in imports_of(path, body):
-            found_other.setdefault(item.specifier, resolve_import(path, item.specifier, files))
-        return [{"module": m, "path": p} for m, p in found_other.items()]
-    statements: list[tuple[int, list[tuple[str, str | None]]]] = []
-    for match in _FROM.finditer(body):
-        names = [m.group(1) for item in match.group(2).split(",") if (m := _ITEM.match(item))]
-        entries = _from_import(ws, path, match.group(1), names)
-        statements.append((match.start(), entries))
-    for match in _IMPORT.finditer(body):
-        modules = [m.strip() for m in match.group(1).split(",")]
-        statements.append((match.start(), [(m, _absolute(ws, path, m)) for m in modules]))
-    found: dict[str, str | None] = {}
-    for _, entries in sorted(statements, key=lambda item: item[0]):
-        for module, file in entries:
-            found.setdefault(module, file)
+        for specifier, _ in written:
+            if specifier not in found:
+                found[specifier] = resolve_import(path, specifier, files)
+        return [{"module": m, "path": p} for m, p in found.items()]
+    for module, names in written:
+        entries = ([(module, _absolute(ws, path, module))] if names is None
+                   else _from_import(ws, path, module, list(names)))
+        for name, file in entries:
+            found.setdefault(name, file)
     return [{"module": m, "path": p} for m, p in found.items()]
 
 

@@ -28,15 +28,14 @@ import re
 from typing import Any
 
 from repoctx.extract import (
-    bindings_of,
     imports_of,
     language_of,
     module_name,
     resolve_import,
     simple_name,
 )
-from repoctx.reconcile.nodes import file_node, symbol_record, xref_record
-from repoctx.retrieval.impact.store_files import StoreFiles
+from repoctx.reconcile.nodes import content_record, file_node, symbol_record, xref_record
+from repoctx.retrieval.impact.store_files import StoreFiles, bindings
 from repoctx.retrieval.symbols import LOOKUP_LIMIT, declarations, where
 from repoctx.retrieval.workspace import Workspace
 from repoctx.trees import BY_FAMILY
@@ -142,11 +141,11 @@ def _module_map(ws: Workspace) -> dict[str, str]:
 
 
 def file_bindings(ws: Workspace, path: str) -> dict[str, str]:
-    """What the names of a stored Python file stand for (its imports and definitions)."""
-    cache = ws.derived("python-bindings", BY_FAMILY["content"].name, dict)
+    """What the names of a stored Python file stand for (its imports and definitions:
+    ``store_files.bindings``)."""
+    cache = ws.derived("python-bindings", content_record.CONTENT_TREE, dict)
     if path not in cache:
-        body = ws.body(path) or ""
-        cache[path] = bindings_of(path, body)
+        cache[path] = bindings(ws, path)
     return cache[path]
 
 

@@ -1,10 +1,32 @@
 """retrieval/impact/store_files — the indexed files as the ``extract.Files`` an import
-resolver consults (existence from file nodes, text from the stored bodies)."""
+resolver consults (existence from file nodes, text from the stored bodies), and what a
+stored file imports, binds and re-exports (``extract.Links``: the content record's, else
+read from its stored body, each part alone, as an older store or another language needs).
+"""
 
 from __future__ import annotations
 
+from repoctx.extract import Imported, bindings_of, imports_in, reexports_in
 from repoctx.retrieval.workspace import Workspace
 from repoctx.trees import family_prefix, key_name
+
+
+def written_imports(ws: Workspace, path: str) -> tuple[Imported, ...]:
+    """``Links.imports`` of the stored file ``path``."""
+    stored = ws.links(path)
+    return stored.imports if stored is not None else imports_in(path, ws.body(path) or "")
+
+
+def bindings(ws: Workspace, path: str) -> dict[str, str]:
+    """``Links.bindings`` of the stored Python file ``path``, as a mapping."""
+    stored = ws.links(path)
+    return dict(stored.bindings) if stored is not None else bindings_of(path, ws.body(path) or "")
+
+
+def reexports(ws: Workspace, path: str) -> bool:
+    """``Links.reexports`` of the stored file ``path``."""
+    stored = ws.links(path)
+    return stored.reexports if stored is not None else reexports_in(ws.body(path) or "")
 
 
 class StoreFiles:
