@@ -29,6 +29,7 @@ from repoctx.store import Store, can_write, missing_message, open_store, store_p
 
 if TYPE_CHECKING:
     from repoctx.extract import Links
+    from repoctx.trees import Snapshot
 
 T = TypeVar("T")
 _CONTROL = re.compile("[\x00-\x1f\x7f]")
@@ -50,6 +51,7 @@ class Workspace:
     _pinned: dict[str, Record | None] | None = field(default=None, repr=False)
     _derived: dict[str, tuple[int, Any]] = field(default_factory=dict, repr=False)
     _generations: dict[str, int] | None = field(default=None, repr=False)
+    _snapshot: Snapshot | None = field(default=None, repr=False)
 
     def reader(self) -> Reader:
         """The export's reader, reopened when a newer export replaced the file."""
@@ -78,12 +80,12 @@ class Workspace:
         moved (any writer, any process): ``build`` runs once per generation, and the
         value is shared by every ``view`` of this workspace. Inside ``pinned()`` a tree's
         generation is read once, as its records are."""
-        if self._generations is None:
+        if self._generations is None or self._snapshot is None:
             generation = self.store.trees.generation(tree)
         elif tree in self._generations:
             generation = self._generations[tree]
         else:
-            generation = self._generations[tree] = self.store.trees.generation(tree)
+            generation = self._generations[tree] = self._snapshot.generation(tree)
         held = self._derived.get(name)
         if held is None or held[0] != generation:
             held = self._derived[name] = (generation, build())
@@ -95,28 +97,32 @@ class Workspace:
         Every tool reads through here, so a call past its deadline stops at its next read.
         """
         deadline.check()
-        if self._pinned is None:
+        if self._pinned is None or self._snapshot is None:
             return self.store.get(key)
         if key not in self._pinned:
-            self._pinned[key] = self.store.get(key)
+            self._pinned[key] = self._snapshot.get(key)
         return self._pinned[key]
 
     @contextmanager
     def pinned(self) -> Iterator[Workspace]:
-        """A scope (one tool call) in which every store key is read at most once.
+        """A scope (one tool call) in which every store key is read at most once, all
+        from one read transaction.
 
         A later read of a key gets the first answer: the call sees one record per key,
         and its steps (search, expansion, packing look up the same files and symbols)
-        repeat no store lookup. A nested scope shares the outer one.
+        repeat no store lookup. One transaction for the scope is one consistent view of
+        the store, and costs half the reads: opening one per read was half of each of
+        the ~5,000 reads a ``changed`` on Django makes. A nested scope shares the outer one.
         """
         if self._pinned is not None:
             yield self
             return
-        self._pinned, self._generations = {}, {}
-        try:
-            yield self
-        finally:
-            self._pinned = self._generations = None
+        with self.store.snapshot() as snapshot:
+            self._pinned, self._generations, self._snapshot = {}, {}, snapshot
+            try:
+                yield self
+            finally:
+                self._pinned = self._generations = self._snapshot = None
 
     def node(self, path: str) -> FileNode | None:
         """The file node of ``path``, or None when the store does not know it."""
@@ -126,8 +132,9 @@ class Workspace:
     def indexed(self) -> frozenset[str]:
         """The paths of every file the store indexes (its live file nodes), scanned once
         per generation of the file tree: an existence test without decoding a node."""
-        return self.derived("indexed-paths", file_node.STRUCTURAL,
-                            lambda: frozenset(file_node.load_records(self.store)))
+        return self.derived("indexed-paths", file_node.STRUCTURAL, lambda: frozenset(
+            file_node.load_records(self.store) if self._snapshot is None
+            else file_node.records_in(self.store, self._snapshot)))
 
     def body(self, path: str) -> str | None:
         """The stored text of ``path`` (bounded as the content tree keeps it), or None."""
