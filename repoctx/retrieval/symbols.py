@@ -23,8 +23,9 @@ _NEAR = ("SELECT fq FROM repoctx_search_symbols WHERE name = ? OR fq LIKE ? ESCA
 
 
 def declarations(ws: Workspace, fq_name: str) -> dict[str, Declaration]:
-    """Declaring path -> declaration of one symbol."""
-    return symbol_record.declarations(ws.get(ws.store.key("symbol", fq_name)))
+    """Declaring path -> declaration of one symbol (decoded once per pinned call: the
+    mapping is shared, never change it)."""
+    return ws.view_of(ws.store.key("symbol", fq_name), symbol_record.declarations)
 
 
 def declared_in(ws: Workspace, path: str, fq_names: tuple[str, ...],

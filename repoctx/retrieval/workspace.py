@@ -52,6 +52,8 @@ class Workspace:
     _derived: dict[str, tuple[int, Any]] = field(default_factory=dict, repr=False)
     _generations: dict[str, int] | None = field(default=None, repr=False)
     _snapshot: Snapshot | None = field(default=None, repr=False)
+    _views: dict[tuple[str, Callable[[Record | None], Any]], Any] | None = field(
+        default=None, repr=False)
 
     def reader(self) -> Reader:
         """The export's reader, reopened when a newer export replaced the file."""
@@ -103,6 +105,17 @@ class Workspace:
             self._pinned[key] = self._snapshot.get(key)
         return self._pinned[key]
 
+    def view_of(self, key: str, view: Callable[[Record | None], T]) -> T:
+        """``view(self.get(key))``; inside ``pinned()`` made once per key and view, so
+        a record looked up many times (a symbol's declarations, ~6,000 times by one
+        ``changed`` on Django) is decoded once. The value is shared: never change it."""
+        if self._views is None:
+            return view(self.get(key))
+        held = (key, view)
+        if held not in self._views:
+            self._views[held] = view(self.get(key))
+        return self._views[held]
+
     @contextmanager
     def pinned(self) -> Iterator[Workspace]:
         """A scope (one tool call) in which every store key is read at most once, all
@@ -119,10 +132,11 @@ class Workspace:
             return
         with self.store.snapshot() as snapshot:
             self._pinned, self._generations, self._snapshot = {}, {}, snapshot
+            self._views = {}
             try:
                 yield self
             finally:
-                self._pinned = self._generations = self._snapshot = None
+                self._pinned = self._generations = self._snapshot = self._views = None
 
     def node(self, path: str) -> FileNode | None:
         """The file node of ``path``, or None when the store does not know it."""

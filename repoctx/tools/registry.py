@@ -22,7 +22,6 @@ from repoctx.retrieval.impact.related import K_MAX as RELATED_K_MAX
 from repoctx.retrieval.impact.related import K_MIN as RELATED_K_MIN
 from repoctx.retrieval.query import MAX_TEXT_CHARS
 from repoctx.retrieval.workspace import Workspace
-from repoctx.tokenizer import count_tokens
 from repoctx.tools import memory as memory_tools
 from repoctx.tools import outputs
 from repoctx.tools.spec import Tool, integer, over_bounds, schema, string, strings
@@ -271,10 +270,11 @@ def _with_repo_paths(ws: Workspace, args: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _response_tokens(result: dict[str, Any]) -> int:
-    """The tokens of ``result`` as sent: a sealed response (``wire.seal``) states them."""
+def _response_tokens(result: dict[str, Any]) -> int | str:
+    """The tokens of ``result`` as sent when a sealed response (``wire.seal``) states
+    them, else ``result`` as sent, for ``CallStats`` to count when asked."""
     sealed = result.get(RESPONSE_TOKENS)
-    return sealed if type(sealed) is int else count_tokens(serialize(result))
+    return sealed if type(sealed) is int else serialize(result)
 
 
 serialize = dumps

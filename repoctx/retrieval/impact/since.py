@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from repoctx.errors import GitError, NotAGitRepositoryError, ToolError
@@ -51,15 +52,12 @@ def default_baseline(root: Path) -> str | None:
 
 def git_drift(ws: Workspace, paths: list[str] | None, revision: str) -> Drift:
     """The drift of the working tree (limited to ``paths``) from ``revision``'s tree."""
-    try:
-        commit = commit_of(ws.root, revision)
-        names, loose = diff_names(ws.root, commit), untracked(ws.root)
-    except NotAGitRepositoryError:
-        raise ToolError(f"since needs a git repository: {ws.root} is not in one (leave "
-                        "since out to compare with the last index)") from None
-    except GitError as exc:
-        raise ToolError(f"since: {exc}") from None
-    present = on_disk(ws, paths)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        # git lists what differs while this thread walks the tree (~0.1 s and ~0.2 s on
+        # Django): the walk holds the interpreter, git only waits for its processes
+        listed = pool.submit(_listed, ws.root, revision)
+        present = on_disk(ws, paths)
+        commit, names, loose = listed.result()
     kinds = _kinds(ws, names, loose, present, paths)
     kept = sorted(kinds)[:MAX_FILES]
     old = _blobs(ws, commit, [p for p in kept if kinds[p] != "added"])
@@ -76,6 +74,19 @@ def git_drift(ws: Workspace, paths: list[str] | None, revision: str) -> Drift:
     return Drift(tuple(added), tuple(updated), tuple(removed), before=before, gone=gone,
                  baseline={"rev": revision, "commit": commit,
                            "cutFiles": len(kinds) - len(kept)})
+
+
+def _listed(root: Path, revision: str) -> tuple[str, list[tuple[str, str]], list[str]]:
+    """``revision``'s commit, git's diff of the working tree against it, and the untracked
+    files git does not ignore; git's failures as tool errors."""
+    try:
+        commit = commit_of(root, revision)
+        return commit, diff_names(root, commit), untracked(root)
+    except NotAGitRepositoryError:
+        raise ToolError(f"since needs a git repository: {root} is not in one (leave "
+                        "since out to compare with the last index)") from None
+    except GitError as exc:
+        raise ToolError(f"since: {exc}") from None
 
 
 def _kinds(ws: Workspace, names: list[tuple[str, str]], loose: list[str],
