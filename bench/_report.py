@@ -131,9 +131,10 @@ def table(res: Results, value: str = "value") -> str:
 
 
 def run_and_write(out: Path, name: str, title: str, run: Callable[[Path, Results], None],
-                  value: str = "value") -> None:
+                  value: str = "value", write: bool = True) -> None:
     """``run(tmp, results)`` in a temporary directory, with the load average noted before
-    and after; print the table and write it as the section ``name`` of ``out``."""
+    and after; print the table and (unless not ``write``) write it as the section
+    ``name`` of ``out``."""
     res = Results()
     res.notes.append(f"{os.cpu_count()} cores, shared with other work: load average "
                      f"(1/5 min) {load_average()} at the start.")
@@ -142,4 +143,5 @@ def run_and_write(out: Path, name: str, title: str, run: Callable[[Path, Results
     res.notes.append(f"Load average at the end: {load_average()}.")
     body = table(res, value)
     print(body)
-    write_section(out, name, title, body)
+    if write:
+        write_section(out, name, title, body)

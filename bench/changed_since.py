@@ -19,7 +19,13 @@ meet the same load:
   untracked list and blobs, the walk, the re-extraction), to say what ``since`` adds and
   what the dependents and tests that every ``changed`` answer carries cost.
 
-    python bench/changed_since.py [--repeat 5] [--out docs/benchmarks.md]
+Then the same call through a real MCP client (the ``mcp`` SDK's stdio client) against
+``repoctx serve --no-watch``: one call to warm the server, then ``--repeat`` timed calls
+(each a new pinned call over the same store, so the per-call reads are all made again;
+what stays warm is the process, its imports and what it derives once per store
+generation), each checked to name the same three definitions.
+
+    python bench/changed_since.py [--repeat 5] [--out docs/benchmarks.md] [--no-write]
 """
 
 from __future__ import annotations
@@ -35,8 +41,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # _corpus, _report
 
+import anyio  # noqa: E402
 from _corpus import django_source  # noqa: E402
-from _report import Results, percentile, run_and_write  # noqa: E402
+from _report import Results, load_average, percentile, run_and_write  # noqa: E402
+from mcp.client.session import ClientSession  # noqa: E402
+from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
 from repoctx.extract import extract  # noqa: E402
 from repoctx.retrieval import open_workspace  # noqa: E402
@@ -109,6 +118,34 @@ def drift_seconds(root: Path) -> float:
         return time.perf_counter() - start
 
 
+def named(answer: dict) -> set[tuple[str, str]]:
+    """``(fqName, change)`` of the definitions an answer names."""
+    return {(s["fqName"], s["change"]) for s in answer["changedSymbols"]}
+
+
+async def mcp_calls(root: Path, repeat: int, log: Path) -> tuple[list[float], bool]:
+    """Wall seconds of ``repeat`` ``changed {"since": "HEAD"}`` calls over MCP stdio to a
+    warm ``repoctx serve --no-watch``, and whether each named exactly the edits."""
+    expected = {(fq, "modified") for _, fq, _ in EDITS}
+    params = StdioServerParameters(command=sys.executable, args=[
+        "-m", "repoctx", "serve", "--no-watch", "--repo", str(root)])
+    walls, exact = [], True
+    with log.open("w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write), \
+                ClientSession(read, write) as session:
+            await session.initialize()
+            for number in range(repeat + 1):  # the first warms the server
+                start = time.perf_counter()
+                result = await session.call_tool("repocontext_changed", {"since": "HEAD"})
+                wall = time.perf_counter() - start
+                if result.is_error:
+                    raise SystemExit(f"changed over MCP failed: {result.content}")
+                exact = exact and named(json.loads(result.content[0].text)) == expected
+                if number:
+                    walls.append(wall)
+    return walls, exact
+
+
 def run(tmp: Path, res: Results, repeat: int) -> None:
     """Prepare, edit, then time the calls ``repeat`` times each, interleaved."""
     root = prepare(tmp)
@@ -121,8 +158,7 @@ def run(tmp: Path, res: Results, repeat: int) -> None:
         floor.append(call(root, "repocontext_index_status", "{}")[0])
         wall, answer = call(root, "repocontext_changed", '{"since": "HEAD"}')
         since.append(wall)
-        named = {(s["fqName"], s["change"]) for s in answer["changedSymbols"]}
-        exact = exact and named == expected
+        exact = exact and named(answer) == expected
         index.append(call(root, "repocontext_changed", '{"since": "index"}')[0])
         baseline.append(drift_seconds(root))
     p50 = percentile(floor, 50)
@@ -137,9 +173,19 @@ def run(tmp: Path, res: Results, repeat: int) -> None:
     res.add_text("exactly the 3 edited definitions named, in every run",
                  f"{'yes' if exact else 'no'} ({', '.join(fq for _, fq, _ in EDITS)})",
                  "exact definitions", exact)
+    load = load_average()
+    walls, exact_mcp = anyio.run(mcp_calls, root, repeat, tmp / "serve.log")
+    res.add("MCP client, warm `serve --no-watch`: `changed {since: HEAD}` p50",
+            percentile(walls, 50))
+    res.add("MCP client, warm `serve --no-watch`: `changed {since: HEAD}` p95",
+            percentile(walls, 95))
+    res.add_text("MCP: exactly the 3 edited definitions named, in every call",
+                 "yes" if exact_mcp else "no", "exact definitions", exact_mcp)
     res.notes.append(f"{repeat} runs of each, interleaved; floor = `repoctx call "
                      "repocontext_index_status` (process start, import, store open). Edits: "
                      + "; ".join(f"{fq} ({how})" for _, fq, how in EDITS) + ".")
+    res.notes.append(f"MCP rows: the `mcp` SDK's stdio client, one warming call then "
+                     f"{repeat} timed ones; load average (1/5 min) {load} when they began.")
 
 
 def main() -> None:
@@ -147,9 +193,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--out", type=Path, default=Path("docs/benchmarks.md"))
+    parser.add_argument("--no-write", action="store_true", help="do not touch --out")
     args = parser.parse_args()
     run_and_write(args.out, "changed-since", "changed since a git revision (Django, 3 edits)",
-                  lambda tmp, res: run(tmp, res, args.repeat))
+                  lambda tmp, res: run(tmp, res, args.repeat), write=not args.no_write)
 
 
 if __name__ == "__main__":
