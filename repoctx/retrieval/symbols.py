@@ -10,7 +10,6 @@ from __future__ import annotations
 from repoctx.extract import simple_name
 from repoctx.reconcile import Declaration, snake
 from repoctx.reconcile.nodes import symbol_record, xref_record
-from repoctx.retrieval.search.state import search_state, sqlite_errors
 from repoctx.retrieval.workspace import Workspace
 
 LOOKUP_LIMIT = 200
@@ -81,6 +80,9 @@ def reverse_names(ws: Workspace, names: set[str], relation: str) -> list[str]:
 def named(ws: Workspace, name: str, limit: int) -> list[tuple[str, str]]:
     """``(fq, declaring path)`` of at most ``limit`` definitions whose simple name is
     ``name`` (none when the export has no search tables)."""
+    from repoctx.retrieval.search.state import search_state, sqlite_errors  # here: the
+    # search tables' modules are ~60 ms of a fresh process that reads only the store
+
     state = search_state(ws.export)
     if not state.indexed:
         return []
@@ -94,6 +96,8 @@ def suggestions(ws: Workspace, fq_name: str) -> list[str]:
     search tables)."""
     parent = fq_name.rsplit(".", 1)[0]
     like = parent.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + ".%"
+    from repoctx.retrieval.search.state import search_state, sqlite_errors
+
     state = search_state(ws.export)
     if not state.indexed:
         return []

@@ -13,7 +13,6 @@ from types import TracebackType
 from typing import Any
 
 from repoctx.contextpull import sql
-from repoctx.contextpull.read.grep import grep
 from repoctx.contextpull.read.opening import StoreMeta, open_store
 from repoctx.contextpull.read.search import Embedder, search
 from repoctx.contextpull.read.section_rows import (
@@ -90,6 +89,9 @@ class Reader:
     ) -> dict[str, Any]:  # fmt: skip
         """Sections containing ``pattern``: ``{"matches", "truncated"}``."""
         _check_limit(limit)
+        from repoctx.contextpull.read.grep import grep  # here: its ``regex`` module is
+        # ~25 ms of every fresh process that opens a reader and never greps
+
         with translating_sqlite_errors(f"grepping {self.path}"):
             return grep(self._conn, pattern, in_, regex, limit)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import posixpath
 
 from repoctx.extract import language_of, module_name, resolve_import
+from repoctx.reconcile.nodes import file_node
 from repoctx.retrieval.impact.store_files import StoreFiles, written_imports
 from repoctx.retrieval.workspace import Workspace
 
@@ -70,19 +71,23 @@ def _relative(ws: Workspace, path: str, level: int, rest: str) -> str | None:
 def _absolute(ws: Workspace, path: str, module: str) -> str | None:
     """The file of an absolute ``module``: from the root, else from ``path``'s source
     root (the folders above its module path, such as ``src/``), else from ``src/`` (a
-    test beside a src layout imports the package installed from there)."""
+    test beside a src layout imports the package installed from there). Once per source
+    root and module for each generation of the file tree (Django's 460 files importing
+    for one ``changed`` ask ~3,800 times, mostly the same few hundred)."""
     parts = module_name(path).split(".")
     stem = posixpath.splitext(path)[0]
     if stem.endswith("/__init__") or stem == "__init__":
         stem = posixpath.dirname(stem)
     depth = len(parts) if parts != [""] else 0
     source_root = "/".join(stem.split("/")[:-depth]) if depth else posixpath.dirname(stem)
-    relative = module.replace(".", "/")
-    for root in dict.fromkeys(("", source_root, "src")):
-        found = _module_file(ws, posixpath.join(root, relative) if root else relative)
-        if found is not None:
-            return found
-    return None
+    known = ws.derived("python-absolute-modules", file_node.STRUCTURAL, dict)
+    if (source_root, module) not in known:
+        relative = module.replace(".", "/")
+        known[source_root, module] = next(
+            (found for root in dict.fromkeys(("", source_root, "src"))
+             if (found := _module_file(ws, posixpath.join(root, relative) if root
+                                       else relative)) is not None), None)
+    return known[source_root, module]
 
 
 def _module_file(ws: Workspace, base: str, package: bool = False) -> str | None:
