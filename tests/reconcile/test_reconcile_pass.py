@@ -2,13 +2,15 @@ import gc
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from repoctx import open_store
-from repoctx.crdt import record
+from repoctx.crdt import lww_register, record
 from repoctx.errors import StoreBusyError, StoreIOError
+from repoctx.extract import links_of
 from repoctx.reconcile import PassOptions, reconcile_pass, writer_lock
 from repoctx.reconcile.nodes import (
     content_record,
@@ -63,8 +65,8 @@ def test_first_pass_projects_files_packages_symbols_content_and_xref(repo):
     app = node(v, "app.py")
     assert app["language"] == "python" and app["tokens"] > 10 and len(app["digest"]) == 64
     assert app["symbols"] == ("app.Model", "app.Model.save", "app.validate")
-    assert app["markers"] == ("content", file_node.DECLS, "symbols", "xref")
-    assert node(v, "docs/guide.md")["markers"] == ("content",)  # no extractor: no symbols
+    assert app["markers"] == ("content", file_node.DECLS, file_node.LINKS, "symbols", "xref")
+    assert node(v, "docs/guide.md")["markers"] == ("content", file_node.LINKS)  # no symbols
     stored = v["repo-context-content"]["repo/demo/content/app.py"]
     assert "body" not in stored and content_record.unpack_body(stored["zbody"]) == APP
     decl = v["repo-context-symbol"]["repo/demo/symbol/app.Model.save"]["decl"]["app.py"]
@@ -244,9 +246,34 @@ def test_a_new_declaration_shape_reprojects_every_file_once(repo, monkeypatch):
         healed = reconcile_pass(store, repo, PassOptions(workers=1))
         assert healed.backfilled["symbols"] == 2
         assert file_node.load_all(store)["app.py"].markers == (
-            "content", "decls-v99", "symbols", "xref")  # the older marker is gone
+            "content", "decls-v99", file_node.LINKS, "symbols", "xref")  # the older one: gone
         again = reconcile_pass(store, repo, PassOptions(workers=1))
         assert dict(again.backfilled) == {} and again.records_written == 0
+
+
+def test_a_store_without_links_writes_them_once_and_reads_like_a_fresh_one(repo):
+    with open_store(repo, repo_id="demo") as store:
+        reconcile_pass(store, repo, PassOptions(workers=1))
+        for path, node in file_node.load_all(store).items():  # as an older version left it
+            if path.endswith(".py"):  # no links (an older version writes none, either)
+                store.merge(store.key("content", path), record.write({
+                    content_record.LINKS: lww_register.set_value(
+                        lww_register.EMPTY, None, store.tick(), store.replica_id)},
+                    store.tick()))
+            store.merge(store.key("file", path), file_node.node_delta(
+                store.get(store.key("file", path)), replace(node, markers=tuple(
+                    m for m in node.markers if m != file_node.LINKS)), store.tick(),
+                store.replica_id))
+        assert content_record.links(store.get(store.key("content", "app.py"))) is None
+        healed = reconcile_pass(store, repo, PassOptions(workers=1))
+        assert healed.backfilled["content"] == 3 and healed.changed == 0
+        stored = content_record.links(store.get(store.key("content", "app.py")))
+        assert stored == links_of("app.py", APP)
+        assert content_record.links(store.get(store.key("content", "docs/guide.md"))) is None
+        after = tree_values(store)
+        again = reconcile_pass(store, repo, PassOptions(workers=1))
+        assert dict(again.backfilled) == {} and again.records_written == 0
+    assert after["repo-context-content"] == index_fresh(repo)[1]["repo-context-content"]
 
 
 def index_fresh(root: Path):
@@ -348,7 +375,7 @@ def test_a_node_of_the_wrong_shape_is_read_afresh_not_fatal(tmp_path):
         assert any("'app.py': its node does not decode" in w for w in report.warnings)
         assert "failed" not in report.skipped
         assert file_node.load_all(store)["app.py"].markers == (
-            "content", file_node.DECLS, "symbols", "xref")
+            "content", file_node.DECLS, file_node.LINKS, "symbols", "xref")
         again = reconcile_pass(store, root, PassOptions(workers=1))
         assert not again.warnings and again.unchanged == 2
 

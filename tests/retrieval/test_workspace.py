@@ -13,6 +13,7 @@ from repoctx import deadline, open_store
 from repoctx.errors import CallTimeoutError, NotIndexedError, StoreReadOnlyError, ToolError
 from repoctx.reconcile import reconcile_pass
 from repoctx.retrieval import open_workspace
+from repoctx.trees import Snapshot
 
 
 def test_the_reader_is_reused_then_reopened_when_the_export_is_replaced(fresh_shop):
@@ -45,9 +46,15 @@ def test_is_fresh_compares_size_and_mtime(fresh_shop):
 
 def test_inside_pinned_each_store_key_is_read_once(fresh_shop, monkeypatch):
     ws = fresh_shop
-    reads = []
-    real = ws.store.get
-    monkeypatch.setattr(ws.store, "get", lambda key: reads.append(key) or real(key))
+    reads, views = [], []
+    real = Snapshot.get
+
+    def get(snapshot, key):
+        reads.append(key)
+        views.append(id(snapshot))
+        return real(snapshot, key)
+
+    monkeypatch.setattr(Snapshot, "get", get)
     assert ws.node("shop/cart.py") == ws.node("shop/cart.py") and len(reads) == 2
     with ws.pinned():
         with ws.pinned():  # a nested scope shares the outer one
@@ -55,8 +62,23 @@ def test_inside_pinned_each_store_key_is_read_once(fresh_shop, monkeypatch):
         assert ws.node("shop/cart.py") == first and ws.node("nope.py") is None
         assert ws.node("nope.py") is None
     assert len(reads) == 4  # cart.py and nope.py once each
+    assert views[2] == views[3]  # from one read transaction
     ws.node("shop/cart.py")
     assert len(reads) == 5  # the scope is over: reads go to the store again
+
+
+def test_inside_pinned_a_view_of_a_record_is_made_once(fresh_shop):
+    ws = fresh_shop
+    made = []
+
+    def view(rec):
+        made.append(rec)
+        return len(made)
+
+    key = ws.store.key("file", "shop/cart.py")
+    with ws.pinned():
+        assert ws.view_of(key, view) == ws.view_of(key, view) == 1
+    assert ws.view_of(key, view) == 2  # outside a scope: made at every call
 
 
 def indexed(root: Path) -> Path:

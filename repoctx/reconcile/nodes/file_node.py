@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 CONTENT, SYMBOLS, XREF = "content", "symbols", "xref"
 DECLS = f"decls-v{WIRE_VERSION}"
 LINKS = f"links-v{LINKS_VERSION}"
-MARKERS = (CONTENT, SYMBOLS, XREF, DECLS, LINKS)
+MARKERS = (CONTENT, LINKS, SYMBOLS, XREF, DECLS)
 FIELDS = ("size", "mtime_ns", "digest", "language", "tokens", "symbols", "markers")
 
 

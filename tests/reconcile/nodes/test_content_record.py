@@ -1,6 +1,7 @@
 """reconcile/nodes/content_record: a bounded body with its digest; retired to a tombstone."""
 
 from repoctx.crdt import lww_register, record
+from repoctx.extract import links_of
 from repoctx.reconcile.nodes import content_record as cr
 
 
@@ -50,3 +51,14 @@ def test_a_body_that_does_not_unpack_reads_as_missing():
 
 def test_pack_bounds_the_body():
     assert cr.unpack_body(cr.pack_body("a" * (cr.MAX_CHARS + 9))) == "a" * cr.MAX_CHARS
+
+
+def test_links_are_written_with_the_body_and_retired_with_it():
+    links = links_of("pkg/app.py", "from pkg import util\n")
+    rec = cr.content_delta(None, "from pkg import util\n", "d1", 1, "r1", links.wire())
+    assert cr.links(rec) == links
+    assert cr.content_delta(rec, "from pkg import util\n", "d1", 2, "r1", links.wire()) is None
+    assert cr.links(cr.content_delta(None, "x\n", "d1", 1, "r1")) is None  # none written
+    assert cr.links(None) is None
+    retired = record.merge(rec, cr.retire_delta(rec, 3, "r1"))
+    assert record.is_tombstone(retired) and cr.links(retired) is None
