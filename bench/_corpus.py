@@ -16,7 +16,9 @@ import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 
-CACHE = Path(__file__).resolve().parent / ".cache"
+CACHE = (Path(__file__).resolve().parent / ".cache").resolve()
+"""Resolved: a worktree may link its ``.cache`` to another checkout's, and test runners
+name files by their real paths (pytest's node ids, V8 coverage's URLs)."""
 DOWNLOADS = CACHE / "dl"
 _MARKER = ".extracted"
 

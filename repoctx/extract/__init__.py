@@ -16,7 +16,8 @@ for the index report's warning. Extractors mark syntax-known tests (`Symbol.test
 store to keep. `definition_digests` (`extract/digest.py`) digests each definition's own
 text from the file's text and the definitions' spans, the same way for every language.
 The Python extractor also qualifies references as far as the file says
-(`Symbol.targets`, from the file's `bindings_of`).
+(`Symbol.targets`, from the file's `bindings_of`); the JavaScript/TypeScript one spells
+member calls by their receivers, some as chains the store resolves (`receiver_chain`).
 
 Invariants: pure functions of a path and its decoded text (no I/O, no store);
 a language without an extractor (or without its grammar) declares no symbols;
@@ -26,6 +27,7 @@ extractors never raise on malformed source.
 from repoctx.extract.digest import definition_digests
 from repoctx.extract.language import Files, Import, Language, split_qualname
 from repoctx.extract.languages.js_exports import export_aliases
+from repoctx.extract.languages.js_receivers import receiver_chain
 from repoctx.extract.languages.python import bindings_of
 from repoctx.extract.links import (
     Imported,
@@ -90,6 +92,7 @@ __all__ = [
     "name_parts",
     "qualify",
     "qualname_parts",
+    "receiver_chain",
     "reexports_in",
     "register",
     "resolve_import",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from repoctx.extract import simple_name
+from repoctx.extract import receiver_chain, simple_name
 from repoctx.reconcile.nodes.symbol_record import Declaration
 from repoctx.reconcile.nodes.xref_record import DEPENDENTS, TESTS, target_field
 
@@ -53,7 +53,8 @@ def edges(fq_name: str, decls: dict[str, Declaration]) -> set[Edge]:
     short = simple_name(fq_name)
     for decl in decls.values():
         out.update((DEPENDENTS, name) for name in decl.refs)
-        out.update((target_field(spelled), name) for name, spelled in decl.targets)
+        out.update((target_field(spelled), name) for name, spelled in decl.targets
+                   if not receiver_chain(spelled))  # resolved when asked, not an edge
         if decl.is_test:
             out.update((TESTS, name) for name in decl.refs)
             out.update((TESTS, subject) for subject in test_subjects(short, decl.kind))

@@ -8,8 +8,8 @@ no-op pass does) imports nothing the symbol records need.
 
 from __future__ import annotations
 
-WIRE_VERSION = 4
+WIRE_VERSION = 5
 """Raised with every element added to ``Declaration.wire`` (and when an extractor's
 references change), which makes the next pass re-project every file's declarations
 (2: ``digest``; 3: ``targets``; 4: JavaScript/TypeScript targets and a binding's
-value as a reference)."""
+value as a reference; 5: JavaScript/TypeScript receiver chains)."""

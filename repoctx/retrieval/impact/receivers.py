@@ -11,6 +11,12 @@ another class's ``m`` (a base class's ``this.m()`` included: every subclass's ``
 answers it) says nothing about ``K``, and ``K``'s own entry points (the class and
 its static members, ``K.create``) are followed beside the method. Other languages keep the
 simple-name rules of ``covering``.
+
+A receiver chain (``extract.receiver_chain``: ``?.ZodCatch.create``, ``?.string().min``)
+is resolved first, near the definition asked about (``resolve_chain``): a class by its
+name, a call's result by its callee's annotated return type (``create(): ZodString``),
+through a binding to it (``const stringType = ZodString.create``) and the names the
+module exports it under; a chain the store cannot resolve counts as unspelled.
 """
 
 from __future__ import annotations
@@ -30,12 +36,21 @@ points for 3.5 per found."""
 _LIMIT = 16  # definitions of one name examined
 _ANCESTRY = 8  # base classes climbed
 _EXTENDS = re.compile(r"\bextends\s+([\w$]+)")
+_RETURNS = re.compile(r"\)\s*:\s*([A-Za-z_$][\w$]*)\s*(?:<.*>)?\s*$")
+_UNKNOWN = "?."
+_TYPE_ONLY = re.compile(r"(?:export\s+)?(?:declare\s+)?(?:type|interface)\s")
 _LANGUAGES = frozenset({"javascript", "typescript"})
 
 
 def receiver_aware(path: str | None) -> bool:
     """True for a file of a language whose receivers these rules read."""
     return path is not None and language_of(path) in _LANGUAGES
+
+
+def type_only(path: str, signature: str) -> bool:
+    """True for a TypeScript declaration that runs nothing (``type T = …``,
+    ``interface I``): naming a definition in it calls nothing."""
+    return receiver_aware(path) and _TYPE_ONLY.match(signature) is not None
 
 
 def owner_class(ws: Workspace, fq: str, path: str) -> str | None:
@@ -103,3 +118,51 @@ def named_members(ws: Workspace, cls: str, path: str) -> list[tuple[str, str]]:
     prefix = cls + "."
     return [(fq, path) for fq in node.symbols
             if fq.startswith(prefix) and "." not in fq[len(prefix):]]
+
+
+def resolve_chain(ws: Workspace, spelling: str, home: str,
+                  exported: dict[str, str]) -> str | None:
+    """The qualified member a receiver chain stands for, read near the module ``home``
+    whose file exports its definitions under other names as ``exported`` (alias ->
+    name); None when the store cannot say."""
+    receiver, _, member = spelling.rpartition(".")
+    if receiver.endswith("()"):
+        cls = _returned(ws, receiver[:-2], home, exported)
+    else:
+        cls = _qualified(ws, receiver, home, exported)
+    return None if cls is None else f"{cls}.{member}"
+
+
+def _qualified(ws: Workspace, written: str, home: str, exported: dict[str, str]) -> str | None:
+    """The definition ``written`` names: itself when qualified and declared, else (a
+    package's name, or one a barrel passes on) the one of that name or exported under it
+    in ``home``, else the only one the store declares."""
+    if not written.startswith(_UNKNOWN) and declarations(ws, written):
+        return written
+    name = written.rpartition(".")[2]
+    for near in (f"{home}.{name}", f"{home}.{exported.get(name, name)}"):
+        if declarations(ws, near):
+            return near
+    found = {fq for fq, _ in named(ws, name, 2)}
+    return found.pop() if len(found) == 1 else None
+
+
+def _returned(ws: Workspace, callee: str, home: str, exported: dict[str, str],
+              hops: int = 2) -> str | None:
+    """The class a call of ``callee`` returns, as its declaration annotates it (a class
+    called returns itself; a binding to a function returns what that function does)."""
+    fq = _qualified(ws, callee, home, exported)
+    first = symbol_record.primary(declarations(ws, fq)) if fq else None
+    if first is None or fq is None:
+        return None
+    decl = first[1]
+    if decl.kind == "class":
+        return fq
+    match = _RETURNS.search(decl.signature)
+    module = fq[: -len(".".join(qualname_parts(first[0], fq))) - 1]
+    if match is not None:
+        return _qualified(ws, _UNKNOWN + match.group(1), module, {})
+    bound = [spelled for _, spelled in decl.targets]
+    if decl.kind == "variable" and len(bound) == 1 and hops > 0:
+        return _returned(ws, bound[0], module, {}, hops - 1)
+    return None

@@ -68,3 +68,47 @@ def test_a_use_spelled_to_another_class_is_left_out(ws):
     got = {e["path"] for e in covering_tests(ws, [("src/shapes.Box.open", "src/shapes.ts")], 9)
            if e["distance"] == 0}
     assert got == {"src/box.test.ts"}  # b.open() on a Base runs no Box.open
+
+
+SCHEMAS = ("".join(f"export class {name} {{\n  min(n: number) {{\n    return this;\n  }}\n"
+                   f"  static create = (): {name} => new {name}();\n}}\n"
+                   for name in ("Str", "Num", "Arr"))
+           + "const strType = Str.create;\nconst numType = Num.create;\n"
+           + "export { strType as string, numType as number };\n"
+           + "export type Shape = Str | Num;\n")
+CHAINED = {
+    "src/types.ts": SCHEMAS,
+    "src/index.ts": "export * from './types.js';\n",
+    "src/str.test.ts": "import * as z from './index.js';\n\n"
+                       "test('str', () => {\n  z.string().min(5);\n});\n",
+    "src/num.test.ts": "import * as z from './index.js';\n\n"
+                       "test('num', () => {\n  z.number().min(1);\n});\n",
+}
+
+
+@pytest.fixture(scope="module")
+def chained(tmp_path_factory):
+    with build(tmp_path_factory.mktemp("chained"), CHAINED, "chained") as opened:
+        yield opened
+
+
+def test_a_call_result_resolves_through_the_export_binding_and_return_type(chained):
+    exported = {"string": "strType", "number": "numType"}
+    assert receivers.resolve_chain(chained, "src/index.string().min", "src/types",
+                                   exported) == "src/types.Str.min"
+    assert receivers.resolve_chain(chained, "?.Num.min", "src/types", {}) == "src/types.Num.min"
+    assert receivers.resolve_chain(chained, "?.nowhere().min", "src/types", {}) is None
+
+
+def test_a_chained_use_of_another_class_is_left_out(chained):
+    # min is declared by three classes; z.number().min(1) runs Num's, not Str's
+    got = {e["path"] for e in covering_tests(chained, [("src/types.Str.min", "src/types.ts")], 9)
+           if e["distance"] == 0}
+    assert got == {"src/str.test.ts"}
+
+
+def test_type_declarations_run_nothing():
+    assert receivers.type_only("src/types.ts", "type Shape = Str | Num")
+    assert receivers.type_only("src/types.ts", "export interface Def extends Base")
+    assert not receivers.type_only("src/types.ts", "class Str")
+    assert not receivers.type_only("pkg/types.py", "type Alias = int")  # Python's runs
