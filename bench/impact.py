@@ -45,6 +45,8 @@ _OWN = _CHECKOUT / ".venv" / "bin" / "repoctx"
 REPOCTX = [str(_OWN)] if _OWN.exists() else [sys.executable, "-m", "repoctx"]
 """The repoctx under test: the checkout's own."""
 CALL_TIMEOUT = "300"
+_STATIC = "without coverage"
+"""The variant the targets are measured on: static evidence, no coverage data."""
 
 
 def _log(message: str) -> None:
@@ -136,7 +138,7 @@ def _outcomes(rows: list[dict[str, Any]], mode: str | None = None) -> list[Outco
 def run_project(project: Project, size: int, coverage: bool) -> dict[str, Any]:
     """The project's truth, edits and scores under each variant."""
     found, tree_cov = load_or_build(project)
-    trees = {"without coverage": fresh_tree(project, "tree-plain")}
+    trees = {_STATIC: fresh_tree(project, "tree-plain")}
     if coverage and project.language == "python":
         trees["with .coverage"] = tree_cov
     edits = edits_of(project, tree_cov, found["functions"], size)
@@ -200,6 +202,9 @@ def report(results: list[dict[str, Any]], size: int) -> str:
     for res in results:
         for variant, data in res["variants"].items():
             lines.append(_row(f"{res['project']} ({variant})", data["scores"]["all"]))
+    static = [o for res in results if _STATIC in res["variants"]
+              for o in _outcomes(res["variants"][_STATIC]["edits"], None)]
+    lines.append(_row(f"all projects ({_STATIC}: the targets' measure)", summary(static)))
     for res in results:
         lines += ["", f"### {res['project']} {res['version']} ({res['shape']})", "",
                   f"{res['functions']} functions, {res['covered']} covered by some of its "
