@@ -4,11 +4,12 @@ Each instance (``_swe_splits``) is a pasted issue (``problem_statement``) with t
 (``gold_files``) and definitions (``gold_spans``) its reference fix edits, asked against
 its tree: for Django the sdist of its release series, for sympy and sphinx its exact base
 commit (extracted from a git mirror named by ``SWE_MIRROR_SYMPY`` / ``SWE_MIRROR_SPHINX``).
-Each tree is indexed once, as ``repoctx index --embedder none`` does: the store and its
-export are cached under ``bench/.cache/swe/<split>-<tree>-<key>/``, where ``key`` hashes
-the repoctx modules that run while an index is built (``_index_key``: a change to them
-re-indexes, a change to search or bundle code does not; ``--reindex`` forces it). For
-every instance, with the whole problem statement as the task:
+Each tree is indexed once, as ``repoctx index --embedder none`` does (``--embedder
+static``: as ``repoctx index --embedder static`` does, vectors back-filled, search hybrid):
+the store and its export are cached under ``bench/.cache/swe/<split>-<tree>-<key>[-static]/``,
+where ``key`` hashes the repoctx modules that run while an index is built (``_index_key``:
+a change to them re-indexes, a change to search or bundle code does not; ``--reindex``
+forces it). For every instance, with the whole problem statement as the task:
 
 - ``repocontext_context`` at 13k / 27k / 50k tokens: per instance, file recall = share
   of gold files whose text (a slice or the whole file) is in the bundle; reported as
@@ -39,12 +40,14 @@ When a tool refuses the whole task (a tool with input limits), the task is cut t
 longest prefix it takes, and the run says how many were cut.
 
     python bench/swe.py [--split django|sympy|sphinx|all] [--limit N] [--series 3.0]
-                        [--json out.json] [--reindex] [--out docs/benchmarks.md]
+                        [--embedder none|static] [--json out.json] [--reindex]
+                        [--out docs/benchmarks.md]
                         [--no-write] [--show-misses]
 
-``--limit`` applies to each split. Whole runs write docs/benchmarks.md: the Django split's
-own section, and (all three splits) the side-by-side section; ``--json`` writes every
-split's figures keyed by split.
+``--limit`` applies to each split. The figures include each tree's index cost (the wall of
+a build, read back from the cache, and the store + export's disk). Whole keyword runs write
+docs/benchmarks.md: the Django split's own section, and (all three splits) the side-by-side
+section; ``--json`` writes every split's figures keyed by split.
 """
 
 from __future__ import annotations
@@ -94,16 +97,28 @@ _WORD = re.compile(r"[^\W_]+")
 
 # --- index, cached ---------------------------------------------------------------------------
 
-def workspace(split: str, tree: str, reindex: bool, log: Callable[[str], None]):  # noqa: ANN201
+@dataclass(frozen=True)
+class Built:
+    """One tree's index: its workspace, the tree, and what building it cost."""
+
+    ws: Any
+    root: Path
+    seconds: float
+    disk_bytes: int
+
+
+def workspace(split: str, tree: str, reindex: bool, log: Callable[[str], None],
+              embedder: str = "none") -> Built:
     """The tree (a Django series' sdist, a base commit) indexed as ``repoctx index
-    --embedder none`` does (store + export), cached by tree and ``index_key()``."""
+    --embedder EMBEDDER`` does (store, vectors, export), cached by tree, embedder and
+    ``index_key()``."""
     from repoctx import open_store, vectors
     from repoctx.contextpull import export_store
     from repoctx.reconcile import reconcile_pass
     from repoctx.retrieval import Workspace, export_extras
 
     root = tree_root(split, tree)
-    folder = STORES / f"{split}-{tree}-{index_key()}"
+    folder = STORES / f"{split}-{tree}-{index_key()}{'' if embedder == 'none' else '-' + embedder}"
     repo_id = f"{split}-{tree}"
     done = folder / ".indexed"
     STORES.mkdir(parents=True, exist_ok=True)
@@ -118,14 +133,17 @@ def workspace(split: str, tree: str, reindex: bool, log: Callable[[str], None]):
             folder.mkdir(parents=True)
             start = time.perf_counter()
             store = open_store(root, repo_id=repo_id, store_dir=folder / "store")
-            vectors.choose(store, "none")  # structure and words only, whatever is installed
+            chosen = vectors.choose(store, embedder)  # recorded, whatever is installed
             reconcile_pass(store, root)
+            vectors.backfill(store, chosen)  # nothing for ``none``
             export_store(store, root, folder / "export.sqlite", finalize=export_extras(store))
             done.write_text(f"{time.perf_counter() - start:.1f}\n")
             log(f"indexed {split} {tree} in {time.perf_counter() - start:.0f} s -> {folder}")
         else:
             store = open_store(root, repo_id=repo_id, store_dir=folder / "store")
-    return Workspace(store, root, folder / "export.sqlite"), root
+    disk = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
+    return Built(Workspace(store, root, folder / "export.sqlite"), root,
+                 float(done.read_text()), disk)
 
 
 # --- whole-file BM25 -------------------------------------------------------------------------
@@ -292,6 +310,8 @@ class Scores:
     cut_search: int = 0
     cut_context: int = 0
     index_s: dict[str, float] = field(default_factory=dict)
+    built_s: list[float] = field(default_factory=list)
+    disk_bytes: list[int] = field(default_factory=list)
     misses: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -416,7 +436,7 @@ def _tree_order(tree: str) -> tuple[int, ...]:
     return tuple(int(p) for p in tree.split(".")) if re.fullmatch(r"[\d.]+", tree) else ()
 
 
-def run(instances: list[Instance], reindex: bool) -> Scores:
+def run(instances: list[Instance], reindex: bool, embedder: str = "none") -> Scores:
     """Score one split's instances, one tree (series or commit) at a time."""
     s = Scores()
     by_tree: dict[str, list[Instance]] = defaultdict(list)
@@ -425,8 +445,11 @@ def run(instances: list[Instance], reindex: bool) -> Scores:
     for tree in sorted(by_tree, key=_tree_order):
         split = by_tree[tree][0].split
         start = time.perf_counter()
-        ws, root = workspace(split, tree, reindex, _log)
+        built = workspace(split, tree, reindex, _log, embedder)
+        ws, root = built.ws, built.root
         s.index_s[tree] = time.perf_counter() - start
+        s.built_s.append(built.seconds)
+        s.disk_bytes.append(built.disk_bytes)
         defs, bm25 = Definitions(root), WholeFileBM25(root)
         try:
             for inst in by_tree[tree]:
@@ -484,6 +507,10 @@ def summary(s: Scores) -> dict[str, Any]:
                        "bm25_p50": percentile(s.bm25_ms, 50)},
         "cut_to_fit": {"search": s.cut_search, "context": s.cut_context},
         "index_s": s.index_s,
+        "index_cost": {"trees": len(s.built_s),
+                       "build_s_median": statistics.median(s.built_s) if s.built_s else None,
+                       "disk_mb_median": (statistics.median(s.disk_bytes) / 2**20
+                                          if s.disk_bytes else None)},
     }
     return out
 
@@ -497,6 +524,8 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--json", type=Path, default=None,
                         help="write the figures here, per split")
     parser.add_argument("--reindex", action="store_true", help="ignore the cached indexes")
+    parser.add_argument("--embedder", choices=("none", "static"), default="none",
+                        help="index with this embedder (static: search is hybrid)")
     parser.add_argument("--out", type=Path, default=Path("docs/benchmarks.md"))
     parser.add_argument("--no-write", action="store_true", help="leave docs/ untouched")
     parser.add_argument("--show-misses", action="store_true",
@@ -516,14 +545,15 @@ def main() -> None:
         if not instances:
             raise SystemExit(f"no {split} instances (series {args.series!r})")
         start = time.perf_counter()
-        scores = run(instances, args.reindex)
+        scores = run(instances, args.reindex, args.embedder)
         results[split] = summary(scores) | {"wall_s": time.perf_counter() - start}
         if args.show_misses:
             for miss in scores.misses:
                 print(json.dumps(miss), file=sys.stderr)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
-    whole = not args.no_write and args.limit is None and args.series is None
+    whole = (not args.no_write and args.limit is None and args.series is None
+             and args.embedder == "none")
     if "django" in results:
         wall = results["django"]["wall_s"]
         body = report(results["django"], BUDGETS) + f"- Run: {wall:.0f} s.\n"

@@ -99,8 +99,8 @@ def run(instances: list[swe.Instance], budgets: list[int]) -> dict[int, Counter[
     for inst in instances:
         by_tree[inst.tree].append(inst)
     for tree, group in by_tree.items():
-        ws, root = swe.workspace(group[0].split, tree, False, swe._log)
-        defs = swe.Definitions(root)
+        built = swe.workspace(group[0].split, tree, False, swe._log)
+        ws, defs = built.ws, swe.Definitions(built.root)
         try:
             for inst in group:
                 for budget in budgets:

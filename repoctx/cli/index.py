@@ -7,6 +7,7 @@ imported inside the functions that use them.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -17,7 +18,7 @@ from repoctx.cli.progress import Phases, process_seconds
 if TYPE_CHECKING:
     from repoctx.reconcile import PassReport
     from repoctx.store import Store
-    from repoctx.vectors import BackfillReport
+    from repoctx.vectors import BackfillReport, Embedder
     from repoctx.vectors.alongside import Alongside
 
 
@@ -61,7 +62,7 @@ def index_run(path: Path, store_dir: Path | None, repo_id: str | None, full: boo
     payload["seconds"] |= {k: round(v, 4) for k, v in phases.seconds.items() if k != "pass"}
     payload["seconds"]["wall"] = round(process_seconds(), 4)
     payload["warnings"] = report.warnings
-    return payload, lambda p: (report.text() + _export_line(p["export"]) +
+    return payload, lambda p: (report.text() + _export_line(p["export"]) + _distil_line(p) +
                                f"\n  {p['seconds']['wall']:.2f}s in all")
 
 
@@ -76,12 +77,38 @@ def _start_embed(store: Store, path: Path, store_dir: Path | None, repo_id: str 
     chosen = vectors.choose(store, embedder)
     if vectors.is_none(chosen):
         return None
+    _distil_first(chosen, phases)
     if moved:
         from repoctx.vectors import alongside
 
         return alongside.start(store, path, store_dir, repo_id, chosen.name)
     with phases.phase("embed"):
         return vectors.backfill(store, chosen, progress=phases.steps("embed", "source"))
+
+
+def _distil_line(payload: dict[str, Any]) -> str:
+    seconds = payload["seconds"].get("distil")
+    return "" if seconds is None else (f"\n  distilled the static embedding table in "
+                                       f"{seconds:.1f}s (once per machine)")
+
+
+def _distil_first(chosen: Embedder, phases: Phases) -> None:
+    """The ``static`` table's first-use distillation (once per machine, a minute or
+    two), run here before the back-fill and the export need it: shown on the bar on a
+    terminal, said in a line on stderr otherwise, timed as phase ``distil``."""
+    from repoctx.vectors import StaticEmbedder
+
+    if not isinstance(chosen, StaticEmbedder) or chosen.distilled():
+        return
+    quiet = sys.stderr.isatty()  # the bar says it
+    if not quiet:
+        print("repoctx: distilling the static embedding table from all-MiniLM-L6-v2 "
+              "(once per machine, a minute or two)...", file=sys.stderr, flush=True)
+    with phases.phase("distil"):
+        chosen.prepare(phases.steps("distil", "piece"))
+    if not quiet:
+        print(f"repoctx: distilled the static table in {phases.seconds['distil']:.1f}s",
+              file=sys.stderr, flush=True)
 
 
 def _finish_embed(embedding: Alongside | BackfillReport | None, phases: Phases,

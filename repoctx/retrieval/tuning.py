@@ -168,6 +168,10 @@ class DocumentTuning:
     """Search: vendored third-party code or a minified bundle."""
     changelog_prior: float = 0.5
     """Search: release notes when the query is not about releases."""
+    generated_prior: float = 0.3
+    """Search: generated or bundled output (``retrieval/generated``, read from its
+    content), on top of its path's prior, unless the query names the file or a path
+    filter is given: a bundle repeats the source's names, and the source is the edit."""
     test_weight: float = 0.25
     """Bundle: a test file when the task is not about tests."""
     test_asked_weight: float = 0.7

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
+from repoctx.retrieval import generated
 from repoctx.retrieval.path_roles import is_changelog, is_test_path
 from repoctx.retrieval.priors import CHANGELOG_WORDS, DOC_WORDS, TEST_WORDS
 from repoctx.retrieval.tuning import TUNING, Tuning
@@ -32,14 +33,10 @@ PROSE_LANGUAGES = frozenset({"markdown", "rst", "text"})
 DATA_LANGUAGES = frozenset({"json", "xml"})
 HEAD_CHARS = 16_384
 HEADER_LINES = 40
-LONG_LINE, MINIFIED_MEAN = 1_000, 250
-"""A line this long and an average line this long mark a minified (or one-line) file."""
 TABLE_ROWS = 8
 _NOTICE = re.compile(r"(?i)@license|@preserve|released under the|licensed under|"
                      r"copyright\s*(?:\(c\)|©|\d{4})|spdx-license-identifier|"
                      r"permission is hereby granted")
-_BANNER = re.compile(r"(?im)^\s*(?:#|//|/\*|\*|--|;|<!--).*?(?:auto-?generated|"
-                     r"generated (?:by|from|with)|@generated|do not (?:edit|modify))")
 _CATALOGUE = re.compile(r"(?m)^(?:msgid|msgstr)\s+\"|<trans-unit\b")
 _HOLDER = re.compile(r"(?i)copyright\s*(?:\(c\)|©)?\s*(?:[\d,\s-]+)?(?:by\s+)?([^\n.]{3,80})")
 _WORD = re.compile(r"[a-z]{3,}")
@@ -54,7 +51,8 @@ def classify(path: str, language: str | None, text: str | None,
     a licence header of the repository itself is not taken for a foreign one.
     """
     if text is not None:
-        found = content_class(text[:HEAD_CHARS], language, own_holders)
+        found = content_class(text[:HEAD_CHARS], language, own_holders,
+                              tail=text[-generated.TAIL_CHARS:])
         if found is not None:
             return found
     if is_test_path(path):
@@ -67,28 +65,24 @@ def classify(path: str, language: str | None, text: str | None,
 
 
 def content_class(head: str, language: str | None,
-                  own_holders: frozenset[str] = frozenset()) -> str | None:
-    """A foreign class read from a file's head, or None when it reads as the repository's."""
+                  own_holders: frozenset[str] = frozenset(), tail: str = "") -> str | None:
+    """A foreign class read from a file's head (and ``tail``, its last characters, where
+    bundlers leave a source-map comment), or None when it reads as the repository's."""
     lines = head.splitlines()
     if not lines:
         return None
-    if _minified(head, lines):
+    if generated.is_minified(head, lines):
         return MINIFIED
     if len(_CATALOGUE.findall(head)) >= 4:
         return LOCALE
     top = "\n".join(lines[:HEADER_LINES])
-    if _BANNER.search("\n".join(lines[:10])):
+    if generated.marker(head, tail) is not None:
         return GENERATED
     if language in DATA_LANGUAGES or _tabular(lines):
         return DATA
     if _NOTICE.search(top) and not _own_notice(top, own_holders):
         return VENDORED
     return None
-
-
-def _minified(head: str, lines: list[str]) -> bool:
-    longest = max(len(line) for line in lines)
-    return longest >= LONG_LINE and len(head) / len(lines) >= MINIFIED_MEAN
 
 
 def _tabular(lines: list[str]) -> bool:

@@ -16,8 +16,10 @@ proximity and heading hits (``rerank``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import NamedTuple
 
 from repoctx.retrieval.index.tables import AUX_TABLE
@@ -43,6 +45,7 @@ from repoctx.retrieval.tuning import TUNING, Tuning
 
 CONTENT, PARTIAL, SYMBOL, PATH, FILE = "content", "partial-name", "symbol", "path", "file"
 NAMED, NAMED_FILE, MENTIONED = "named", "named-file", "mentioned"
+_NAME_WORD = re.compile(r"\w+")
 
 
 def weights(tuning: Tuning = TUNING) -> dict[str, float]:
@@ -200,8 +203,7 @@ def gather(state: SearchState, terms: QueryTerms, paths: Sequence[str] | None,
     file_ranks = {PATH: path_ranks, FILE: files_by_sections([text, aux], infos, tuning=tuning),
                   NAMED_FILE: named_files,
                   MENTIONED: {p: r for r, p in enumerate(files, start=1)}}
-    return _with_files(state, fused, infos, by_section, file_ranks, frozenset(terms.words),
-                       tuning)
+    return _with_files(state, fused, infos, by_section, file_ranks, terms, paths, tuning)
 
 
 def named_files_of(state: SearchState, hints: TaskHints, paths: Sequence[str] | None, *,
@@ -235,7 +237,9 @@ def files_by_sections(rankings: list[list[int]], infos: dict[int, SectionInfo], 
 
 def _with_files(state: SearchState, fused: dict, infos: dict[int, SectionInfo],
                 by_section: dict[int, SymbolMatch], file_ranks: dict[str, dict[str, int]],
-                words: frozenset[str], tuning: Tuning) -> list[Candidate]:
+                terms: QueryTerms, paths: Sequence[str] | None,
+                tuning: Tuning) -> list[Candidate]:
+    words = frozenset(terms.words)
     out: list[Candidate] = []
     weight, k = weights(tuning), tuning.fusion.rrf_k
     covered: set[str] = set()
@@ -262,9 +266,21 @@ def _with_files(state: SearchState, fused: dict, infos: dict[int, SectionInfo],
         if cand.path not in priors:
             kind = cand.section.doc_kind if cand.section is not None else None
             priors[cand.path] = document_prior(cand.path, words, kind, tuning=tuning)
+    if not paths:  # a path filter asks for what it names, generated or not
+        for path in state.generated(set(priors)):
+            if not names_path(terms, path):
+                priors[path] *= tuning.documents.generated_prior
+    for cand in out:
         cand.score *= priors[cand.path]
     out.sort(key=lambda c: (-c.score, c.path, c.section.rowid if c.section else -1))
     return out
+
+
+def names_path(terms: QueryTerms, path: str) -> bool:
+    """True when the query names ``path``'s file: every word of the file's name
+    (``initTRPC``, ``abc``, ``cjs`` of ``initTRPC-abc.cjs``) is a word of the query."""
+    typed = {word.lower() for word in terms.raw}
+    return set(_NAME_WORD.findall(PurePosixPath(path).name.lower())) <= typed
 
 
 def file_candidates(state: SearchState, ranks: dict[str, int], source: str = PATH, *,

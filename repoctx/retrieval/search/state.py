@@ -3,7 +3,9 @@
 Opens the export read-only (``mode=ro`` URI, ``query_only``), so searching never writes
 it, and reopens it when a new export has been renamed into place (inode or mtime
 changed). The path index and the vocabulary are loaded once per opened file, on first
-use. SQLite errors are translated here, in one place, into ``ToolError``.
+use; which documents are generated output (``retrieval/generated``, read from a code
+document's first and last section) is decided once per document and opened file. SQLite
+errors are translated here, in one place, into ``ToolError``.
 """
 
 from __future__ import annotations
@@ -19,11 +21,19 @@ from pathlib import Path
 
 from repoctx import deadline
 from repoctx.errors import ToolError
+from repoctx.retrieval import generated
 from repoctx.retrieval.index.tables import has_search_index
 from repoctx.retrieval.search.fuzzy import Vocabulary
 from repoctx.retrieval.search.rankings import PathIndex
 
 _MMAP_BYTES = 1 << 30  # reads go straight to the page cache; nothing is written
+_HEAD, _TAIL = generated.HEAD_CHARS, generated.TAIL_CHARS
+_ENDS = ("SELECT d.path,"
+         f" (SELECT substr(s.text, 1, {_HEAD}) FROM sections s WHERE s.doc_id = d.doc_id"
+         "  ORDER BY s.ordinal LIMIT 1),"
+         f" (SELECT substr(s.text, -{_TAIL}) FROM sections s WHERE s.doc_id = d.doc_id"
+         "  ORDER BY s.ordinal DESC LIMIT 1)"
+         " FROM documents d WHERE d.kind = 'code' AND d.path IN ({marks})")
 
 
 @contextmanager
@@ -61,6 +71,7 @@ class SearchState:
     _vocab: Vocabulary | None = field(default=None, repr=False)
     _name_parts: Vocabulary | None = field(default=None, repr=False)
     _sections: int | None = field(default=None, repr=False)
+    _generated: dict[str, bool] = field(default_factory=dict, repr=False)
 
     def path_index(self) -> PathIndex:
         """Path words → documents, built on first use."""
@@ -93,6 +104,19 @@ class SearchState:
                 (self._sections,) = self.conn.execute(
                     "SELECT count(*) FROM repoctx_search_rows").fetchone()
         return self._sections
+
+    def generated(self, paths: set[str]) -> set[str]:
+        """Those of ``paths`` whose document is generated or bundled output."""
+        unknown = [p for p in paths if p not in self._generated]
+        for start in range(0, len(unknown), 500):
+            chunk = unknown[start : start + 500]
+            self._generated.update(dict.fromkeys(chunk, False))  # prose, or gone
+            with sqlite_errors("reading document ends"):
+                rows = self.conn.execute(_ENDS.format(marks=", ".join("?" * len(chunk))),
+                                         chunk).fetchall()
+            for path, head, tail in rows:
+                self._generated[path] = generated.marker(head or "", tail or "") is not None
+        return {p for p in paths if self._generated[p]}
 
     def close(self) -> None:
         """Close the connection."""

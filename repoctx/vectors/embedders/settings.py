@@ -3,9 +3,11 @@
 ``repoctx index --embedder NAME`` records the choice under ``vectors/embedder/{repoId}``
 (never replicated), so the server and later passes use the same embedder; a pass
 without ``--embedder`` keeps the recorded one. With nothing recorded the default is
-``static`` when all-MiniLM-L6-v2 weights are installed (``default_name``: hybrid search
-on as soon as the weights are there), else ``none``. Selectable: ``none``, ``static``
-(the fast default) and ``minilm`` (the full transformer: the quality option);
+``none`` (``default_name``), weights installed or not: on the three SWE-bench dev splits
+``static`` gained no point of recall@5 or All@13k over keyword search for 2.3-2.5x the
+index's wall and disk (docs/benchmarks.md, "embedder default"), so hybrid search is one
+flag away (``--embedder static``) rather than on by itself. Selectable: ``none``,
+``static`` (fast, distilled from all-MiniLM-L6-v2) and ``minilm`` (the full transformer);
 embedders are built once per process.
 """
 
@@ -53,24 +55,13 @@ def embedder_named(name: str) -> Embedder:
     return _BUILT[name]
 
 
-def weights_installed() -> bool:
-    """True when a package shipping all-MiniLM-L6-v2 is installed (found, not imported)
-    or ``$REPOCTX_MODEL_DIR`` names a model directory."""
-    import importlib.util
-    import os
-
-    if os.environ.get(MODEL_DIR_ENV):
-        return True
-    return any(importlib.util.find_spec(name) is not None for name in WEIGHT_PACKAGES)
-
-
 DEFAULT_ENV = "REPOCTX_DEFAULT_EMBEDDER"
-"""Overrides ``default_name`` (e.g. ``none`` to keep keyword-only without uninstalling)."""
+"""Overrides ``default_name`` (e.g. ``static`` to embed every store without the flag)."""
 
 
 def default_name() -> str:
     """The embedder of a store with no recorded choice: ``$REPOCTX_DEFAULT_EMBEDDER``,
-    else ``static`` when the weights are installed, else ``none``."""
+    else ``none`` (keyword search; ``static`` did not pay for itself on the dev splits)."""
     import os
 
     forced = os.environ.get(DEFAULT_ENV)
@@ -79,7 +70,7 @@ def default_name() -> str:
             raise ToolError(f"${DEFAULT_ENV}: must be one of {', '.join(CHOICES)} "
                             f"(got {forced!r})")
         return forced
-    return "static" if weights_installed() else "none"
+    return "none"
 
 
 def recorded(store: Store) -> dict[str, Any] | None:

@@ -25,7 +25,7 @@ import json
 import os
 import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,6 +43,8 @@ RECIPE = 1
 """Bumped when the distillation changes, so an old cached table is not reused."""
 CACHE_ENV = "REPOCTX_MODEL_CACHE"
 _BATCH = 512
+Progress = Callable[[int, int], None]
+"""``progress(done, total)``: vocabulary pieces distilled so far, of all."""
 
 
 def cache_dir() -> Path:
@@ -64,12 +66,13 @@ def weights_fingerprint(directory: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def distil(bert: Bert, dim: int = DIM, sif: float = SIF) -> np.ndarray:
+def distil(bert: Bert, dim: int = DIM, sif: float = SIF,
+           progress: Progress | None = None) -> np.ndarray:
     """The ``(vocab, dim)`` float32 static table of ``bert`` (see the module docstring)."""
-    return reduce(piece_outputs(bert), dim, sif)
+    return reduce(piece_outputs(bert, progress), dim, sif)
 
 
-def piece_outputs(bert: Bert) -> np.ndarray:
+def piece_outputs(bert: Bert, progress: Progress | None = None) -> np.ndarray:
     """``(vocab, hidden)``: each piece's mean-pooled output as ``[CLS] piece [SEP]``."""
     import numpy as np
 
@@ -79,6 +82,8 @@ def piece_outputs(bert: Bert) -> np.ndarray:
     for start in range(0, vocab, _BATCH):
         ids = range(start, min(start + _BATCH, vocab))
         raw[start:start + len(ids)] = bert.encode_ids([[tok.cls, i, tok.sep] for i in ids])
+        if progress is not None:
+            progress(start + len(ids), vocab)
     return raw
 
 
@@ -100,15 +105,22 @@ def reduce(raw: np.ndarray, dim: int, sif: float | None, pca: bool = True) -> np
     return (table * (sif / (sif + p))[:, None]).astype(np.float32)
 
 
-def cached_table(directory: Path, dim: int = DIM) -> np.ndarray:
+def table_path(directory: Path, dim: int = DIM) -> Path:
+    """Where the distilled table for the weights in ``directory`` is cached."""
+    return cache_dir() / f"static-{weights_fingerprint(directory)}-r{RECIPE}-d{dim}.npy"
+
+
+def cached_table(directory: Path, dim: int = DIM,
+                 progress: Progress | None = None) -> np.ndarray:
     """The distilled table for the weights in ``directory``: from the cache, else
-    distilled now and cached (one distiller at a time, atomic rename)."""
+    distilled now (reporting to ``progress``) and cached (one distiller at a time,
+    atomic rename)."""
     import numpy as np
 
     from repoctx.vectors.embedders.bert import Bert
 
-    base = cache_dir()
-    path = base / f"static-{weights_fingerprint(directory)}-r{RECIPE}-d{dim}.npy"
+    path = table_path(directory, dim)
+    base = path.parent
     if path.is_file():
         return _load(path)
     try:
@@ -116,7 +128,7 @@ def cached_table(directory: Path, dim: int = DIM) -> np.ndarray:
         with (base / (path.name + ".lock")).open("a+") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)  # a second process waits for the first
             if not path.is_file():
-                table = distil(Bert(directory), dim).astype(np.float16)
+                table = distil(Bert(directory), dim, progress=progress).astype(np.float16)
                 partial = path.with_name(f"{path.name}.{os.getpid()}.part")
                 with partial.open("wb") as fh:
                     np.save(fh, table)
@@ -127,7 +139,8 @@ def cached_table(directory: Path, dim: int = DIM) -> np.ndarray:
     return _load(path)
 
 
-def mapped_table(directory: Path, dim: int = DIM) -> np.ndarray:
+def mapped_table(directory: Path, dim: int = DIM,
+                 progress: Progress | None = None) -> np.ndarray:
     """``cached_table`` as float32, mapped from a file written once beside it: an
     embedder reads only the rows of the pieces it meets, so a process that embeds a few
     texts (a one-file ``repoctx index``: the export and the back-fill each) neither
@@ -136,14 +149,14 @@ def mapped_table(directory: Path, dim: int = DIM) -> np.ndarray:
     cut short would fault every process reading it)."""
     import numpy as np
 
-    path = cache_dir() / f"static-{weights_fingerprint(directory)}-r{RECIPE}-d{dim}.f32"
+    path = table_path(directory, dim).with_suffix(".f32")
     try:
         found = np.load(path, mmap_mode="r")
         if found.dtype == np.float32 and found.ndim == 2 and found.shape[1] == dim:
             return found
     except (OSError, ValueError):
         pass  # not written yet, or damaged: written again from the cached table
-    table = cached_table(directory, dim)
+    table = cached_table(directory, dim, progress)
     partial = path.with_name(f"{path.name}.{os.getpid()}.part")
     try:
         with partial.open("wb") as fh:
@@ -217,12 +230,21 @@ class StaticEmbedder:
                 out[row] = np.asarray(weights, dtype=np.float32) @ table[ids]
         return l2_normalise(out)
 
+    def distilled(self) -> bool:
+        """True when this machine's cache holds the table (no first-use distillation)."""
+        return self._table is not None or table_path(self._directory(), self.dim).is_file()
+
+    def prepare(self, progress: Progress | None = None) -> None:
+        """Load the table now, distilling it first when it is not cached (``progress``
+        counts the vocabulary pieces), so a first use can show and time that minute."""
+        self._load(progress)
+
     def _directory(self) -> Path:
         from repoctx.vectors.embedders.minilm import model_directory
 
         return self._model_dir or model_directory()
 
-    def _load(self) -> tuple[np.ndarray, WordPiece]:
+    def _load(self, progress: Progress | None = None) -> tuple[np.ndarray, WordPiece]:
         from repoctx.vectors.embedders.bert import WordPiece
 
         with self._lock:
@@ -230,7 +252,7 @@ class StaticEmbedder:
                 directory = self._directory()
                 self._tokenizer = WordPiece.from_file(directory / "vocab.txt")
                 if self._table is None:
-                    self._table = mapped_table(directory, self.dim)
+                    self._table = mapped_table(directory, self.dim, progress)
             return self._table, self._tokenizer
 
 

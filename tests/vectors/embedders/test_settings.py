@@ -2,8 +2,7 @@ import pytest
 
 from repoctx.errors import ToolError
 from repoctx.vectors import NONE, MiniLmEmbedder, choose, embedder_named, recorded
-from repoctx.vectors.embedders import settings
-from repoctx.vectors.embedders.settings import default_name, weights_installed
+from repoctx.vectors.embedders.settings import default_name
 from repoctx.vectors.embedders.static import StaticEmbedder
 
 
@@ -16,13 +15,10 @@ def test_only_none_static_and_minilm_are_selectable():
         embedder_named("hashed-bag-test")
 
 
-def test_the_default_is_static_once_weights_are_there(monkeypatch, tmp_path):
+def test_the_default_is_keyword_even_with_weights_installed(monkeypatch, tmp_path):
     monkeypatch.delenv("REPOCTX_DEFAULT_EMBEDDER")
-    monkeypatch.setenv("REPOCTX_MODEL_DIR", str(tmp_path))
-    assert weights_installed() and default_name() == "static"
-    monkeypatch.delenv("REPOCTX_MODEL_DIR")
-    monkeypatch.setattr(settings, "WEIGHT_PACKAGES", ())  # this machine's packages aside
-    assert default_name() == ("static" if weights_installed() else "none")
+    monkeypatch.setenv("REPOCTX_MODEL_DIR", str(tmp_path))  # weights found
+    assert default_name() == "none"
     monkeypatch.setenv("REPOCTX_DEFAULT_EMBEDDER", "minilm")
     assert default_name() == "minilm"
     monkeypatch.setenv("REPOCTX_DEFAULT_EMBEDDER", "bogus")
