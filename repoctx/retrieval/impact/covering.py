@@ -202,8 +202,8 @@ class _Query:
                      for used, spelled in member.targets if used == name}
         if None in spellings:  # a chain the store cannot resolve: as if unspelled
             return True
-        return receivers.may_run(self.ws, {s for s in spellings if s}, fq,
-                                 self._ancestors(cls), self._ambiguous(name))
+        return receivers.may_run(self.ws, spellings, fq, self._ancestors(cls),
+                                 self._ambiguous(name))
 
     def delegates(self, member: str, fq: str, path: str | None) -> bool:
         """True when ``member`` is another class's override of ``fq``'s method name, many
@@ -226,7 +226,7 @@ class _Query:
         """``spelled``, a receiver chain resolved near ``fq``'s module (``receivers``)."""
         if not receiver_chain(spelled) or path is None:
             return spelled
-        module = fq[: -len(".".join(qualname_parts(path, fq))) - 1]
+        module = receivers.home_module(fq, path)
         key = (spelled, module)
         if key not in self._chains:
             exported = {alias: name for name, aliases in self._exports(path).items()

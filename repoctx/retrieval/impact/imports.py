@@ -82,12 +82,17 @@ def _absolute(ws: Workspace, path: str, module: str) -> str | None:
     source_root = "/".join(stem.split("/")[:-depth]) if depth else posixpath.dirname(stem)
     known = ws.derived("python-absolute-modules", file_node.STRUCTURAL, dict)
     if (source_root, module) not in known:
-        relative = module.replace(".", "/")
-        known[source_root, module] = next(
-            (found for root in dict.fromkeys(("", source_root, "src"))
-             if (found := _module_file(ws, posixpath.join(root, relative) if root
-                                       else relative)) is not None), None)
+        known[source_root, module] = _first_module_file(ws, source_root, module)
     return known[source_root, module]
+
+
+def _first_module_file(ws: Workspace, source_root: str, module: str) -> str | None:
+    relative = module.replace(".", "/")
+    for root in dict.fromkeys(("", source_root, "src")):
+        found = _module_file(ws, posixpath.join(root, relative) if root else relative)
+        if found is not None:
+            return found
+    return None
 
 
 def _module_file(ws: Workspace, base: str, package: bool = False) -> str | None:

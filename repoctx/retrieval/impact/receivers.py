@@ -53,6 +53,12 @@ def type_only(path: str, signature: str) -> bool:
     return receiver_aware(path) and _TYPE_ONLY.match(signature) is not None
 
 
+def home_module(fq: str, path: str) -> str:
+    """The module part of ``fq``, declared in ``path`` (``src/v3/types`` of
+    ``src/v3/types.ZodString.min``)."""
+    return fq[: -len(".".join(qualname_parts(path, fq))) - 1]
+
+
 def owner_class(ws: Workspace, fq: str, path: str) -> str | None:
     """The class ``fq`` is a member of (its fully-qualified name), else None."""
     parts = qualname_parts(path, fq)
@@ -140,7 +146,7 @@ def _qualified(ws: Workspace, written: str, home: str, exported: dict[str, str])
     if not written.startswith(_UNKNOWN) and declarations(ws, written):
         return written
     name = written.rpartition(".")[2]
-    for near in (f"{home}.{name}", f"{home}.{exported.get(name, name)}"):
+    for near in dict.fromkeys((f"{home}.{name}", f"{home}.{exported.get(name, name)}")):
         if declarations(ws, near):
             return near
     found = {fq for fq, _ in named(ws, name, 2)}
@@ -159,7 +165,7 @@ def _returned(ws: Workspace, callee: str, home: str, exported: dict[str, str],
     if decl.kind == "class":
         return fq
     match = _RETURNS.search(decl.signature)
-    module = fq[: -len(".".join(qualname_parts(first[0], fq))) - 1]
+    module = home_module(fq, first[0])
     if match is not None:
         return _qualified(ws, _UNKNOWN + match.group(1), module, {})
     bound = [spelled for _, spelled in decl.targets]
