@@ -7,7 +7,8 @@ Which ones (``rank_definitions``): the search's hits in the file, in their order
 function nested in a function stands for its enclosing one, which holds it, when that
 fits the file's share); a class too long to send whole (``large_class_lines``) as its
 header (from its ``class`` line to its first member: bases, docstring, class
-attributes) followed by its best members, each whole; then the definitions the task
+attributes; a long docstring past its summary left out, ``docstring_rest``) followed by
+its best members, each whole; then the definitions the task
 names exactly (``Class.method``, or a compound simple name written as code), wherever
 they are in the file. For the plan's first files every definition also competes as an
 extra: scored against the task's weighted terms (``TaskTerms``: each word's place and
@@ -55,6 +56,10 @@ _CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 _CALLED = re.compile(r"(?<![\w.])([A-Z][A-Za-z0-9_]*[a-z][A-Za-z0-9_]*)\(")
 """A class-like name called as written: capitalised, not all capitals, ``(`` right after."""
 _CONSTRUCTORS = frozenset({"__init__", "__new__"})
+DOC_SUMMARY = 12
+"""Lines of a split class's docstring its header keeps; the rest is left out when it is
+at least as long (examples and parameter lists would crowd out the member to edit)."""
+_DOC_QUOTES = re.compile(r"^\s*[rRuUbB]{0,2}(\"{3}|'{3})")
 
 
 @dataclass(frozen=True)
@@ -119,6 +124,14 @@ class _Candidate:
     """Last line scored: a class is scored on its header (its members compete alone)."""
     score: float = 0.0
     named: int = 0
+    gap: tuple[int, int] | None = None
+    """Lines a split class's header leaves out (``docstring_rest``)."""
+
+    def pieces(self) -> list[Span]:
+        """The candidate's spans: one, or a header's two around its ``gap``."""
+        if self.gap is None:
+            return [(self.start, self.end, self.key)]
+        return [(self.start, self.gap[0] - 1, self.key), (self.gap[1] + 1, self.end, self.key)]
 
 
 def rank_definitions(ws: Workspace, path: str, symbols: Iterable[str], hits: Iterable[str],
@@ -167,7 +180,8 @@ def rank_definitions(ws: Workspace, path: str, symbols: Iterable[str], hits: Ite
             if first is not None:
                 head = max(start, with_decorators(lines, first) - 1)
                 if decl.end_line - decl.start_line >= knobs.large_class_lines:
-                    found.append(_Candidate(fq, start, head, fq + HEADER, head=head))
+                    found.append(_Candidate(fq, start, head, fq + HEADER, head=head,
+                                            gap=docstring_rest(lines, decl.start_line, head)))
                     continue
         found.append(_Candidate(fq, start, decl.end_line, fq, head=head))
     matched = _line_terms(lines, terms, [(c.start, c.head) for c in found])
@@ -214,7 +228,29 @@ def _order(found: list[_Candidate], hits: list[str], lines: list[str],
             cand.score += knobs.sibling_share * owners.get(cand.fq.rpartition(".")[0], 0.0)
     floor = knobs.close_share * max((c.score for c in found), default=0.0)
     extras = [c for c in best_first(rest) if c.score >= floor > 0]
-    return ([(c.start, c.end, c.key) for c in core], [(c.start, c.end, c.key) for c in extras])
+    return ([s for c in core for s in c.pieces()], [s for c in extras for s in c.pieces()])
+
+
+def docstring_rest(lines: list[str], first: int, last: int) -> tuple[int, int] | None:
+    """The lines of the docstring of the class declared at line ``first`` (its header
+    ending at ``last``) past its first ``DOC_SUMMARY`` lines and before its closing line,
+    when they are at least ``DOC_SUMMARY``; else None (no docstring, a short one, or one
+    not closed within the header)."""
+    number = first
+    while number <= last and not lines[number - 1].split("#", 1)[0].rstrip().endswith(":"):
+        number += 1  # the class statement may span lines (bases, keywords)
+    opening = number + 1
+    while opening <= last and not lines[opening - 1].strip():
+        opening += 1
+    match = _DOC_QUOTES.match(lines[opening - 1]) if opening <= last else None
+    if match is None or match.group(1) in lines[opening - 1][match.end():]:
+        return None  # no docstring, or one closed on its opening line
+    closing = next((n for n in range(opening + 1, last + 1)
+                    if match.group(1) in lines[n - 1]), None)
+    if closing is None:
+        return None
+    gap = (opening + DOC_SUMMARY, closing - 1)
+    return gap if gap[1] - gap[0] + 1 >= DOC_SUMMARY else None
 
 
 def _member(fq: str, owner: str) -> bool:

@@ -11,7 +11,9 @@ from repoctx.contextpull import export_store
 from repoctx.reconcile import PassOptions, reconcile_pass
 from repoctx.retrieval import Workspace
 from repoctx.retrieval.bundle.definition_slices import (
+    DOC_SUMMARY,
     TaskTerms,
+    docstring_rest,
     import_block,
     rank_definitions,
     task_terms,
@@ -177,5 +179,44 @@ def test_a_class_the_task_calls_brings_its_constructor(tmp_path_factory):
         plain = slice_units(src, budget=2_000, words=task_terms("a Gauge gives a reading"))
         assert "pkg.gauge.Gauge.__init__" in [u.body.get("symbol") for u in called]
         assert "pkg.gauge.Gauge.__init__" not in [u.body.get("symbol") for u in plain]
+    finally:
+        workspace.close()
+
+
+def _doc(n: int) -> list[str]:
+    return ['    """Counts.\n'] + [f"    >>> example({i})\n" for i in range(n)] + ['    """\n']
+
+
+def test_a_long_class_docstring_is_left_out_past_its_summary():
+    head = ["class Counter(Base,\n", "              metaclass=Meta):  # bases\n"]
+    lines = [*head, *_doc(40), "    limit = 3\n"]
+    assert docstring_rest(lines, 1, len(lines)) == (3 + DOC_SUMMARY, 3 + 40)
+    short = [*head, *_doc(2 * DOC_SUMMARY - 2), "    limit = 3\n"]
+    assert docstring_rest(short, 1, len(short)) is None  # too little to leave out
+    one_line = ["class C:\n", '    """Counts."""\n', "    limit = 3\n"]
+    assert docstring_rest(one_line, 1, 3) is None
+    unclosed = ["class C:\n", *_doc(40)[:-1]]
+    assert docstring_rest(unclosed, 1, len(unclosed)) is None
+    undocumented = ["class C:\n", "    limit = 3\n", *_doc(40)[1:]]
+    assert docstring_rest(undocumented, 1, len(undocumented)) is None
+
+
+MANUAL = ("class Manual:\n" + "".join(_doc(200)) + "\n    limit = 3\n\n"
+          + "".join(_method(i) for i in range(LARGE_CLASS_LINES // 3 + 5))
+          + "    def rewind_pages(self):\n        return self.limit\n")
+
+
+def test_a_split_class_header_skips_its_examples_so_the_named_member_fits(tmp_path_factory):
+    workspace = _indexed(tmp_path_factory, "manual", MANUAL)
+    try:
+        src = load(workspace, Target("pkg/manual.py", ("pkg.manual.Manual",), (), ("t",)))
+        units = slice_units(src, budget=2_000, words=task_terms("rewind_pages is off by one"))
+        assert [u.body["symbol"] for u in units] == [
+            "pkg.manual.Manual", "pkg.manual.Manual", "pkg.manual.Manual.rewind_pages"]
+        summary, rest = units[0].body, units[1].body
+        assert summary["lines"] == [1, 1 + DOC_SUMMARY]
+        assert rest["text"].startswith('    """\n') and "limit = 3" in rest["text"]
+        assert units[0].key != units[1].key
+        assert not any("example(100)" in u.body["text"] for u in units)
     finally:
         workspace.close()
