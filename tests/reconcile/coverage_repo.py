@@ -1,8 +1,9 @@
 """A tiny package with two test files, measured for real by coverage.py.
 
 ``measure`` runs ``coverage run -m pytest`` with ``dynamic_context = test_function``
-(contexts ``tests.test_add.test_add``), once per distinct tree in a session; ``measure_as_pytest_cov`` records through the
-coverage API with pytest-cov's context names (``tests/test_mul.py::TestMul::test_mul|run``).
+(contexts ``tests.test_add.test_add``), once per distinct tree in a session;
+``measure_as_pytest_cov`` records through the coverage API with pytest-cov's context
+names (``tests/test_mul.py::TestMul::test_mul|run``).
 """
 
 from __future__ import annotations
