@@ -61,9 +61,9 @@ def make_repo(root: Path) -> Path:
     return root
 
 
-_MEASURED: dict[tuple[str, tuple[tuple[str, bytes], ...]], tuple[Path, Path]] = {}
-"""Trees measured this session, by data file name and the files' bytes: (the measured
-copy, its data file). Coverage.py runs a suite in seconds; the same tree runs it once."""
+_MEASURED: dict[tuple[str, tuple[tuple[str, bytes], ...]], Path] = {}
+"""Trees measured this session, by data file name and the files' bytes: the measured
+copy. Coverage.py runs a suite in seconds; the same tree runs it once."""
 
 
 def measure(root: Path, data_file: str = ".coverage") -> Path:
@@ -82,10 +82,10 @@ def measure(root: Path, data_file: str = ".coverage") -> Path:
         subprocess.run([sys.executable, "-m", "coverage", "run", "--rcfile=.coveragerc",
                         "--source=pkg,tests", "-m", "pytest", "-q", "-p", "no:cacheprovider",
                         "tests"], cwd=tree, env=env, check=True, capture_output=True)
-        _MEASURED[key] = tree, tree / data_file
-    tree, measured = _MEASURED[key]
+        _MEASURED[key] = tree
+    tree = _MEASURED[key]
     target = root / data_file
-    shutil.copyfile(measured, target)
+    shutil.copyfile(tree / data_file, target)
     with sqlite3.connect(target) as db:
         db.execute("UPDATE file SET path = ? || substr(path, ?)",
                    (str(root.resolve()), len(str(tree)) + 1))
@@ -94,6 +94,7 @@ def measure(root: Path, data_file: str = ".coverage") -> Path:
 
 
 def _is_data(name: str) -> bool:
+    """True for a coverage data file's name (not the ``.coveragerc`` beside it)."""
     return name.startswith(".coverage") and name != ".coveragerc"
 
 

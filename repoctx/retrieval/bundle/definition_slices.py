@@ -7,10 +7,10 @@ Which ones (``rank_definitions``): the search's hits in the file, in their order
 function nested in a function stands for its enclosing one, which holds it, when that
 fits the file's share); a class too long to send whole (``large_class_lines``) as its
 header (from its ``class`` line to its first member: bases, docstring, class
-attributes; a long docstring past its summary left out, ``docstring_rest``) followed by
-its best members, each whole; then the definitions the task
-names exactly (``Class.method``, or a compound simple name written as code), wherever
-they are in the file. For the plan's first files every definition also competes as an
+attributes; a long docstring past its summary left out, ``docstring_rest``) followed
+by its best members, each whole; then the definitions the task names exactly
+(``Class.method``, or a compound simple name written as code), wherever they are in
+the file. For the plan's first files every definition also competes as an
 extra: scored against the task's weighted terms (``TaskTerms``: each word's place and
 rarity, ``task_text.term_weights``) in its body (a class in its header: its members
 compete alone), more for the parts of its own name, damped for length; the
