@@ -394,6 +394,7 @@ def score_instance(ws: Any, inst: Instance, defs: Definitions, bm25: WholeFileBM
             s.before_gold.append(tokens_before_gold(bundle, gold))
             s.first_gold.append(_first_is_gold(bundle, gold))
             miss["bundle"] = [e["path"] for e in bundle.get("entries", [])]
+            miss["gold_lines"] = _gold_lines(bundle, edits, gold)
         lines = covered_lines(bundle)
         named = {e["path"] for e in bundle.get("entries", [])}
         s.ctx[budget].append(_recall(set(lines), gold))
@@ -420,6 +421,21 @@ def score_instance(ws: Any, inst: Instance, defs: Definitions, bm25: WholeFileBM
     miss["bm25_rank"] = _first(base, gold)
     miss["ctx13k"] = s.ctx[BUDGETS[0]][-1]
     s.misses.append(miss)
+
+
+def _gold_lines(bundle: dict[str, Any], edits: Edits | None,
+                gold: set[str]) -> dict[str, dict[str, Any]]:
+    """Per gold file, for ``--show-misses``: the line range the fix edits (first, last,
+    count of its first option) and the line spans the bundle sends of it."""
+    out: dict[str, dict[str, Any]] = {}
+    for entry in bundle.get("entries", []):
+        if entry.get("path") in gold:
+            out[entry["path"]] = {"sent": [u["lines"] for u in entry.get("units", [entry])
+                                           if "text" in u and isinstance(u.get("lines"), list)]}
+    for path, pieces in (edits or {}).items():
+        lines = sorted(set().union(*(options[0] for options in pieces)))
+        out.setdefault(path, {"sent": []})["edited"] = [lines[0], lines[-1], len(lines)]
+    return out
 
 
 def _first_is_gold(bundle: dict[str, Any], gold: set[str]) -> bool:

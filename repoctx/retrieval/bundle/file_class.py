@@ -40,6 +40,12 @@ _NOTICE = re.compile(r"(?i)@license|@preserve|released under the|licensed under|
 _CATALOGUE = re.compile(r"(?m)^(?:msgid|msgstr)\s+\"|<trans-unit\b")
 _HOLDER = re.compile(r"(?i)copyright\s*(?:\(c\)|©)?\s*(?:[\d,\s-]+)?(?:by\s+)?([^\n.]{3,80})")
 _WORD = re.compile(r"[a-z]{3,}")
+_GENERIC = frozenset({
+    "the", "and", "see", "file", "files", "for", "its", "all", "other", "others", "with",
+    "authors", "author", "contributors", "contributor", "individual", "team", "project",
+    "developers", "holders", "affiliates", "inc", "ltd", "llc", "corp", "corporation",
+    "foundation", "group", "rights", "reserved", "details", "license", "licence"})
+"""Words of a copyright line that do not say whose it is (``and other contributors``)."""
 
 
 def classify(path: str, language: str | None, text: str | None,
@@ -95,10 +101,15 @@ def _tabular(lines: list[str]) -> bool:
 
 
 def _own_notice(top: str, own_holders: frozenset[str]) -> bool:
-    """True when the header's copyright holder is the repository's own."""
+    """True when the header's copyright holder is the repository's own: it shares a word
+    that names the holder (``the Foo team, see AUTHORS`` against the licence's ``the Foo
+    team (see AUTHORS file)``), or, when the licence's holder has no such word, all of
+    its words. Generic words alone (``Foundation and contributors``) do not make it own."""
     if not own_holders:
         return False
-    return any(own_holders <= words for words in map(_words, _HOLDER.findall(top)))
+    naming = own_holders - _GENERIC
+    return any(naming & words if naming else own_holders <= words
+               for words in map(_words, _HOLDER.findall(top)))
 
 
 def holder_words(licence_text: str | None) -> frozenset[str]:

@@ -59,6 +59,19 @@ def test_another_projects_licence_header_is_vendored_but_the_own_one_is_not():
     assert classify("pkg/core.py", "python", mine, own) == SOURCE
 
 
+def test_the_own_holder_spelled_another_way_is_still_own():
+    own = holder_words("Copyright (c) 2007-2020 by the Quill team (see AUTHORS file).\n")
+    mine = '"""\n    :copyright: Copyright 2007-2020 by the Quill team, see AUTHORS.\n"""\n' + CODE
+    assert classify("quill/builders/check.py", "python", mine, own) == SOURCE
+    other = ("/*!\n * Copyright OpenJS Foundation and other contributors\n"
+             " * Released under the MIT license\n */\n" + CODE)
+    assert classify("quill/static/lib.js", "javascript", other, own) == VENDORED
+    generic = holder_words("Copyright (c) The Authors.\n")
+    assert classify("pkg/a.py", "python", "# Copyright (c) the authors\n" + CODE,
+                    generic) == SOURCE
+    assert classify("pkg/b.js", "javascript", other, generic) == VENDORED
+
+
 def test_layout_conventions_when_the_content_is_plain():
     assert classify("tests/test_cart.py", "python", CODE) == TEST
     assert classify("docs/releases/1.0.txt", "text", "Release notes\n") == CHANGELOG
