@@ -36,8 +36,8 @@ EXTRA_FROM, EXTRA_PER = 13_000, 7_000
 """A first file may add one best-scoring definition past its hits per ``EXTRA_PER``
 tokens of budget above ``EXTRA_FROM`` (``extra_definitions``)."""
 ALLOWANCE_FRACTION, ALLOWANCE_MAX = 6, 2500
-LEAD_FILES, LEAD_FRACTION, LEAD_MAX = 2, 3, 6000
-"""The plan's first files go whole up to min(budget / 3, 6000) tokens, and their slices
+LEAD_FILES, LEAD_FRACTION, LEAD_MAX = 2, 3, 9000
+"""The plan's first files go whole up to min(budget / 3, 9000) tokens, and their slices
 share as much."""
 CHARS_PER_TOKEN = 4
 """About how many characters of source a token holds (to weigh spans before counting)."""
