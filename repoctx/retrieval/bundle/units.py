@@ -36,9 +36,9 @@ EXTRA_FROM, EXTRA_PER = 13_000, 7_000
 """A first file may add one best-scoring definition past its hits per ``EXTRA_PER``
 tokens of budget above ``EXTRA_FROM`` (``extra_definitions``)."""
 ALLOWANCE_FRACTION, ALLOWANCE_MAX = 6, 2500
-LEAD_FILES, LEAD_FRACTION, LEAD_MAX = 2, 3, 9000
-"""The plan's first files go whole up to min(budget / 3, 9000) tokens, and their slices
-share as much."""
+LEAD_FILES, LEAD_PER, LEAD_FRACTION, LEAD_MAX = 2, 16_000, 3, 9000
+"""The plan's first max(2, budget / 16,000) files go whole up to min(budget / 3, 9000)
+tokens, and their slices share as much."""
 CHARS_PER_TOKEN = 4
 """About how many characters of source a token holds (to weigh spans before counting)."""
 
@@ -87,12 +87,11 @@ class Source:
         its slices, not only the ones search hit (``rank_definitions``)."""
         return self.place is not None and self.place < self.ws.tuning.bundle.rank_all_files
 
-    @property
-    def lead(self) -> bool:
-        """One of the plan's first files (``LEAD_FILES``): it may go whole at a larger
-        size, and its slices may take a larger share, so the likeliest file to edit
-        arrives with more of its definitions."""
-        return self.place is not None and self.place < LEAD_FILES
+    def lead(self, budget: int) -> bool:
+        """One of the plan's first files (``lead_files``): it may go whole at a larger
+        size, and its slices may take a larger share, so the likeliest files to edit
+        arrive with more of their definitions."""
+        return self.place is not None and self.place < lead_files(budget)
 
     @property
     def path(self) -> str:
@@ -160,7 +159,7 @@ def slice_units(src: Source, budget: int,
     if lines is None:
         return None
     knobs = src.ws.tuning.bundle
-    limit = (lead_share(budget) if src.lead
+    limit = (lead_share(budget) if src.lead(budget)
              else min(budget // knobs.cheap_fraction, knobs.cheap_max))
     cheap = src.node.tokens is not None and src.node.tokens <= limit
     spans = [] if cheap and not lean else _spans(src, lines, words, budget, lean)
@@ -189,17 +188,17 @@ def _spans(src: Source, lines: list[str], terms: TaskTerms, budget: int,
     its header, its members on their own), then the target's line spans, in line order,
     nested ones dropped. Past the first, a span goes in only while the file's share
     (``allowance``) holds it."""
-    share = lead_share(budget) if src.lead else allowance(budget)
+    share = lead_share(budget) if src.lead(budget) else allowance(budget)
     cached = src.ranked.get(share)
     if cached is None or cached[0] is not terms:  # lean and full slices share one ranking
         cached = src.ranked[share] = (terms, rank_definitions(
             src.ws, src.path, src.node.symbols, src.target.symbols, lines, terms,
             every=src.rank_all, fit=share * CHARS_PER_TOKEN))
     core, extras = cached[1]
-    ranked = core + extras[:extra_definitions(budget) + src.lead if src.rank_all else 0]
+    ranked = core + extras[:extra_definitions(budget) + src.lead(budget) if src.rank_all else 0]
     block = import_block(lines) if src.rank_all and ranked else None
     if block is not None:  # a first file's imports: right after its best definition
-        ranked.insert(1 if src.lead else len(ranked), (*block, None))
+        ranked.insert(1 if src.lead(budget) else len(ranked), (*block, None))
     room = src.ws.tuning.bundle.max_slices - len(ranked)
     ranked.extend((a, b, None) for a, b in src.target.spans[:room])
     found = _within(ranked, lines, 0 if lean else share * CHARS_PER_TOKEN)
@@ -217,6 +216,13 @@ def extra_definitions(budget: int) -> int:
     ``EXTRA_FROM``, so a larger budget lets more of the likeliest files in before it
     reaches marginal ones."""
     return max(0, (budget - EXTRA_FROM) // EXTRA_PER)
+
+
+def lead_files(budget: int) -> int:
+    """How many of the plan's first files are lead files: two, or one per ``LEAD_PER``
+    tokens of budget when that is more, so a large budget sends the likeliest files
+    whole before it reaches marginal ones."""
+    return max(LEAD_FILES, budget // LEAD_PER)
 
 
 def lead_share(budget: int) -> int:

@@ -116,7 +116,7 @@ def test_more_budget_lets_a_first_file_add_its_best_scoring_definitions(ws, slic
         "pkg.engine.helper"]
     src = load(ws, Target("pkg/engine.py", ("pkg.engine.helper",), (), ("t",)))
     src.place = TUNING.bundle.rank_all_files - 1  # every definition competes, not a lead
-    assert "pkg.engine.drain_queue" in _keys(slice_units(src, 50_000, task_terms(task)))
+    assert "pkg.engine.drain_queue" in _keys(slice_units(src, 27_000, task_terms(task)))
 
 
 def test_without_task_terms_the_hits_keep_their_order(ws):

@@ -96,6 +96,17 @@ def test_the_best_definition_goes_whole_even_over_the_share(ws):
     assert len(lean[0].body["text"]) > units.allowance(60) * units.CHARS_PER_TOKEN
 
 
+def test_a_larger_budget_sends_more_of_the_first_files_whole(ws, monkeypatch):
+    monkeypatch.setattr(ws, "tuning", SLICED)  # only a lead file may go whole
+    kinds = {}
+    for budget in (27_000, 50_000):
+        third = source(ws, "shop/pricing.py", ["shop.pricing.Discount.apply"])
+        third.place = 2
+        kinds[budget] = {u.kind for u in slice_units(third, budget)}
+    assert units.lead_files(27_000) == 2 and kinds[27_000] == {SLICE}
+    assert units.lead_files(50_000) == 3 and kinds[50_000] == {FILE}
+
+
 def test_line_spans_slice_too(ws):
     units = slice_units(source(ws, "README.md", spans=[(1, 2)]), budget=10)
     assert [(u.kind, u.key) for u in units] == [(SLICE, "L1-2")]
