@@ -1,5 +1,5 @@
 """retrieval/path_roles — what a path's place says a document is: a test, vendored code, a
-translation catalogue or release notes.
+translation catalogue, release notes, or documentation and its examples.
 
 Pure; no I/O, and no ranking constants: the export's search index reads these predicates to
 keep secondary documents apart (``index/tables``), so they live apart from the priors that
@@ -18,6 +18,7 @@ _VENDOR_DIRS = frozenset({"vendor", "vendored", "node_modules", "third_party", "
 _CHANGELOG_DIRS = frozenset({"releases", "changelog", "changelogs", "changes"})
 _CHANGELOG_STEMS = frozenset({"changelog", "changes", "history", "news", "releases"})
 _TEST_DIRS = frozenset({"tests", "testing", "js_tests", "__tests__", "spec", "specs"})
+_DOC_DIRS = frozenset({"doc", "docs", "documentation", "example", "examples"})
 CATALOGUE_SUFFIXES = (".po", ".pot", ".mo")
 
 
@@ -37,6 +38,13 @@ def is_vendored(path: str) -> bool:
     """True for third-party code copied into the repository, or minified bundles."""
     pure = PurePosixPath(path)
     return any(p in _VENDOR_DIRS for p in pure.parts[:-1]) or ".min." in pure.name
+
+
+@lru_cache(maxsize=1 << 16)
+def is_documentation(path: str) -> bool:
+    """True for a file of the documentation or its examples (``docs/``, ``examples/``),
+    whatever its language: the scripts beside the prose show the library, not change it."""
+    return any(part.lower() in _DOC_DIRS for part in PurePosixPath(path).parts[:-1])
 
 
 @lru_cache(maxsize=1 << 16)

@@ -1,9 +1,16 @@
-"""Path roles: tests, vendored code, release notes and catalogues recognised by their place."""
+"""Path roles: tests, vendored code, release notes, catalogues and documentation recognised by
+their place."""
 
 import subprocess
 import sys
 
-from repoctx.retrieval.path_roles import is_changelog, is_secondary, is_test_path, is_vendored
+from repoctx.retrieval.path_roles import (
+    is_changelog,
+    is_documentation,
+    is_secondary,
+    is_test_path,
+    is_vendored,
+)
 
 
 def test_test_files_are_recognised_by_folder_and_name():
@@ -18,6 +25,14 @@ def test_vendored_code_and_changelogs_are_recognised():
     assert is_vendored("static/app.min.js") and not is_vendored("shop/cart.py")
     assert is_changelog("docs/releases/4.2.txt") and is_changelog("CHANGELOG.md")
     assert not is_changelog("docs/topics/db/queries.txt")
+
+
+def test_documentation_and_its_examples_are_recognised_by_their_folder():
+    assert is_documentation("doc/usage/extensions/example_google.py")
+    assert is_documentation("examples/advanced/relativity.py")
+    assert is_documentation("Docs/conf.py")
+    assert not is_documentation("pkg/examples.py") and not is_documentation("docs")
+    assert not is_documentation("shop/cart.py")
 
 
 def test_secondary_documents_are_those_with_a_query_independent_penalty():

@@ -7,7 +7,8 @@ They match a task's words as well as the source does and are often far larger, s
 bundle ranks them below the source. Each class is recognised from what the file holds
 and how it is laid out (line lengths, a licence header naming another copyright holder, a
 "generated" banner, catalogue entries, tabular rows), never from names particular to a
-repository; tests, release notes and prose keep their layout conventions (``priors``).
+repository; tests, release notes, prose and the documentation's example scripts keep their
+layout conventions (``priors``, ``path_roles``).
 Only the head of a file is read (``HEAD_CHARS``), so a class costs microseconds.
 """
 
@@ -18,7 +19,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from repoctx.retrieval import generated
-from repoctx.retrieval.path_roles import is_changelog, is_test_path
+from repoctx.retrieval.path_roles import is_changelog, is_documentation, is_test_path
 from repoctx.retrieval.priors import CHANGELOG_WORDS, DOC_WORDS, TEST_WORDS
 from repoctx.retrieval.tuning import TUNING, Tuning
 
@@ -65,7 +66,7 @@ def classify(path: str, language: str | None, text: str | None,
         return TEST
     if is_changelog(path):
         return CHANGELOG
-    if language in PROSE_LANGUAGES:
+    if language in PROSE_LANGUAGES or is_documentation(path):
         return PROSE
     return SOURCE
 

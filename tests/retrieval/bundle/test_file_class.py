@@ -76,6 +76,8 @@ def test_layout_conventions_when_the_content_is_plain():
     assert classify("tests/test_cart.py", "python", CODE) == TEST
     assert classify("docs/releases/1.0.txt", "text", "Release notes\n") == CHANGELOG
     assert classify("docs/guide.rst", "rst", "Guide\n=====\n") == PROSE
+    assert classify("docs/examples/demo.py", "python", CODE) == PROSE  # shows, not changed
+    assert classify("examples/tests/test_demo.py", "python", CODE) == TEST
     assert classify("tests/test_cart.py", "python", None) == TEST  # unreadable: layout only
 
 
