@@ -6,7 +6,7 @@ generated files, data (JSON, CSV, notebooks), translation catalogues, tests and 
 They match a task's words as well as the source does and are often far larger, so a
 bundle ranks them below the source. Each class is recognised from what the file holds
 and how it is laid out (line lengths, a licence header naming another copyright holder, a
-"generated" banner, catalogue entries, tabular rows), never from names particular to a
+"generated" banner, catalogue entries, tabular rows or key-value rows), never from names particular to a
 repository; tests, release notes, prose and the documentation's example scripts keep their
 layout conventions (``priors``, ``path_roles``).
 Only the head of a file is read (``HEAD_CHARS``), so a class costs microseconds.
@@ -41,6 +41,7 @@ _NOTICE = re.compile(r"(?i)@license|@preserve|released under the|licensed under|
 _CATALOGUE = re.compile(r"(?m)^(?:msgid|msgstr)\s+\"|<trans-unit\b")
 _HOLDER = re.compile(r"(?i)copyright\s*(?:\(c\)|©)?\s*(?:[\d,\s-]+)?(?:by\s+)?([^\n.]{3,80})")
 _WORD = re.compile(r"[a-z]{3,}")
+_KEY_VALUE = re.compile(r"""\s*(["'])(?:\\.|(?!\1).)*\1\s*:""")
 _GENERIC = frozenset({
     "the", "and", "see", "file", "files", "for", "its", "all", "other", "others", "with",
     "authors", "author", "contributors", "contributor", "individual", "team", "project",
@@ -85,7 +86,7 @@ def content_class(head: str, language: str | None,
     top = "\n".join(lines[:HEADER_LINES])
     if generated.marker(head, tail) is not None:
         return GENERATED
-    if language in DATA_LANGUAGES or _tabular(lines):
+    if language in DATA_LANGUAGES or _tabular(lines) or _key_values(lines):
         return DATA
     if _NOTICE.search(top) and not _own_notice(top, own_holders):
         return VENDORED
@@ -99,6 +100,15 @@ def _tabular(lines: list[str]) -> bool:
         return False
     return any(len({row.count(sep) for row in rows}) == 1 and rows[0].count(sep) >= 2
                for sep in (",", "\t"))
+
+
+def _key_values(lines: list[str]) -> bool:
+    """Rows of quoted keys and their values (``"Contents": "",``) on three of every four
+    lines: a table written as a literal, as message catalogues compiled to a script are."""
+    rows = [line for line in lines[:64] if line.strip()]
+    if len(rows) < TABLE_ROWS:
+        return False
+    return sum(1 for row in rows if _KEY_VALUE.match(row)) * 4 >= len(rows) * 3
 
 
 def _own_notice(top: str, own_holders: frozenset[str]) -> bool:

@@ -49,6 +49,10 @@ def test_data_by_format_and_by_tabular_layout():
     assert classify("fixtures/a.json", "json", '{"cells": [], "nbformat": 4}') == DATA
     rows = "".join(f"{i},name{i},{i * 2}\n" for i in range(12))
     assert classify("numbers.txt", "text", rows) == DATA
+    pairs = "".join(f'        "Message {i} \\"quoted\\"": "",\n' for i in range(12))
+    catalogue = 'Documentation.add({\n    "messages": {\n' + pairs + "    }\n});\n"
+    assert classify("pkg/locale/bg/messages.js", "javascript", catalogue) == DATA
+    assert classify("pkg/core.py", "python", CODE + 'NAMES = {"a": 1, "b": 2}\n') == SOURCE
 
 
 def test_another_projects_licence_header_is_vendored_but_the_own_one_is_not():
