@@ -81,9 +81,27 @@ class TaskTerms:
         """One pattern matching any weighted word as a whole identifier (None: no word)."""
         if not self.weights:
             return None
-        words = sorted(self.weights, key=len, reverse=True)
-        return re.compile(r"(?<![A-Za-z0-9_])(?:" + "|".join(map(re.escape, words))
-                          + r")(?![A-Za-z0-9_])")
+        return re.compile(r"(?<![A-Za-z0-9_])" + _trie(sorted(self.weights))
+                          + r"(?![A-Za-z0-9_])")
+
+
+def _trie(words: list[str]) -> str:
+    """A regular expression matching exactly ``words``, written as their prefix tree
+    (``get(?:_(?:order|query))?``): a flat alternation of a long task's hundred words
+    is tried word by word at every position of every line, two to three times slower."""
+    by_first: dict[str, list[str]] = {}
+    ends = False
+    for word in words:
+        if word:
+            by_first.setdefault(word[0], []).append(word[1:])
+        else:
+            ends = True
+    if not by_first:
+        return ""
+    alternatives = [re.escape(first) + _trie(rests) for first, rests in by_first.items()]
+    if len(alternatives) == 1 and not ends:
+        return alternatives[0]
+    return "(?:" + "|".join(alternatives) + ")" + ("?" if ends else "")
 
 
 NO_TERMS = TaskTerms()

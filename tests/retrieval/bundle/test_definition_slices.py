@@ -220,3 +220,12 @@ def test_a_split_class_header_skips_its_examples_so_the_named_member_fits(tmp_pa
         assert not any("example(100)" in u.body["text"] for u in units)
     finally:
         workspace.close()
+
+
+def test_the_terms_pattern_matches_each_weighted_word_as_a_whole_identifier():
+    words = ["get", "get_order", "got", "a", "a.b", "c+d", "abc"]
+    pattern = TaskTerms(dict.fromkeys(words, 1.0)).pattern
+    text = "get get_order get_order_by got a a.b c+d abcd abc _get x_a"
+    assert [m.group() for m in pattern.finditer(text)] == [
+        "get", "get_order", "got", "a", "a.b", "c+d", "abc"]
+    assert TaskTerms().pattern is None
