@@ -47,11 +47,15 @@ def marker(head: str, tail: str = "") -> str | None:
     lines = head.splitlines()
     if not lines:
         return None
-    if _SOURCE_MAP.search(tail[-TAIL_CHARS:]) or _SOURCE_MAP.search(head):
+    # each pattern runs only where its literal occurs: a substring test is a C scan,
+    # a multi-line pattern a match attempt at every line of every candidate's head
+    tail = tail[-TAIL_CHARS:]
+    if ("sourceMappingURL=" in tail and _SOURCE_MAP.search(tail)) or (
+            "sourceMappingURL=" in head and _SOURCE_MAP.search(head)):
         return SOURCE_MAP
     if _STRICT.match(head) and _ES_MODULE.search(head):
         return CJS_PROLOGUE
-    if _REGION.search(head):
+    if "//#" in head and _REGION.search(head):
         return REGIONS
     if has_banner(lines):
         return BANNER
