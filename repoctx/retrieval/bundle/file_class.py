@@ -6,9 +6,9 @@ generated files, data (JSON, CSV, notebooks), translation catalogues, tests and 
 They match a task's words as well as the source does and are often far larger, so a
 bundle ranks them below the source. Each class is recognised from what the file holds
 and how it is laid out (line lengths, a licence header naming another copyright holder, a
-"generated" banner, catalogue entries, tabular rows or key-value rows), never from names particular to a
-repository; tests, release notes, prose and the documentation's example scripts keep their
-layout conventions (``priors``, ``path_roles``).
+"generated" banner, catalogue entries, tabular or key-value rows), never from names
+particular to a repository; tests, release notes, prose and the documentation's example
+scripts keep their layout conventions (``priors``, ``path_roles``).
 Only the head of a file is read (``HEAD_CHARS``), so a class costs microseconds.
 """
 
