@@ -238,11 +238,15 @@ def covered_lines(bundle: dict[str, Any]) -> dict[str, set[int]]:
     """Per path, the lines whose text the bundle carries (slices or whole files)."""
     out: dict[str, set[int]] = defaultdict(set)
     for entry in bundle.get("entries", []):
-        for unit in entry.get("units", [entry]):
-            if "text" in unit and isinstance(unit.get("lines"), list):
-                start, end = unit["lines"]
-                out[entry["path"]].update(range(start, end + 1))
+        for start, end in sent_spans(entry):
+            out[entry["path"]].update(range(start, end + 1))
     return out
+
+
+def sent_spans(entry: dict[str, Any]) -> list[list[int]]:
+    """The ``[first, last]`` line spans whose text a bundle entry carries."""
+    return [unit["lines"] for unit in entry.get("units", [entry])
+            if "text" in unit and isinstance(unit.get("lines"), list)]
 
 
 def tokens_before_gold(bundle: dict[str, Any], gold: set[str]) -> int | None:
@@ -430,8 +434,7 @@ def _gold_lines(bundle: dict[str, Any], edits: Edits | None,
     out: dict[str, dict[str, Any]] = {}
     for entry in bundle.get("entries", []):
         if entry.get("path") in gold:
-            out[entry["path"]] = {"sent": [u["lines"] for u in entry.get("units", [entry])
-                                           if "text" in u and isinstance(u.get("lines"), list)]}
+            out[entry["path"]] = {"sent": sent_spans(entry)}
     for path, pieces in (edits or {}).items():
         lines = sorted(set().union(*(options[0] for options in pieces)))
         out.setdefault(path, {"sent": []})["edited"] = [lines[0], lines[-1], len(lines)]

@@ -39,10 +39,11 @@ _NOTICE = re.compile(r"(?i)@license|@preserve|released under the|licensed under|
                      r"copyright\s*(?:\(c\)|©|\d{4})|spdx-license-identifier|"
                      r"permission is hereby granted")
 _NOTICE_WORDS = ("license", "preserve", "released under", "copyright", "spdx", "permission")
+"""Words every ``_NOTICE`` match holds (lowercased): tested first, as a substring test is
+a scan in C and the pattern costs a file's class twice its other tests."""
 _CATALOGUE = re.compile(r"(?m)^(?:msgid|msgstr)\s+\"|<trans-unit\b")
 _CATALOGUE_WORDS = ("msgid", "msgstr", "<trans-unit")
-"""Words every ``_NOTICE`` or ``_CATALOGUE`` match holds: tested first, as a substring
-test is a scan in C and each pattern costs a file's class twice its other tests."""
+"""Words every ``_CATALOGUE`` match holds, tested first likewise."""
 _HOLDER = re.compile(r"(?i)copyright\s*(?:\(c\)|©)?\s*(?:[\d,\s-]+)?(?:by\s+)?([^\n.]{3,80})")
 _WORD = re.compile(r"[a-z]{3,}")
 _KEY_VALUE = re.compile(r"""\s*(["'])(?:\\.|(?!\1).)*\1\s*:""")
@@ -98,22 +99,24 @@ def content_class(head: str, language: str | None,
     return None
 
 
+def _rows(lines: list[str]) -> list[str]:
+    """The head's first non-blank lines, as a table's rows (none when too few to tell)."""
+    rows = [line for line in lines[:64] if line.strip()]
+    return rows if len(rows) >= TABLE_ROWS else []
+
+
 def _tabular(lines: list[str]) -> bool:
     """Rows of one shape: the same number (two or more) of commas or tabs on every line."""
-    rows = [line for line in lines[:64] if line.strip()]
-    if len(rows) < TABLE_ROWS:
-        return False
-    return any(len({row.count(sep) for row in rows}) == 1 and rows[0].count(sep) >= 2
+    rows = _rows(lines)
+    return bool(rows) and any(len({row.count(sep) for row in rows}) == 1 and rows[0].count(sep) >= 2
                for sep in (",", "\t"))
 
 
 def _key_values(lines: list[str]) -> bool:
     """Rows of quoted keys and their values (``"Contents": "",``) on three of every four
     lines: a table written as a literal, as message catalogues compiled to a script are."""
-    rows = [line for line in lines[:64] if line.strip()]
-    if len(rows) < TABLE_ROWS:
-        return False
-    return sum(1 for row in rows if _KEY_VALUE.match(row)) * 4 >= len(rows) * 3
+    rows = _rows(lines)
+    return bool(rows) and sum(1 for row in rows if _KEY_VALUE.match(row)) * 4 >= len(rows) * 3
 
 
 def _own_notice(top: str, own_holders: frozenset[str]) -> bool:

@@ -188,17 +188,18 @@ def _spans(src: Source, lines: list[str], terms: TaskTerms, budget: int,
     its header, its members on their own), then the target's line spans, in line order,
     nested ones dropped. Past the first, a span goes in only while the file's share
     (``allowance``) holds it."""
-    share = lead_share(budget) if src.lead(budget) else allowance(budget)
+    lead = src.lead(budget)
+    share = lead_share(budget) if lead else allowance(budget)
     cached = src.ranked.get(share)
     if cached is None or cached[0] is not terms:  # lean and full slices share one ranking
         cached = src.ranked[share] = (terms, rank_definitions(
             src.ws, src.path, src.node.symbols, src.target.symbols, lines, terms,
             every=src.rank_all, fit=share * CHARS_PER_TOKEN))
     core, extras = cached[1]
-    ranked = core + extras[:extra_definitions(budget) + src.lead(budget) if src.rank_all else 0]
+    ranked = core + extras[:extra_definitions(budget) + lead if src.rank_all else 0]
     block = import_block(lines) if src.rank_all and ranked else None
     if block is not None:  # a first file's imports: right after its best definition
-        ranked.insert(1 if src.lead(budget) else len(ranked), (*block, None))
+        ranked.insert(1 if lead else len(ranked), (*block, None))
     room = src.ws.tuning.bundle.max_slices - len(ranked)
     ranked.extend((a, b, None) for a, b in src.target.spans[:room])
     found = _within(ranked, lines, 0 if lean else share * CHARS_PER_TOKEN)
