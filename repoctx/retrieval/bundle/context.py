@@ -31,7 +31,7 @@ from repoctx.retrieval.bundle.packing import DETAILS, Packed, Plan, pack, smalle
 from repoctx.retrieval.bundle.rank import Candidate, Ranker, default_rank
 from repoctx.retrieval.bundle.units import Source, load
 from repoctx.retrieval.search.state import search_state
-from repoctx.retrieval.search.task_text import check_text, index_stats
+from repoctx.retrieval.search.task_text import check_text, index_stats, pasted_task
 from repoctx.retrieval.tuning import TUNING, Tuning
 from repoctx.retrieval.workspace import Workspace
 from repoctx.session import (
@@ -87,6 +87,7 @@ def plan_size(budget: int, top: int | None, tuning: Tuning = TUNING) -> int:
 
 def _plan(ws: Workspace, task: str, top: int, detail: str, known: frozenset[str],
           possessed: frozenset[str], rank: Ranker) -> Plan:
+    task = pasted_task(task, lambda: search_state(ws.export))
     base = list(rank(ws, task, top))
     candidates = expand(ws, task, base, top)
     sources = [s for t in gather(candidates, top) if (s := load(ws, t)) is not None]

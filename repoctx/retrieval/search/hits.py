@@ -46,6 +46,7 @@ from repoctx.retrieval.search.task_text import (
     check_text,
     fits_as_typed,
     index_stats,
+    pasted_task,
     query_terms,
     task_names,
     task_paths,
@@ -121,6 +122,7 @@ def _terms(ws: Workspace, checked: list[tuple[str, str]]) -> list[Asked]:
     what it names beyond its reduced words (``TaskHints``)."""
     out = []
     for text, argument in checked:
+        text = pasted_task(text, lambda: search_state(ws.export))
         terms = query_terms(text, argument, lambda: index_stats(search_state(ws.export),
                                                                      ws.tuning))
         hints = NO_HINTS

@@ -23,6 +23,7 @@ from repoctx import deadline
 from repoctx.errors import ToolError
 from repoctx.retrieval import generated
 from repoctx.retrieval.index.tables import has_search_index
+from repoctx.retrieval.search import issue_templates
 from repoctx.retrieval.search.fuzzy import Vocabulary
 from repoctx.retrieval.search.rankings import PathIndex
 
@@ -34,6 +35,8 @@ _ENDS = ("SELECT d.path,"
          f" (SELECT substr(s.text, -{_TAIL}) FROM sections s WHERE s.doc_id = d.doc_id"
          "  ORDER BY s.ordinal DESC LIMIT 1)"
          " FROM documents d WHERE d.kind = 'code' AND d.path IN ({marks})")
+_TEMPLATES = ("SELECT d.path, s.text FROM documents d JOIN sections s ON s.doc_id = d.doc_id"
+              " WHERE d.path LIKE '%issue%templat%' ORDER BY d.path, s.ordinal")
 
 
 @contextmanager
@@ -72,6 +75,7 @@ class SearchState:
     _name_parts: Vocabulary | None = field(default=None, repr=False)
     _sections: int | None = field(default=None, repr=False)
     _generated: dict[str, bool] = field(default_factory=dict, repr=False)
+    _template: issue_templates.Boilerplate | None = field(default=None, repr=False)
 
     def path_index(self) -> PathIndex:
         """Path words → documents, built on first use."""
@@ -117,6 +121,16 @@ class SearchState:
             for path, head, tail in rows:
                 self._generated[path] = generated.marker(head or "", tail or "") is not None
         return {p for p in paths if self._generated[p]}
+
+    def issue_template(self) -> issue_templates.Boilerplate:
+        """The boilerplate of the repository's issue templates, read on first use."""
+        if self._template is None:
+            with sqlite_errors("reading the issue templates"):
+                rows = self.conn.execute(_TEMPLATES).fetchall()
+            self._template = issue_templates.boilerplate(
+                (path, text or "") for path, text in rows
+                if issue_templates.is_issue_template(path))
+        return self._template
 
     def close(self) -> None:
         """Close the connection."""

@@ -45,6 +45,7 @@ from repoctx.retrieval.query import (
     split_identifier,
     typed_words,
 )
+from repoctx.retrieval.search.issue_templates import without_boilerplate
 from repoctx.retrieval.search.state import SearchState, sqlite_errors
 from repoctx.retrieval.tuning import TUNING, TextTuning, Tuning
 
@@ -111,6 +112,16 @@ def query_terms(text: str, argument: str, stats: Callable[[], IndexStats]) -> Qu
     if fits_as_typed(text):
         return sanitise_query(text, argument)
     return sanitise_query(reduce_query(text, stats()), argument)
+
+
+def pasted_task(text: str, state: Callable[[], SearchState]) -> str:
+    """``text`` without the boilerplate of the repository's issue templates
+    (``issue_templates``; ``state()`` is the open export) when it is a pasted task, too
+    long to search as typed."""
+    if fits_as_typed(text):
+        return text
+    opened = state()
+    return without_boilerplate(text, opened.issue_template()) if opened.indexed else text
 
 
 NO_STATS = IndexStats(1 << 20, lambda word: 1)
