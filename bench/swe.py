@@ -423,7 +423,7 @@ def score_instance(ws: Any, inst: Instance, defs: Definitions, bm25: WholeFileBM
         _add_edits(edits, lambda p, taken=packed: defs.every_line(p) if p in taken else set(),
                    s.bm25_edits[budget], s.bm25_edit_files[budget])
     miss["bm25_rank"] = _first(base, gold)
-    miss["ctx13k"] = s.ctx[BUDGETS[0]][-1]
+    miss["ctx"] = {budget: s.ctx[budget][-1] for budget in BUDGETS}
     s.misses.append(miss)
 
 

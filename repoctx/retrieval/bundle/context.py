@@ -12,8 +12,6 @@ found by packing the same plan (so a retry with it works).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from repoctx.crdt import wall_ms
@@ -22,7 +20,6 @@ from repoctx.retrieval.bundle.definition_slices import TaskTerms, task_terms
 from repoctx.retrieval.bundle.expansion import expand, gather
 from repoctx.retrieval.bundle.file_class import (
     classify,
-    holder_words,
     ordered,
     secondary,
     task_asks,
@@ -109,27 +106,12 @@ def by_class(ws: Workspace, task: str, sources: list[Source]) -> list[Source]:
     ask them over, and vendored, generated, minified, data and locale files last
     (``file_class``, read from each file's content); those the task did not ask about
     go lean (their best unit alone, ``file_class.secondary``)."""
-    holders = _own_holders(ws.root)
+    holders = search_state(ws.export).own_holders()
     classes = [classify(s.path, s.node.language, s.text(), holders) for s in sources]
     asks = task_asks(task)
     for src, cls in zip(sources, classes, strict=True):
         src.lean = secondary(cls, asks)
     return [sources[i] for i in ordered(classes, asks, tuning=ws.tuning)]
-
-
-_LICENCES = ("LICENSE", "LICENSE.txt", "LICENSE.md", "LICENCE", "COPYING")
-
-
-@lru_cache(maxsize=64)
-def _own_holders(root: Path) -> frozenset[str]:
-    """Words of the repository's own copyright holder, from its licence file (cached)."""
-    for name in _LICENCES:
-        try:
-            text = (root / name).read_text(encoding="utf-8", errors="replace")[:4096]
-        except OSError:
-            continue  # no licence under this name: try the next one
-        return holder_words(text)
-    return holder_words(None)
 
 
 def retrieval_path(base: Iterable[Candidate], expanded: bool) -> str:

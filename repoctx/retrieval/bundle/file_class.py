@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import lru_cache
 
 from repoctx.retrieval import generated
+from repoctx.retrieval.licence_notice import foreign_notice
 from repoctx.retrieval.path_roles import is_changelog, is_documentation, is_test_path
 from repoctx.retrieval.priors import CHANGELOG_WORDS, DOC_WORDS, TEST_WORDS
 from repoctx.retrieval.tuning import TUNING, Tuning
@@ -33,28 +33,12 @@ under another project's licence header may still be maintained here (adapted cod
 PROSE_LANGUAGES = frozenset({"markdown", "rst", "text"})
 DATA_LANGUAGES = frozenset({"json", "xml"})
 HEAD_CHARS = 16_384
-HEADER_LINES = 40
 TABLE_ROWS = 8
-_NOTICE = re.compile(r"(?i)@license|@preserve|released under the|licensed under|"
-                     r"copyright\s*(?:\(c\)|©|\d{4})|spdx-license-identifier|"
-                     r"permission is hereby granted")
-_NOTICE_WORDS = ("license", "preserve", "released under", "copyright", "spdx", "permission")
-"""Words every ``_NOTICE`` match holds (lowercased): tested first, as a substring test is
-a scan in C and the pattern costs a file's class twice its other tests."""
 _CATALOGUE = re.compile(r"(?m)^(?:msgid|msgstr)\s+\"|<trans-unit\b")
 _CATALOGUE_WORDS = ("msgid", "msgstr", "<trans-unit")
 """Words every ``_CATALOGUE`` match holds, tested first likewise."""
-_HOLDER = re.compile(r"(?i)copyright\s*(?:\(c\)|©)?\s*(?:[\d,\s-]+)?(?:by\s+)?([^\n.]{3,80})")
 _WORD = re.compile(r"[a-z]{3,}")
 _KEY_VALUE = re.compile(r"""\s*(["'])(?:\\.|(?!\1).)*\1\s*:""")
-_GENERIC = frozenset({
-    "the", "and", "see", "file", "files", "for", "its", "all", "other", "others", "with",
-    "authors", "author", "contributors", "contributor", "individual", "team", "project",
-    "developers", "holders", "affiliates", "inc", "ltd", "llc", "corp", "corporation",
-    "foundation", "group", "rights", "reserved", "details", "license", "licence"})
-"""Words of a copyright line that do not say whose it is (``and other contributors``)."""
-
-
 def classify(path: str, language: str | None, text: str | None,
              own_holders: frozenset[str] = frozenset()) -> str:
     """The class of the file at ``path`` (``language`` as the store names it) from the
@@ -88,13 +72,11 @@ def content_class(head: str, language: str | None,
         return MINIFIED
     if any(word in head for word in _CATALOGUE_WORDS) and len(_CATALOGUE.findall(head)) >= 4:
         return LOCALE
-    top = "\n".join(lines[:HEADER_LINES])
     if generated.marker(head, tail) is not None:
         return GENERATED
     if language in DATA_LANGUAGES or _tabular(lines) or _key_values(lines):
         return DATA
-    if (any(word in top.lower() for word in _NOTICE_WORDS) and _NOTICE.search(top)
-            and not _own_notice(top, own_holders)):
+    if foreign_notice(lines, own_holders):
         return VENDORED
     return None
 
@@ -117,29 +99,6 @@ def _key_values(lines: list[str]) -> bool:
     lines: a table written as a literal, as message catalogues compiled to a script are."""
     rows = _rows(lines)
     return bool(rows) and sum(1 for row in rows if _KEY_VALUE.match(row)) * 4 >= len(rows) * 3
-
-
-def _own_notice(top: str, own_holders: frozenset[str]) -> bool:
-    """True when the header's copyright holder is the repository's own: it shares a word
-    that names the holder (``the Foo team, see AUTHORS`` against the licence's ``the Foo
-    team (see AUTHORS file)``), or, when the licence's holder has no such word, all of
-    its words. Generic words alone (``Foundation and contributors``) do not make it own."""
-    if not own_holders:
-        return False
-    naming = own_holders - _GENERIC
-    return any(naming & words if naming else own_holders <= words
-               for words in map(_words, _HOLDER.findall(top)))
-
-
-def holder_words(licence_text: str | None) -> frozenset[str]:
-    """Words of the first copyright holder a licence text names (empty when none)."""
-    match = _HOLDER.search(licence_text or "")
-    return _words(match.group(1)) if match else frozenset()
-
-
-@lru_cache(maxsize=1024)
-def _words(text: str) -> frozenset[str]:
-    return frozenset(_WORD.findall(text.lower()))
 
 
 def weight(cls: str, asks_tests: bool, asks_docs: bool, asks_releases: bool, *,

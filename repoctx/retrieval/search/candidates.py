@@ -23,7 +23,7 @@ from pathlib import PurePosixPath
 from typing import NamedTuple
 
 from repoctx.retrieval.index.tables import AUX_TABLE
-from repoctx.retrieval.path_roles import is_secondary
+from repoctx.retrieval.path_roles import is_secondary, is_vendored
 from repoctx.retrieval.priors import CHANGELOG_WORDS, TEST_WORDS, document_prior
 from repoctx.retrieval.query import QueryTerms, is_compound, light_stem
 from repoctx.retrieval.search.fusion import fuse, ordered
@@ -267,9 +267,12 @@ def _with_files(state: SearchState, fused: dict, infos: dict[int, SectionInfo],
             kind = cand.section.doc_kind if cand.section is not None else None
             priors[cand.path] = document_prior(cand.path, words, kind, tuning=tuning)
     if not paths:  # a path filter asks for what it names, generated or not
-        for path in state.generated(set(priors)):
-            if not names_path(terms, path):
-                priors[path] *= tuning.documents.generated_prior
+        unnamed = {path for path in priors if not names_path(terms, path)}
+        for path in state.generated(unnamed):
+            priors[path] *= tuning.documents.generated_prior
+        for path in state.vendored(unnamed):
+            if not is_vendored(path):  # its path's prior says so already
+                priors[path] *= tuning.documents.vendor_prior
     for cand in out:
         cand.score *= priors[cand.path]
     out.sort(key=lambda c: (-c.score, c.path, c.section.rowid if c.section else -1))

@@ -23,6 +23,7 @@ from repoctx import deadline
 from repoctx.errors import ToolError
 from repoctx.retrieval import generated
 from repoctx.retrieval.index.tables import has_search_index
+from repoctx.retrieval.licence_notice import LICENCES, foreign_notice, holder_words
 from repoctx.retrieval.search import issue_templates
 from repoctx.retrieval.search.fuzzy import Vocabulary
 from repoctx.retrieval.search.rankings import PathIndex
@@ -35,6 +36,8 @@ _ENDS = ("SELECT d.path,"
          f" (SELECT substr(s.text, -{_TAIL}) FROM sections s WHERE s.doc_id = d.doc_id"
          "  ORDER BY s.ordinal DESC LIMIT 1)"
          " FROM documents d WHERE d.kind = 'code' AND d.path IN ({marks})")
+_LICENCE = ("SELECT d.path, substr(s.text, 1, 4096) FROM documents d JOIN sections s"
+            " ON s.doc_id = d.doc_id WHERE s.ordinal = 0 AND d.path IN ({marks})")
 _TEMPLATES = ("SELECT d.path, s.text FROM documents d JOIN sections s ON s.doc_id = d.doc_id"
               " WHERE d.path LIKE '%issue%templat%' ORDER BY d.path, s.ordinal")
 
@@ -74,7 +77,9 @@ class SearchState:
     _vocab: Vocabulary | None = field(default=None, repr=False)
     _name_parts: Vocabulary | None = field(default=None, repr=False)
     _sections: int | None = field(default=None, repr=False)
-    _generated: dict[str, bool] = field(default_factory=dict, repr=False)
+    _ends: dict[str, tuple[bool, bool]] = field(default_factory=dict, repr=False)
+    """Path -> (generated, vendored), read from the document's ends once."""
+    _holders: frozenset[str] | None = field(default=None, repr=False)
     _template: issue_templates.Boilerplate | None = field(default=None, repr=False)
 
     def path_index(self) -> PathIndex:
@@ -111,16 +116,42 @@ class SearchState:
 
     def generated(self, paths: set[str]) -> set[str]:
         """Those of ``paths`` whose document is generated or bundled output."""
-        unknown = [p for p in paths if p not in self._generated]
+        return {p for p in paths if self._verdicts(p, paths)[0]}
+
+    def vendored(self, paths: set[str]) -> set[str]:
+        """Those of ``paths`` whose document opens with another project's licence notice
+        (``licence_notice``), generated output aside."""
+        return {p for p in paths if self._verdicts(p, paths) == (False, True)}
+
+    def _verdicts(self, path: str, paths: set[str]) -> tuple[bool, bool]:
+        """``(generated, vendored)`` of ``path``, reading the ends of every unread one
+        of ``paths`` when ``path`` is unread."""
+        if path not in self._ends:
+            self._read_ends([p for p in paths if p not in self._ends])
+        return self._ends[path]
+
+    def _read_ends(self, unknown: list[str]) -> None:
+        own = self.own_holders()
         for start in range(0, len(unknown), 500):
             chunk = unknown[start : start + 500]
-            self._generated.update(dict.fromkeys(chunk, False))  # prose, or gone
+            self._ends.update(dict.fromkeys(chunk, (False, False)))  # prose, or gone
             with sqlite_errors("reading document ends"):
                 rows = self.conn.execute(_ENDS.format(marks=", ".join("?" * len(chunk))),
                                          chunk).fetchall()
             for path, head, tail in rows:
-                self._generated[path] = generated.marker(head or "", tail or "") is not None
-        return {p for p in paths if self._generated[p]}
+                self._ends[path] = (generated.marker(head or "", tail or "") is not None,
+                                    foreign_notice((head or "").splitlines(), own))
+
+    def own_holders(self) -> frozenset[str]:
+        """Words of the repository's own copyright holder, from the licence file the
+        export holds (``licence_notice.LICENCES``), read on first use."""
+        if self._holders is None:
+            with sqlite_errors("reading the licence"):
+                rows = dict(self.conn.execute(_LICENCE.format(
+                    marks=", ".join("?" * len(LICENCES))), LICENCES).fetchall())
+            text = next((rows[name] for name in LICENCES if name in rows), None)
+            self._holders = holder_words(text)
+        return self._holders
 
     def issue_template(self) -> issue_templates.Boilerplate:
         """The boilerplate of the repository's issue templates, read on first use."""

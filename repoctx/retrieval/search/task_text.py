@@ -6,7 +6,7 @@ template's boilerplate. Search matches a bounded number of words, so the whole t
 read for its signals and reduced to the best few:
 
 - boilerplate is dropped first: HTML comments, checklist lines (``- [ ]``), table rows
-  (version tables), URLs;
+  (version tables), pasted screenshots (``<img …>``, ``![…](…)``), URLs;
 - each word is weighed by where it stands: the title (first line), traceback frames
   (the file's name and the function), file paths, error lines (``FooError: message``),
   code (backticks, fenced or indented blocks, ``def``/``class`` names), dotted and
@@ -53,6 +53,8 @@ _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
 _CHECKLIST = re.compile(r"^[ \t]*(?:[-*+]|\d+\.)[ \t]*\[[ xX]?\].*$", re.M)
 _TABLE_ROW = re.compile(r"^[ \t]*\|.*$", re.M)
 _URL = re.compile(r"\b(?:https?|ftp)://\S+")
+_IMAGE = re.compile(r"<img\b[^>]{0,2000}>|!\[[^\]\n]{0,300}\]\([^)\n]{0,2000}\)", re.I)
+"""A pasted screenshot: its markup (``width``, ``alt``, ``src``) matches HTML templates."""
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.M)
 _FRAME = re.compile(r"File \"([^\"\n]{1,300})\", line \d+, in ([A-Za-z_]\w{0,100})")
 _PATH_TEXT = re.compile(r"(?<![\w/.])(?:[\w.-]{1,100}/){1,20}[\w.-]{1,100}\.[A-Za-z]{1,5}\b")
@@ -170,8 +172,8 @@ _LAST_STATS: tuple[SearchState, IndexStats] | None = None
 
 
 def strip_boilerplate(text: str) -> str:
-    """``text`` without HTML comments, checklist lines, table rows and URLs."""
-    for pattern in (_COMMENT, _CHECKLIST, _TABLE_ROW, _URL):
+    """``text`` without HTML comments, checklist lines, table rows, images and URLs."""
+    for pattern in (_COMMENT, _CHECKLIST, _TABLE_ROW, _IMAGE, _URL):
         text = pattern.sub(" ", text)
     return text
 

@@ -13,11 +13,11 @@ from repoctx.retrieval.bundle.file_class import (
     TEST,
     VENDORED,
     classify,
-    holder_words,
     ordered,
     secondary,
     task_asks,
 )
+from repoctx.retrieval.licence_notice import holder_words
 
 CODE = "def total(items):\n    return sum(i.price for i in items)\n" * 20
 

@@ -52,6 +52,9 @@ def test_boilerplate_is_dropped():
     left = strip_boilerplate(TEMPLATE + "the real words")
     assert "Thanks" not in left and "searched" not in left and "minimal" not in left
     assert "package" not in left and "example.org" not in left and "the real words" in left
+    shots = ('<img width="148" alt="Screen Shot 2020-05-30" src="https://example.org/a.png">'
+             " renders ![screenshot](https://example.org/b.png) wrongly")
+    assert strip_boilerplate(shots).split() == ["renders", "wrongly"]
 
 
 def test_signals_weigh_title_frames_and_errors_above_prose():
