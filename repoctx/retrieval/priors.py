@@ -12,15 +12,20 @@ documents weigh a little less than code unless the query asks for documentation.
 
 from __future__ import annotations
 
+from repoctx.extract import language_of
 from repoctx.retrieval.path_roles import (
     CATALOGUE_SUFFIXES,
     is_changelog,
+    is_documentation,
     is_test_path,
     is_vendored,
 )
 from repoctx.retrieval.tuning import TUNING, Tuning
 
 PROSE_KINDS = frozenset({"text", "markdown"})
+"""The export's document kinds of prose (ContextPull files reStructuredText as ``other``)."""
+PROSE_LANGUAGES = frozenset({"markdown", "rst", "text"})
+"""The store's languages of prose."""
 DOC_WORDS = frozenset({"doc", "docs", "documentation", "documented", "guide", "tutorial",
                        "howto", "manual", "readme"})
 CHANGELOG_WORDS = frozenset({"release", "releases", "version", "versions", "changelog",
@@ -41,6 +46,14 @@ def document_prior(path: str, query_words: frozenset[str] | set[str],
         return doc.changelog_prior
     if is_test_path(path):
         return doc.test_asked_prior if query_words & TEST_WORDS else doc.test_prior
-    if kind in PROSE_KINDS and not query_words & DOC_WORDS:
+    if is_prose(path, kind) and not query_words & DOC_WORDS:
         return doc.prose_prior
     return 1.0
+
+
+def is_prose(path: str, kind: str | None = None) -> bool:
+    """True for documentation: a prose document (by its export ``kind`` or its language),
+    or any file of the documentation's folders (its example scripts show, they are not
+    what a task changes)."""
+    return (kind in PROSE_KINDS or language_of(path) in PROSE_LANGUAGES
+            or is_documentation(path))

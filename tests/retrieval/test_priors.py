@@ -26,3 +26,12 @@ def test_other_priors_and_their_exemptions():
     assert document_prior("docs/guide.md", {"cart"}, "markdown") == PROSE_PRIOR
     assert document_prior("docs/guide.md", {"cart", "guide"}, "markdown") == 1.0
     assert document_prior("shop/cart.py", {"cart"}, "code") == 1.0
+
+
+def test_prose_is_known_by_language_and_place_whatever_the_export_calls_it():
+    # ContextPull files reStructuredText as "other"; an example script is code
+    assert document_prior("guide/intro.rst", {"cart"}, "other") == PROSE_PRIOR
+    assert document_prior("doc/usage/example_google.py", {"cart"}, "code") == PROSE_PRIOR
+    assert document_prior("examples/checkout.py", {"cart"}, "code") == PROSE_PRIOR
+    assert document_prior("guide/intro.rst", {"cart", "docs"}, "other") == 1.0
+    assert document_prior("shop/config.yaml", {"cart"}, "other") == 1.0

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from repoctx.retrieval import generated
 from repoctx.retrieval.licence_notice import foreign_notice
 from repoctx.retrieval.path_roles import is_changelog, is_documentation, is_test_path
-from repoctx.retrieval.priors import CHANGELOG_WORDS, DOC_WORDS, TEST_WORDS
+from repoctx.retrieval.priors import CHANGELOG_WORDS, DOC_WORDS, PROSE_LANGUAGES, TEST_WORDS
 from repoctx.retrieval.tuning import TUNING, Tuning
 
 SOURCE, TEST, PROSE, CHANGELOG = "source", "test", "prose", "changelog"
@@ -30,7 +30,6 @@ FOREIGN = frozenset({GENERATED, MINIFIED, DATA, LOCALE})
 """Classes an agent almost never edits for a task: they follow everything else. A file
 under another project's licence header may still be maintained here (adapted code), so
 ``VENDORED`` only weighs less."""
-PROSE_LANGUAGES = frozenset({"markdown", "rst", "text"})
 DATA_LANGUAGES = frozenset({"json", "xml"})
 HEAD_CHARS = 16_384
 TABLE_ROWS = 8
