@@ -32,9 +32,11 @@ from repoctx.retrieval.symbols import declared_in
 from repoctx.retrieval.workspace import Workspace
 from repoctx.session import possession_claim
 
-EXTRA_FROM, EXTRA_PER = 13_000, 7_000
+EXTRA_FROM, EXTRA_PER, LEAD_EXTRAS = 13_000, 7_000, 4
 """A first file may add one best-scoring definition past its hits per ``EXTRA_PER``
-tokens of budget above ``EXTRA_FROM`` (``extra_definitions``)."""
+tokens of budget above ``EXTRA_FROM`` (``extra_definitions``), a lead file
+``LEAD_EXTRAS`` more at any budget: the likeliest file's slices were a quarter of its
+share, and the edit was often the next definition down its ranking."""
 ALLOWANCE_FRACTION, ALLOWANCE_MAX = 6, 2500
 LEAD_FILES, LEAD_PER, LEAD_FRACTION, LEAD_MAX = 2, 16_000, 3, 9000
 """The plan's first max(2, budget / 16,000) files go whole up to min(budget / 3, 9000)
@@ -196,7 +198,8 @@ def _spans(src: Source, lines: list[str], terms: TaskTerms, budget: int,
             src.ws, src.path, src.node.symbols, src.target.symbols, lines, terms,
             every=src.rank_all, fit=share * CHARS_PER_TOKEN))
     core, extras = cached[1]
-    ranked = core + extras[:extra_definitions(budget) + lead if src.rank_all else 0]
+    more = extra_definitions(budget) + LEAD_EXTRAS * lead if src.rank_all else 0
+    ranked = core + extras[:more]
     block = import_block(lines) if src.rank_all and ranked else None
     if block is not None:  # a first file's imports: right after its best definition
         ranked.insert(1 if lead else len(ranked), (*block, None))
@@ -213,9 +216,9 @@ def _spans(src: Source, lines: list[str], terms: TaskTerms, budget: int,
 
 def extra_definitions(budget: int) -> int:
     """How many definitions past the search's hits a first file's slices may add (a
-    lead file one more): none at the smallest budget, one per ``EXTRA_PER`` tokens above
-    ``EXTRA_FROM``, so a larger budget lets more of the likeliest files in before it
-    reaches marginal ones."""
+    lead file ``LEAD_EXTRAS`` more): none at the smallest budget, one per ``EXTRA_PER``
+    tokens above ``EXTRA_FROM``, so a larger budget lets more of the likeliest files in
+    before it reaches marginal ones."""
     return max(0, (budget - EXTRA_FROM) // EXTRA_PER)
 
 

@@ -10,6 +10,7 @@ from repoctx import open_store
 from repoctx.contextpull import export_store
 from repoctx.reconcile import PassOptions, reconcile_pass
 from repoctx.retrieval import Workspace
+from repoctx.retrieval.bundle import units
 from repoctx.retrieval.bundle.definition_slices import (
     DOC_SUMMARY,
     TaskTerms,
@@ -117,6 +118,16 @@ def test_more_budget_lets_a_first_file_add_its_best_scoring_definitions(ws, slic
     src = load(ws, Target("pkg/engine.py", ("pkg.engine.helper",), (), ("t",)))
     src.place = TUNING.bundle.rank_all_files - 1  # every definition competes, not a lead
     assert "pkg.engine.drain_queue" in _keys(slice_units(src, 27_000, task_terms(task)))
+
+
+def test_a_lead_file_adds_its_best_scoring_definitions_at_the_smallest_budget(ws, monkeypatch):
+    monkeypatch.setattr(units, "LEAD_MAX", 200)  # too large to go whole as a lead file
+    task = "the pending backlog is never emptied"
+    src = load(ws, Target("pkg/engine.py", ("pkg.engine.helper",), (), ("t",)))
+    src.place = 0  # the plan's first file
+    assert src.lead(13_000)
+    sent = [u.body.get("symbol") for u in slice_units(src, 13_000, task_terms(task))]
+    assert "pkg.engine.helper" in sent and "pkg.engine.drain_queue" in sent
 
 
 def test_without_task_terms_the_hits_keep_their_order(ws):
