@@ -1,6 +1,7 @@
 """retrieval/symbols: where symbols live and who depends on or tests a name."""
 
 from repoctx.retrieval import symbols as sy
+from tests.retrieval.small_repo import index
 
 
 def test_declarations_where_and_declared_in(shop):
@@ -38,3 +39,14 @@ def test_named_lists_the_definitions_of_a_simple_name(shop):
 
 def test_simple_name():
     assert sy.simple_name("a.b.C") == "C" and sy.simple_name("C") == "C"
+
+
+def test_declarations_kept_between_calls_follow_a_new_index(fresh_shop):
+    before = sy.declarations(fresh_shop, "shop.cart.checkout")["shop/cart.py"]
+    assert sy.declarations(fresh_shop, "shop.cart.checkout") is sy.declarations(
+        fresh_shop, "shop.cart.checkout")  # decoded once, then kept
+    path = fresh_shop.root / "shop" / "cart.py"
+    path.write_text("# moved down\n\n" + path.read_text())
+    index(fresh_shop.store, fresh_shop.root)
+    after = sy.declarations(fresh_shop, "shop.cart.checkout")["shop/cart.py"]
+    assert after.start_line == before.start_line + 2

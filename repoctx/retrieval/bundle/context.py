@@ -16,6 +16,7 @@ from typing import Any
 
 from repoctx.crdt import wall_ms
 from repoctx.errors import ToolError
+from repoctx.reconcile.nodes.content_record import CONTENT_TREE
 from repoctx.retrieval.bundle.definition_slices import TaskTerms, task_terms
 from repoctx.retrieval.bundle.expansion import expand, gather
 from repoctx.retrieval.bundle.file_class import (
@@ -106,12 +107,29 @@ def by_class(ws: Workspace, task: str, sources: list[Source]) -> list[Source]:
     ask them over, and vendored, generated, minified, data and locale files last
     (``file_class``, read from each file's content); those the task did not ask about
     go lean (their best unit alone, ``file_class.secondary``)."""
-    holders = search_state(ws.export).own_holders()
-    classes = [classify(s.path, s.node.language, s.text(), holders) for s in sources]
+    classes = [_class_of(ws, s) for s in sources]
     asks = task_asks(task)
     for src, cls in zip(sources, classes, strict=True):
         src.lean = secondary(cls, asks)
     return [sources[i] for i in ordered(classes, asks, tuning=ws.tuning)]
+
+
+CLASSES_KEPT = 100_000
+"""Files whose class a workspace keeps; past it they start over."""
+
+
+def _class_of(ws: Workspace, src: Source) -> str:
+    """``file_class.classify`` of a source, once per content (digest) and readability: a
+    class costs a scan of the file's head, and the same files come back call after call."""
+    text = src.text()
+    key = (src.path, src.node.digest, text is None)
+    held = ws.derived("file-classes", CONTENT_TREE, dict)
+    if key not in held:
+        if len(held) >= CLASSES_KEPT:
+            held.clear()
+        held[key] = classify(src.path, src.node.language, text,
+                             search_state(ws.export).own_holders())
+    return held[key]
 
 
 def retrieval_path(base: Iterable[Candidate], expanded: bool) -> str:
