@@ -40,7 +40,7 @@ from repoctx.extract import (
     receiver_chain,
     simple_name,
 )
-from repoctx.reconcile.nodes import symbol_record, xref_record
+from repoctx.reconcile.nodes import content_record, symbol_record, xref_record
 from repoctx.reconcile.xref import marked_test_subjects, snake, test_subjects
 from repoctx.retrieval.impact import receivers
 from repoctx.retrieval.impact.imports import imports
@@ -167,10 +167,15 @@ class _Query:
         self.ws = ws
         self.lookups = 0
         self._located: dict[str, _Located | None] = {}
-        self._imports: dict[str, frozenset[str]] = {}
-        self._reach: dict[tuple[str, str], bool] = {}
+        # what the stored files import and reach: kept for every later query until the
+        # content tree moves (a warm server's next ``changed`` asks the same ~500 files)
+        self._imports: dict[str, frozenset[str]] = ws.derived(
+            "covering-imports", content_record.CONTENT_TREE, dict)
+        self._reach: dict[tuple[str, str], bool] = ws.derived(
+            "covering-reach", content_record.CONTENT_TREE, dict)
         self._bodies: dict[str, str] = {}
-        self._passes_on: dict[str, bool] = {}
+        self._passes_on: dict[str, bool] = ws.derived(
+            "covering-passes-on", content_record.CONTENT_TREE, dict)
         self._aliases: dict[str, dict[str, tuple[str, ...]]] = {}
         self._owners: dict[str, str | None] = {}
         self._ambiguity: dict[str, bool] = {}

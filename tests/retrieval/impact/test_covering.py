@@ -6,7 +6,7 @@ import pytest
 
 from repoctx.retrieval.impact.covering import FAN_OUT, MAX_DEPTH, covering_tests
 from repoctx.retrieval.impact.related import related
-from tests.retrieval.small_repo import build
+from tests.retrieval.small_repo import build, index
 
 FILES = {
     "pkg/__init__.py": "from .calc import price\n",
@@ -211,3 +211,17 @@ def test_a_test_calling_the_exported_name_covers_the_local_definition(tmp_path):
             "src/string.test.ts": ("calls", 1)}
         assert covering_tests(ws, [("src/types.Str.min", "src/types.ts")], 5)[0]["names"] == [
             "src/string.test.five"]
+
+
+def test_what_a_query_kept_of_the_imports_follows_a_new_index(tmp_path):
+    ws = build(tmp_path, {"pkg/__init__.py": "", "pkg/calc.py": FILES["pkg/calc.py"],
+                          "tests/test_calc.py": "def test_kept():\n    assert True\n"}, "kept")
+    try:
+        target = [("pkg.calc.tax", "pkg/calc.py")]
+        assert covering_tests(ws, target, 5) == []
+        (tmp_path / "tests" / "test_calc.py").write_text(
+            "from pkg.calc import tax\n\n\ndef test_kept():\n    assert tax(1) == 1\n")
+        index(ws.store, ws.root)
+        assert [e["path"] for e in covering_tests(ws, target, 5)] == ["tests/test_calc.py"]
+    finally:
+        ws.close()
