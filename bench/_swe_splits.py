@@ -16,6 +16,7 @@ import os
 import re
 import shutil
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -129,15 +130,36 @@ def tree_root(split: str, tree: str) -> Path:
     return folder
 
 
-def patch_lines(patch: str) -> dict[str, set[int]]:
+def patch_lines(patch: str, read: Callable[[str], list[str] | None] = lambda path: None,
+                ) -> dict[str, set[int]]:
     """Per file the patch edits, the lines (numbered as before the fix) it changes: its
     ``-`` lines, and for a run of ``+`` lines with no ``-`` line (a pure insertion) the
     lines either side of it (the one past the end of the file too: scoring clips it).
-    Files the patch creates are left out."""
+    Files the patch creates are left out.
+
+    ``read(path)``: the file's lines as the fix found them (None: unknown). A hunk whose
+    old lines are not where its header says is placed where they are, the nearest such
+    place, as ``patch`` applies it with an offset (a pull request's diff against an older
+    tree than the task's base commit: 8 of sympy's tasks)."""
     out: dict[str, set[int]] = {}
+    texts: dict[str, list[str] | None] = {}
     for path, start, body in _hunks(patch):
+        if path not in texts:
+            texts[path] = read(path)
+        start = _placed(start, body, texts[path])
         out.setdefault(path, set()).update(_hunk_lines(start, body))
     return out
+
+
+def _placed(start: int, body: list[str], text: list[str] | None) -> int:
+    """The first old line of a hunk in ``text``: ``start`` when its old lines are there
+    (or ``text`` is unknown, or holds them nowhere), else the nearest line they start at."""
+    old = [raw[1:] for raw in body if raw[:1] in (" ", "-", "")]
+    if text is None or not old or text[start - 1:start - 1 + len(old)] == old:
+        return start
+    places = [n for n in range(1, len(text) - len(old) + 2)
+              if text[n - 1] == old[0] and text[n - 1:n - 1 + len(old)] == old]
+    return min(places, key=lambda n: abs(n - start), default=start)
 
 
 def _hunks(patch: str) -> list[tuple[str, int, list[str]]]:

@@ -207,6 +207,13 @@ class Definitions:
             self._files[path] = (dict(spans), _import_lines(text), len(text.splitlines()))
         return self._files[path]
 
+    def text_lines(self, path: str) -> list[str] | None:
+        """The file's lines as the tree holds them (None when it has no such file)."""
+        try:
+            return (self.root / path).read_bytes().decode("utf-8", "replace").splitlines()
+        except OSError:
+            return None
+
     def every_line(self, path: str) -> set[int]:
         """All lines of the file (what a whole-file unit delivers)."""
         return set(range(1, self._file(path)[2] + 1))
@@ -337,7 +344,7 @@ def edited_lines(inst: Instance, defs: Definitions) -> Edits | None:
     The Django split's sdists are later releases than the fix's base commit, so a patch's
     line numbers would not address them; the edited definitions, located by name, do."""
     if inst.patch:
-        changed = patch_lines(inst.patch)
+        changed = patch_lines(inst.patch, defs.text_lines)
         lines = {path: changed.get(path, set()) & defs.every_line(path) for path in inst.gold}
         return {path: [[found]] for path, found in lines.items()} if all(lines.values()) else None
     out: Edits = {}

@@ -94,3 +94,13 @@ def test_a_base_commit_is_extracted_once_and_cached(tmp_path, monkeypatch):
     with pytest.raises(SystemExit, match="could not extract"):
         tree_root("sympy", "0" * 40)
     assert sorted(p.name for p in (tmp_path / "trees").iterdir()) == [f"sympy-{first}"]
+
+
+def test_a_hunk_numbered_for_an_older_tree_is_placed_where_its_old_lines_are():
+    patch = _patch("m.py", "@@ -2,3 +2,3 @@", " def f():", "-    return 1", "+    return 2", "")
+    tree = ["# header", "# moved", "# down", "", "def f():", "    return 1", "", "x = 1"]
+    assert patch_lines(patch, lambda path: tree) == {"m.py": {6}}
+    assert patch_lines(patch) == {"m.py": {3}}  # no tree: as the header says
+    assert patch_lines(patch, lambda path: ["nothing", "alike"]) == {"m.py": {3}}
+    twice = ["def f():", "    return 1", "", "def f():", "    return 1", "", "pad"]
+    assert patch_lines(patch, lambda path: twice) == {"m.py": {2}}  # the nearest place
