@@ -38,6 +38,8 @@ _CATALOGUE_WORDS = ("msgid", "msgstr", "<trans-unit")
 """Words every ``_CATALOGUE`` match holds, tested first likewise."""
 _WORD = re.compile(r"[a-z]{3,}")
 _KEY_VALUE = re.compile(r"""\s*(["'])(?:\\.|(?!\1).)*\1\s*:""")
+
+
 def classify(path: str, language: str | None, text: str | None,
              own_holders: frozenset[str] = frozenset()) -> str:
     """The class of the file at ``path`` (``language`` as the store names it) from the
