@@ -12,10 +12,9 @@ yet in this space) and ``keyword.embedder_failed``. Reads only.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from repoctx.store import Store
-from repoctx.vectors.ann import ann_index
 from repoctx.vectors.embedders.embedder import (
     Embedder,
     EmbedderError,
@@ -26,6 +25,9 @@ from repoctx.vectors.embedders.embedder import (
 from repoctx.vectors.embedders.settings import choose
 from repoctx.vectors.records import metadata_record as mr
 from repoctx.vectors.sources import MEMORY
+
+if TYPE_CHECKING:  # the index (and numpy) load with the first vector search: a store
+    from repoctx.vectors.ann import ann_index  # without an embedder never needs them
 
 EXACT, APPROXIMATE = "semantic.exact", "semantic.approximate"
 NO_EMBEDDER, NO_VECTORS, EMBEDDER_FAILED = (
@@ -51,6 +53,8 @@ def semantic_hits(ws: HasStore, query: str, k: int = 10, *, embedder: Embedder |
         vector = l2_normalise(embedder.embed([query]))[0]
     except Exception:  # fail open to the keyword path, which still answers
         return [], EMBEDDER_FAILED
+    from repoctx.vectors.ann import ann_index  # numpy: only once there is a vector
+
     space = space_of(embedder)
     with store.snapshot() as snap:
         view = ann_index.load(snap, store.repo_id, space, cache_id=str(store.path))

@@ -21,7 +21,7 @@ from repoctx.reconcile import Declaration, reconcile_pass
 from repoctx.reconcile.nodes import symbol_record
 from repoctx.retrieval.index.export_extras import export_extras
 from repoctx.retrieval.index.section_symbols import fq_name
-from repoctx.retrieval.query import QueryTerms, is_compound, replace_words
+from repoctx.retrieval.query import IDENTIFIER_PART, QueryTerms, is_compound, replace_words
 from repoctx.retrieval.search.candidates import (
     CONTENT,
     MENTIONED,
@@ -217,10 +217,14 @@ def _answer(ws: Workspace, terms: QueryTerms, k: int, kinds: tuple[str, ...],
 def _identifier_corrections(state: SearchState, terms: QueryTerms) -> dict[str, str]:
     """Typed identifiers with a part no name or word of the index holds, corrected by
     parts against the symbol names (``fuzzy.correct_identifier``)."""
-    compound = [t for t in terms.raw if is_compound(t)]
-    if not compound:
+    words = state.vocabulary()
+    # only a part no indexed word holds is corrected: without one, the symbol names'
+    # parts (a scan of every name, most of a fresh process's first search) are not read
+    unknown = [t for t in terms.raw if is_compound(t)
+               and any(p.lower() not in words for p in IDENTIFIER_PART.findall(t))]
+    if not unknown:
         return {}
-    return identifier_corrections(compound, state.name_parts(), state.vocabulary())
+    return identifier_corrections(unknown, state.name_parts(), words)
 
 
 def _fuse_hits(ranked: list[tuple[str, list[dict[str, Any]]]], k: int) -> list[dict[str, Any]]:

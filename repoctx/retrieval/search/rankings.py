@@ -13,6 +13,7 @@ import sqlite3
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from repoctx.retrieval.query import (
@@ -295,11 +296,24 @@ def _mention_matches(mention: str, suffixes: dict[str, list[str]]) -> Iterator[l
 
 def path_word_set(path: str) -> set[str]:
     """The light-stemmed words of a path's folders and file stem."""
-    pure = PurePosixPath(path)
-    names = [*pure.parent.parts, pure.stem]
-    words = {light_stem(n) for n in names if n.isalnum()}
-    words.update(light_stem(p) for n in names for p in split_identifier(n))
+    *folders, name = path.split("/")
+    dot = name.rfind(".")
+    stem = name[:dot] if 0 < dot < len(name) - 1 else name  # ``PurePosixPath.stem``
+    words: set[str] = set()
+    for part in (*folders, stem):
+        if part:
+            words |= _name_words(part)
     return words
+
+
+@lru_cache(maxsize=1 << 16)
+def _name_words(name: str) -> frozenset[str]:
+    """The light-stemmed words of one folder name or file stem (folders repeat across a
+    tree's paths: each is split once)."""
+    words = {light_stem(p) for p in split_identifier(name)}
+    if name.isalnum():
+        words.add(light_stem(name))
+    return frozenset(words)
 
 
 def matches_filter(path: str, entries: Sequence[str]) -> bool:

@@ -7,7 +7,7 @@ import pytest
 
 from repoctx.errors import ToolError
 from repoctx.retrieval.search.hits import KINDS, MAX_REASONS, search
-from repoctx.retrieval.search.state import forget_state
+from repoctx.retrieval.search.state import forget_state, search_state
 from tests.retrieval.search_repo import index_repo, write_repo
 
 
@@ -75,8 +75,15 @@ def test_typos_are_corrected_and_reported(ws):
     assert "fuzzy:totl->total" in result["hits"][0]["reasons"]
 
 
-def test_a_query_that_matches_needs_no_correction(ws):
+def test_a_query_that_matches_needs_no_correction(ws, monkeypatch):
     assert "corrected" not in search(ws, "total price")
+    state = search_state(ws.export)
+
+    def unread():  # every part of the identifier is an indexed word: nothing to correct
+        raise AssertionError("the symbol names' parts were read")
+
+    monkeypatch.setattr(state, "name_parts", unread)
+    assert "corrected" not in search(ws, "total_price ShoppingCart")
 
 
 def test_partial_identifiers_match_by_trigram(ws):

@@ -14,6 +14,7 @@ from repoctx.retrieval.search.rankings import (
     PathIndex,
     matches_filter,
     path_filter,
+    path_word_set,
     symbol_ranking,
     text_ranking,
     text_sql,
@@ -122,3 +123,10 @@ def test_mentioned_paths_resolve_by_suffix_and_modules_by_their_files():
     assert index.resolve(["a/utils.py"]) == ["pkg/a/utils.py"]  # the longest suffix decides
     assert index.resolve(["utils.py"], most=4) == ["pkg/a/utils.py", "pkg/b/utils.py",
                                                    "pkg/c/utils.py", "pkg/d/utils.py"]
+
+
+def test_a_paths_words_are_its_folders_and_its_stem():
+    assert path_word_set("django/db/models/sql/compiler.py") == {
+        "django", "db", "model", "sql", "compiler"}
+    assert path_word_set("src/HTTPServer/read_me.tar.gz") >= {"http", "server", "read", "me"}
+    assert path_word_set(".hidden") == {"hidden"} and path_word_set("x/y.") >= {"x", "y"}
