@@ -198,7 +198,7 @@ class Definitions:
 
     def _file(self, path: str) -> tuple[dict[str, list[tuple[int, int]]], list[int], int]:
         if path not in self._files:
-            text = (self.root / path).read_bytes().decode("utf-8", "replace")
+            text = self._text(path)
             prefix = module_name(path) + "."
             spans: dict[str, list[tuple[int, int]]] = defaultdict(list)
             for sym in extract(path, text):
@@ -207,10 +207,13 @@ class Definitions:
             self._files[path] = (dict(spans), _import_lines(text), len(text.splitlines()))
         return self._files[path]
 
+    def _text(self, path: str) -> str:
+        return (self.root / path).read_bytes().decode("utf-8", "replace")
+
     def text_lines(self, path: str) -> list[str] | None:
         """The file's lines as the tree holds them (None when it has no such file)."""
         try:
-            return (self.root / path).read_bytes().decode("utf-8", "replace").splitlines()
+            return self._text(path).splitlines()
         except OSError:
             return None
 

@@ -51,9 +51,9 @@ def document_prior(path: str, query_words: frozenset[str] | set[str],
     return 1.0
 
 
-def is_prose(path: str, kind: str | None = None) -> bool:
-    """True for documentation: a prose document (by its export ``kind`` or its language),
-    or any file of the documentation's folders (its example scripts show, they are not
-    what a task changes)."""
-    return (kind in PROSE_KINDS or language_of(path) in PROSE_LANGUAGES
+def is_prose(path: str, kind: str | None = None, language: str | None = None) -> bool:
+    """True for documentation: a prose document (by its export ``kind`` or its language,
+    the store's when given, else its path's), or any file of the documentation's folders
+    (its example scripts show, they are not what a task changes)."""
+    return (kind in PROSE_KINDS or (language or language_of(path)) in PROSE_LANGUAGES
             or is_documentation(path))

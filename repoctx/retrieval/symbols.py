@@ -16,10 +16,10 @@ from repoctx.trees import BY_FAMILY
 LOOKUP_LIMIT = 200
 """Most edges one reverse lookup returns (a popular name can have thousands)."""
 SUGGESTIONS = 3
+"""Most "did you mean" names an unknown symbol gets."""
 DECLARATIONS_KEPT = 200_000
 """Symbols whose decoded declarations a workspace keeps; past it they start over."""
 _SYMBOL_TREE = BY_FAMILY["symbol"].name
-"""Most "did you mean" names an unknown symbol gets."""
 _NAMED = "SELECT DISTINCT fq, path FROM repoctx_search_symbols WHERE name = ? ORDER BY fq LIMIT ?"
 _NEAR = ("SELECT fq FROM repoctx_search_symbols WHERE name = ? OR fq LIKE ? ESCAPE '\\'"
          " LIMIT 2000")
@@ -30,14 +30,8 @@ def declarations(ws: Workspace, fq_name: str) -> dict[str, Declaration]:
     symbol tree and kept for every later call (a bundle decodes the declarations of
     each definition of its first files, ~250 per call on Django, mostly the same files
     from one task to the next). The mapping is shared: never change it."""
-    held = ws.derived("symbol-declarations", _SYMBOL_TREE, dict)
-    found = held.get(fq_name)
-    if found is None:
-        if len(held) >= DECLARATIONS_KEPT:
-            held.clear()
-        found = held[fq_name] = ws.view_of(ws.store.key("symbol", fq_name),
-                                           symbol_record.declarations)
-    return found
+    return ws.kept("symbol-declarations", _SYMBOL_TREE, fq_name, lambda: ws.view_of(
+        ws.store.key("symbol", fq_name), symbol_record.declarations), DECLARATIONS_KEPT)
 
 
 def declared_in(ws: Workspace, path: str, fq_names: tuple[str, ...],

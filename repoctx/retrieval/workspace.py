@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PureWindowsPath
@@ -92,6 +92,18 @@ class Workspace:
         if held is None or held[0] != generation:
             held = self._derived[name] = (generation, build())
         return held[1]
+
+    def kept(self, name: str, tree: str, key: Hashable, compute: Callable[[], T],
+             most: int) -> T:
+        """``compute()``, made once per ``key`` and generation of ``tree`` and shared by
+        every later call (``derived``), at most ``most`` keys held (past it they start
+        over). The value is shared: never change it."""
+        held = self.derived(name, tree, dict)
+        if key not in held:
+            if len(held) >= most:
+                held.clear()
+            held[key] = compute()
+        return held[key]
 
     def get(self, key: str) -> Record | None:
         """The store's visible record at ``key``; inside ``pinned()`` each key is read once.

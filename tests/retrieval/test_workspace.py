@@ -205,6 +205,16 @@ def test_a_derived_value_is_built_once_per_generation_of_its_tree(fresh_shop):
     assert ws.derived("count", tree, build) == 2 and len(built) == 2
 
 
+def test_kept_values_are_made_once_per_key_and_start_over_past_the_bound(fresh_shop):
+    ws, (built, build), tree = fresh_shop, counter(), STRUCTURAL
+    assert [ws.kept("kept", tree, key, build, 2) for key in "aab"] == [1, 1, 2]
+    assert ws.kept("kept", tree, "c", build, 2) == 3  # two held: they start over
+    assert ws.kept("kept", tree, "a", build, 2) == 4 and len(built) == 4
+    (ws.root / "shop/new.py").write_text("X = 1\n")
+    reconcile_pass(ws.store, ws.root)
+    assert ws.kept("kept", tree, "a", build, 2) == 5  # a new generation: made again
+
+
 def test_inside_pinned_a_tree_generation_is_read_once(fresh_shop):
     ws, (_, build), tree = fresh_shop, counter(), STRUCTURAL
     with ws.pinned():

@@ -122,14 +122,9 @@ def _class_of(ws: Workspace, src: Source) -> str:
     """``file_class.classify`` of a source, once per content (digest) and readability: a
     class costs a scan of the file's head, and the same files come back call after call."""
     text = src.text()
-    key = (src.path, src.node.digest, text is None)
-    held = ws.derived("file-classes", CONTENT_TREE, dict)
-    if key not in held:
-        if len(held) >= CLASSES_KEPT:
-            held.clear()
-        held[key] = classify(src.path, src.node.language, text,
-                             search_state(ws.export).own_holders())
-    return held[key]
+    return ws.kept("file-classes", CONTENT_TREE, (src.path, src.node.digest, text is None),
+                   lambda: classify(src.path, src.node.language, text,
+                                    search_state(ws.export).own_holders()), CLASSES_KEPT)
 
 
 def retrieval_path(base: Iterable[Candidate], expanded: bool) -> str:

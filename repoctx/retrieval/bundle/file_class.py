@@ -19,8 +19,8 @@ from collections.abc import Iterable
 
 from repoctx.retrieval import generated
 from repoctx.retrieval.licence_notice import foreign_notice
-from repoctx.retrieval.path_roles import is_changelog, is_documentation, is_test_path
-from repoctx.retrieval.priors import CHANGELOG_WORDS, DOC_WORDS, PROSE_LANGUAGES, TEST_WORDS
+from repoctx.retrieval.path_roles import is_changelog, is_test_path
+from repoctx.retrieval.priors import CHANGELOG_WORDS, DOC_WORDS, TEST_WORDS, is_prose
 from repoctx.retrieval.tuning import TUNING, Tuning
 
 SOURCE, TEST, PROSE, CHANGELOG = "source", "test", "prose", "changelog"
@@ -57,7 +57,7 @@ def classify(path: str, language: str | None, text: str | None,
         return TEST
     if is_changelog(path):
         return CHANGELOG
-    if language in PROSE_LANGUAGES or is_documentation(path):
+    if is_prose(path, language=language):
         return PROSE
     return SOURCE
 

@@ -198,7 +198,7 @@ def _spans(src: Source, lines: list[str], terms: TaskTerms, budget: int,
             src.ws, src.path, src.node.symbols, src.target.symbols, lines, terms,
             every=src.rank_all, fit=share * CHARS_PER_TOKEN))
     core, extras = cached[1]
-    more = extra_definitions(budget) + LEAD_EXTRAS * lead if src.rank_all else 0
+    more = extra_definitions(budget) + (LEAD_EXTRAS if lead else 0) if src.rank_all else 0
     ranked = core + extras[:more]
     block = import_block(lines) if src.rank_all and ranked else None
     if block is not None:  # a first file's imports: right after its best definition

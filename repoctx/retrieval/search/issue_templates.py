@@ -39,8 +39,6 @@ class Boilerplate:
         return bool(self.lines or self.labels)
 
 
-NONE = Boilerplate()
-
 
 def is_issue_template(path: str) -> bool:
     """True for an issue template as GitHub and GitLab find them (a Markdown template

@@ -3,7 +3,7 @@
 import pytest
 
 from repoctx.retrieval.search.issue_templates import (
-    NONE,
+    Boilerplate,
     boilerplate,
     is_issue_template,
     without_boilerplate,
@@ -93,7 +93,7 @@ def test_a_sentence_with_a_colon_is_no_label():
 
 
 def test_without_templates_or_with_nothing_left_the_task_stays_as_it_was():
-    assert without_boilerplate(TASK, NONE) == TASK
+    assert without_boilerplate(TASK, Boilerplate()) == TASK
     known = boilerplate([("ISSUE_TEMPLATE.md", TEMPLATE)])
     only = "**Describe the bug**\nSteps to reproduce the behavior:\n"
     assert without_boilerplate(only, known) == only
