@@ -254,7 +254,7 @@ class _Walker:
                 break
             if entry.name in NEVER_ENTERED:
                 continue
-            if not entry.name.isascii() and not _decodable(entry.name):
+            if not entry.name.isascii() and not decodable(entry.name):
                 self.skipped.append(Skipped(prefix + entry.name.encode(
                     "utf-8", "surrogateescape").decode("utf-8", "replace"), UNDECODABLE_NAME))
                 continue
@@ -405,7 +405,7 @@ def ignore_lines(path: str) -> list[str]:
         return handle.read().decode("utf-8", "replace").splitlines()
 
 
-def _decodable(name: str) -> bool:
+def decodable(name: str) -> bool:
     """False for a name holding bytes that are not UTF-8 (kept by Python as surrogates)."""
     try:
         name.encode("utf-8")
@@ -432,7 +432,8 @@ def ignored(rules: tuple[IgnoreRules, ...], rel: str, is_dir: bool) -> bool:
     return False
 
 
-def _real_root(root: Path) -> str:
+def real_root(root: Path) -> str:
+    """The real path of ``root``; ``ReconcileError`` unless it is a readable directory."""
     real = os.path.realpath(root)
     if not os.path.isdir(real) or not os.access(real, os.R_OK | os.X_OK):
         raise ReconcileError(f"cannot walk {str(root)!r}: not a readable directory")
@@ -460,8 +461,8 @@ def walk(root: Path, *, store_dir: Path | None, max_depth: int = DEFAULT_DEPTH,
     here when not given), the weakest rules of the root.
     Raises `ReconcileError` only if `root` is not a readable directory.
     """
-    real_root = _real_root(root)
+    top = real_root(root)
     store = os.path.realpath(store_dir) if store_dir is not None else None
-    walker = _Walker(real_root, store, max_depth, max_files, previous=previous or {})
-    lines = exclude_lines(exclude_files(real_root) if excludes is None else excludes)
-    return walker.run(walker.rules_from(_Dir(real_root, "", real_root, 0, ()), lines))
+    walker = _Walker(top, store, max_depth, max_files, previous=previous or {})
+    lines = exclude_lines(exclude_files(top) if excludes is None else excludes)
+    return walker.run(walker.rules_from(_Dir(top, "", top, 0, ()), lines))

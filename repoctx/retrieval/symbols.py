@@ -31,7 +31,8 @@ def declarations(ws: Workspace, fq_name: str) -> dict[str, Declaration]:
     each definition of its first files, ~250 per call on Django, mostly the same files
     from one task to the next). The mapping is shared: never change it."""
     return ws.kept("symbol-declarations", _SYMBOL_TREE, fq_name, lambda: ws.view_of(
-        ws.store.key("symbol", fq_name), symbol_record.declarations), DECLARATIONS_KEPT)
+        ws.store.key("symbol", fq_name), symbol_record.declarations), DECLARATIONS_KEPT,
+        dict[str, dict[str, Declaration]])
 
 
 def declared_in(ws: Workspace, path: str, fq_names: tuple[str, ...],

@@ -22,6 +22,7 @@ from repoctx.crdt import Record
 from repoctx.errors import NotIndexedError, StoreMissingError, ToolError
 from repoctx.reconcile import FileNode, read_status
 from repoctx.reconcile.nodes import content_record, file_node
+from repoctx.retrieval import derived_cache
 from repoctx.retrieval.call_stats import CallStats
 from repoctx.retrieval.index.export_refresh import EXPORT_NAME
 from repoctx.retrieval.tuning import TUNING, Tuning
@@ -50,6 +51,9 @@ class Workspace:
     _reader_id: tuple[int, int] | None = field(default=None, repr=False)
     _pinned: dict[str, Record | None] | None = field(default=None, repr=False)
     _derived: dict[str, tuple[int, Any]] = field(default_factory=dict, repr=False)
+    _saved: dict[str, tuple[str, int | None]] = field(default_factory=dict, repr=False)
+    """Per value kept on disk (``derived_cache``): its tree, and its size when it was
+    loaded (None: derived in this process)."""
     _generations: dict[str, int] | None = field(default=None, repr=False)
     _snapshot: Snapshot | None = field(default=None, repr=False)
     _views: dict[tuple[str, Callable[[Record | None], Any]], Any] | None = field(
@@ -75,13 +79,16 @@ class Workspace:
         """Another handle on the same store and export, with its own export reader and
         per-call read cache: one per thread when calls run side by side (the server)."""
         return Workspace(store=self.store, root=self.root, export=self.export, stats=self.stats,
-                         tuning=self.tuning, _derived=self._derived)
+                         tuning=self.tuning, _derived=self._derived, _saved=self._saved)
 
-    def derived(self, name: str, tree: str, build: Callable[[], T]) -> T:
+    def derived(self, name: str, tree: str, build: Callable[[], T],
+                kind: Any = None) -> T:
         """A value derived from one store tree, built again once the tree's generation
         moved (any writer, any process): ``build`` runs once per generation, and the
         value is shared by every ``view`` of this workspace. Inside ``pinned()`` a tree's
-        generation is read once, as its records are."""
+        generation is read once, as its records are. With its type as ``kind`` (a
+        collection msgspec decodes), the value is also kept on disk for the next process
+        (``derived_cache``), saved when the workspace closes."""
         if self._generations is None or self._snapshot is None:
             generation = self.store.trees.generation(tree)
         elif tree in self._generations:
@@ -90,15 +97,20 @@ class Workspace:
             generation = self._generations[tree] = self._snapshot.generation(tree)
         held = self._derived.get(name)
         if held is None or held[0] != generation:
-            held = self._derived[name] = (generation, build())
+            loaded = (None if kind is None
+                      else derived_cache.load(self.store, name, tree, generation, kind))
+            held = self._derived[name] = (generation, build() if loaded is None else loaded)
+            if kind is not None:
+                self._saved[name] = (tree, None if loaded is None else len(loaded))
         return held[1]
 
     def kept(self, name: str, tree: str, key: Hashable, compute: Callable[[], T],
-             most: int) -> T:
+             most: int, kind: Any = None) -> T:
         """``compute()``, made once per ``key`` and generation of ``tree`` and shared by
-        every later call (``derived``), at most ``most`` keys held (past it they start
-        over). The value is shared: never change it."""
-        held = self.derived(name, tree, dict)
+        every later call (``derived``; ``kind``: the type of the whole mapping, to keep
+        it on disk too), at most ``most`` keys held (past it they start over). The value
+        is shared: never change it."""
+        held = self.derived(name, tree, dict, kind)
         if key not in held:
             if len(held) >= most:
                 held.clear()
@@ -160,7 +172,7 @@ class Workspace:
         per generation of the file tree: an existence test without decoding a node."""
         return self.derived("indexed-paths", file_node.STRUCTURAL, lambda: frozenset(
             file_node.load_records(self.store) if self._snapshot is None
-            else file_node.records_in(self.store, self._snapshot)))
+            else file_node.records_in(self.store, self._snapshot)), frozenset[str])
 
     def body(self, path: str) -> str | None:
         """The stored text of ``path`` (bounded as the content tree keeps it), or None."""
@@ -213,7 +225,11 @@ class Workspace:
         return (stat.st_size, stat.st_mtime_ns) == (node.size, node.mtime_ns)
 
     def close(self) -> None:
-        """Close the export reader and the store."""
+        """Keep what grew of the values kept on disk, close the export reader and the store."""
+        for name, (tree, loaded) in self._saved.items():
+            generation, value = self._derived[name]
+            if len(value) > (loaded or 0):
+                derived_cache.save(self.store, name, tree, generation, value)
         if self._reader is not None:
             self._reader.close()
         self.store.close()

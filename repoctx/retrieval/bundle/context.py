@@ -124,7 +124,8 @@ def _class_of(ws: Workspace, src: Source) -> str:
     text = src.text()
     return ws.kept("file-classes", CONTENT_TREE, (src.path, src.node.digest, text is None),
                    lambda: classify(src.path, src.node.language, text,
-                                    search_state(ws.export).own_holders()), CLASSES_KEPT)
+                                    search_state(ws.export).own_holders()), CLASSES_KEPT,
+                   dict[tuple[str, str, bool], str])
 
 
 def retrieval_path(base: Iterable[Candidate], expanded: bool) -> str:

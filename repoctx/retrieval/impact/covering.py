@@ -167,15 +167,16 @@ class _Query:
         self.ws = ws
         self.lookups = 0
         self._located: dict[str, _Located | None] = {}
-        # what the stored files import and reach: kept for every later query until the
-        # content tree moves (a warm server's next ``changed`` asks the same ~500 files)
+        # what the stored files import and reach: kept for every later query (and on disk
+        # for the next process) until the content tree moves (a warm server's next
+        # ``changed`` asks the same ~500 files)
         self._imports: dict[str, frozenset[str]] = ws.derived(
-            "covering-imports", content_record.CONTENT_TREE, dict)
+            "covering-imports", content_record.CONTENT_TREE, dict, dict[str, frozenset[str]])
         self._reach: dict[tuple[str, str], bool] = ws.derived(
-            "covering-reach", content_record.CONTENT_TREE, dict)
+            "covering-reach", content_record.CONTENT_TREE, dict, dict[tuple[str, str], bool])
         self._bodies: dict[str, str] = {}
         self._passes_on: dict[str, bool] = ws.derived(
-            "covering-passes-on", content_record.CONTENT_TREE, dict)
+            "covering-passes-on", content_record.CONTENT_TREE, dict, dict[str, bool])
         self._aliases: dict[str, dict[str, tuple[str, ...]]] = {}
         self._owners: dict[str, str | None] = {}
         self._ambiguity: dict[str, bool] = {}

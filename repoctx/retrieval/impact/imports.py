@@ -80,7 +80,8 @@ def _absolute(ws: Workspace, path: str, module: str) -> str | None:
         stem = posixpath.dirname(stem)
     depth = len(parts) if parts != [""] else 0
     source_root = "/".join(stem.split("/")[:-depth]) if depth else posixpath.dirname(stem)
-    known = ws.derived("python-absolute-modules", file_node.STRUCTURAL, dict)
+    known = ws.derived("python-absolute-modules", file_node.STRUCTURAL, dict,
+                       dict[tuple[str, str], str | None])
     if (source_root, module) not in known:
         known[source_root, module] = _first_module_file(ws, source_root, module)
     return known[source_root, module]

@@ -119,7 +119,8 @@ def module_files(ws: Workspace) -> dict[str, str]:
     """Python module -> the stored file defining it (a source before a stub), also under
     the module its path names below a directory that is no package (``ext.tools`` for
     ``lib/ext/tools.py`` without ``lib/__init__.py``) when no other file shares it."""
-    return ws.derived("python-modules", BY_FAMILY["file"].name, lambda: _module_map(ws))
+    return ws.derived("python-modules", BY_FAMILY["file"].name, lambda: _module_map(ws),
+                      dict[str, str])
 
 
 def _module_map(ws: Workspace) -> dict[str, str]:
@@ -143,7 +144,8 @@ def _module_map(ws: Workspace) -> dict[str, str]:
 def file_bindings(ws: Workspace, path: str) -> dict[str, str]:
     """What the names of a stored Python file stand for (its imports and definitions:
     ``store_files.bindings``)."""
-    cache = ws.derived("python-bindings", content_record.CONTENT_TREE, dict)
+    cache = ws.derived("python-bindings", content_record.CONTENT_TREE, dict,
+                       dict[str, dict[str, str]])
     if path not in cache:
         cache[path] = bindings(ws, path)
     return cache[path]

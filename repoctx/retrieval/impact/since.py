@@ -23,6 +23,8 @@ from repoctx.extract import extract
 from repoctx.git import blobs, commit_of, diff_names, untracked
 from repoctx.reconcile import declarations_of
 from repoctx.reconcile.nodes import file_node
+from repoctx.reconcile.walk import DEFAULT_FILES
+from repoctx.reconcile.walk_paths import seen
 from repoctx.retrieval.impact.drift import Drift, binary, on_disk, stored_declarations
 from repoctx.retrieval.search.rankings import matches_filter
 from repoctx.retrieval.workspace import Workspace
@@ -52,12 +54,8 @@ def default_baseline(root: Path) -> str | None:
 
 def git_drift(ws: Workspace, paths: list[str] | None, revision: str) -> Drift:
     """The drift of the working tree (limited to ``paths``) from ``revision``'s tree."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        # git lists what differs while this thread walks the tree (~0.1 s and ~0.2 s on
-        # Django): the walk holds the interpreter, git only waits for its processes
-        listed = pool.submit(_listed, ws.root, revision)
-        present = on_disk(ws, paths)
-        commit, names, loose = listed.result()
+    commit, names, loose = _listed(ws.root, revision)
+    present = _present(ws, paths, [path for _, path in names] + loose)
     kinds = _kinds(ws, names, loose, present, paths)
     kept = sorted(kinds)[:MAX_FILES]
     old = _blobs(ws, commit, [p for p in kept if kinds[p] != "added"])
@@ -79,14 +77,31 @@ def git_drift(ws: Workspace, paths: list[str] | None, revision: str) -> Drift:
 def _listed(root: Path, revision: str) -> tuple[str, list[tuple[str, str]], list[str]]:
     """``revision``'s commit, git's diff of the working tree against it, and the untracked
     files git does not ignore; git's failures as tool errors."""
-    try:
-        commit = commit_of(root, revision)
-        return commit, diff_names(root, commit), untracked(root)
-    except NotAGitRepositoryError:
-        raise ToolError(f"since needs a git repository: {root} is not in one (leave "
-                        "since out to compare with the last index)") from None
-    except GitError as exc:
-        raise ToolError(f"since: {exc}") from None
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        # git lists the untracked files (a walk of its own, the longest of the three:
+        # ~50 ms on Django) while this thread names the commit and diffs against it
+        loose = pool.submit(untracked, root)
+        try:
+            commit = commit_of(root, revision)
+            return commit, diff_names(root, commit), loose.result()
+        except NotAGitRepositoryError:
+            raise ToolError(f"since needs a git repository: {root} is not in one (leave "
+                            "since out to compare with the last index)") from None
+        except GitError as exc:
+            raise ToolError(f"since: {exc}") from None
+
+
+def _present(ws: Workspace, paths: list[str] | None, listed: list[str],
+             ) -> dict[str, tuple[int, int]]:
+    """``path -> (size, mtime_ns)`` of the files git ``listed`` that the index would see
+    (limited to ``paths``): judged along each one's own way down (``walk_paths``) while
+    the tree is surely within the walk's bound on files (half of it, against a checkout
+    of many files since the last index), else by a walk of the tree."""
+    if len(ws.indexed()) + len(listed) < DEFAULT_FILES // 2:
+        found = seen(ws.root, listed, store_dir=ws.store.path)
+        if found is not None:
+            return {p: s for p, s in found.items() if not paths or matches_filter(p, paths)}
+    return on_disk(ws, paths)
 
 
 def _kinds(ws: Workspace, names: list[tuple[str, str]], loose: list[str],
