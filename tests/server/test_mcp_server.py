@@ -114,7 +114,8 @@ def test_every_tool_answers_and_bad_arguments_are_tool_errors(repo):
     related = payload(results["repocontext_related"])
     assert related["tests"][0]["path"] == "tests/test_app.py"
     assert "tests.test_app.TestModel" in related["tests"][0]["names"]
-    assert payload(results["repocontext_index_status"])["status"] == "ready"
+    # the watching server's catch-up pass may still run when the calls are quick
+    assert payload(results["repocontext_index_status"])["status"] in ("ready", "indexing")
     assert payload(results["repocontext_health"])["ok"] is True
     assert payload(results["search"])["hits"]
     assert payload(results["grep"])["matches"][0]["doc"] == "app.py"
