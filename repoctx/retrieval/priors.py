@@ -22,6 +22,8 @@ from repoctx.retrieval.path_roles import (
 )
 from repoctx.retrieval.tuning import TUNING, Tuning
 
+CODE_KIND = "code"
+"""The export's document kind of source code (``documents.kind``)."""
 PROSE_KINDS = frozenset({"text", "markdown"})
 """The export's document kinds of prose (ContextPull files reStructuredText as ``other``)."""
 PROSE_LANGUAGES = frozenset({"markdown", "rst", "text"})
@@ -57,3 +59,9 @@ def is_prose(path: str, kind: str | None = None, language: str | None = None) ->
     (its example scripts show, they are not what a task changes)."""
     return (kind in PROSE_KINDS or (language or language_of(path)) in PROSE_LANGUAGES
             or is_documentation(path))
+
+
+def is_data(path: str, kind: str | None) -> bool:
+    """True for a document (of the export's ``kind``) that is neither code nor prose:
+    configuration, data, a lock file, a template."""
+    return kind is not None and kind != CODE_KIND and not is_prose(path, kind)

@@ -161,13 +161,16 @@ class DocumentTuning:
     the suite)."""
     catalogue_prior: float = 0.3
     """Search: a translation catalogue (``.po``/``.pot``/``.mo``)."""
-    prose_prior: float = 0.8
+    prose_prior: float = 0.5
     """Search: prose when the query is not about documentation (code answers most
-    questions an agent asks; prose is close behind)."""
+    questions an agent asks; the prose and examples about it step back)."""
     vendor_prior: float = 0.5
     """Search: vendored third-party code or a minified bundle."""
     changelog_prior: float = 0.5
     """Search: release notes when the query is not about releases."""
+    data_prior: float = 0.5
+    """Search: a document that is neither code nor prose (configuration, data, a lock
+    file, a template), unless the query names the file or a path filter is given."""
     generated_prior: float = 0.3
     """Search: generated or bundled output (``retrieval/generated``, read from its
     content), on top of its path's prior, unless the query names the file or a path

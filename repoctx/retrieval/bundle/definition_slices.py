@@ -33,6 +33,7 @@ from repoctx.extract.symbol import CLASS
 from repoctx.reconcile import Declaration
 from repoctx.retrieval.query import is_compound, split_identifier
 from repoctx.retrieval.search.task_text import (
+    CALLED,
     DOTTED,
     NO_STATS,
     IndexStats,
@@ -53,8 +54,6 @@ IMPORT_GAP = 8
 """Lines without an import that end the block."""
 _IMPORTS = ("import ", "from ", "#include", "use ")
 _CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
-_CALLED = re.compile(r"(?<![\w.])([A-Z][A-Za-z0-9_]*[a-z][A-Za-z0-9_]*)\(")
-"""A class-like name called as written: capitalised, not all capitals, ``(`` right after."""
 _CONSTRUCTORS = frozenset({"__init__", "__new__"})
 DOC_SUMMARY = 12
 """Lines of a split class's docstring its header keeps; the rest is left out when it is
@@ -119,7 +118,7 @@ def task_terms(task: str, stats: IndexStats = NO_STATS) -> TaskTerms:
     for dotted in DOTTED.findall(task):
         parts = dotted.lower().split(".")
         qualified.update(f"{a}.{b}" for a, b in zip(parts, parts[1:], strict=False))
-    called = frozenset(m.lower() for m in _CALLED.findall(task))
+    called = frozenset(m.lower() for m in CALLED.findall(task))
     return TaskTerms(weights, names, frozenset(qualified), called)
 
 

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 from repoctx.retrieval.index.tables import AUX_TABLE
 from repoctx.retrieval.path_roles import is_secondary, is_vendored
-from repoctx.retrieval.priors import CHANGELOG_WORDS, TEST_WORDS, document_prior
+from repoctx.retrieval.priors import CHANGELOG_WORDS, TEST_WORDS, document_prior, is_data
 from repoctx.retrieval.query import QueryTerms, is_compound, light_stem
 from repoctx.retrieval.search.fusion import fuse, ordered
 from repoctx.retrieval.search.fuzzy import Vocabulary
@@ -262,12 +262,16 @@ def _with_files(state: SearchState, fused: dict, infos: dict[int, SectionInfo],
                                    tuning=tuning))
         covered.update(file_ranks[name])
     priors: dict[str, float] = {}
+    kinds: dict[str, str | None] = {}
     for cand in out:
         if cand.path not in priors:
-            kind = cand.section.doc_kind if cand.section is not None else None
+            kind = kinds[cand.path] = cand.section.doc_kind if cand.section else None
             priors[cand.path] = document_prior(cand.path, words, kind, tuning=tuning)
     if not paths:  # a path filter asks for what it names, generated or not
         unnamed = {path for path in priors if not names_path(terms, path)}
+        for path in unnamed:
+            if is_data(path, kinds[path]):
+                priors[path] *= tuning.documents.data_prior
         for path in state.generated(unnamed):
             priors[path] *= tuning.documents.generated_prior
         for path in state.vendored(unnamed):

@@ -65,6 +65,8 @@ _DECL = re.compile(r"\b(?:def|class)[ \t]+([A-Za-z_]\w{0,100})")
 DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){1,8}")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,100}")
 _DUNDER = re.compile(r"^__\w+__$")
+CALLED = re.compile(r"(?<![\w.])([A-Z][A-Za-z0-9_]*[a-z][A-Za-z0-9_]*)\(")
+"""A class-like name called as written: capitalised, not all capitals, ``(`` right after."""
 _QUOTED = re.compile(r"\"([^\"\n]{8,300})\"|(?<!\w)'([^'\n]{8,300})'(?!\w)|`([^`\n]{8,300})`")
 _LOG_LINE = re.compile(r"\b(?:WARNING|ERROR|CRITICAL|FATAL|INFO|DEBUG|Warning|Error)\b[:\]][ \t]*"
                        r"([^\n]{8,300})")
@@ -351,11 +353,12 @@ def task_names(text: str, stats: IndexStats) -> list[str]:
     Dotted names keep their qualifier (``Foo.__init__``); a simple name counts when it
     looks like code (compound, backticked, declared, a traceback frame) and is rare in
     the index: not a dunder, at most ``rare_definitions`` definitions, and not a common
-    word of the repository.
+    word of the repository unless the task calls it as a class (``Poly(x)``).
     """
     text = strip_boilerplate(text)
     weights = signals(text, stats.text)
     code = _code_terms(text)
+    called = set(CALLED.findall(text))
     names: dict[str, float] = {}
     for dotted in DOTTED.findall(text):
         head, _, last = dotted.rpartition(".")
@@ -368,8 +371,8 @@ def task_names(text: str, stats: IndexStats) -> list[str]:
         n = stats.definitions(term)
         if not n or n > stats.text.rare_definitions:
             continue
-        if not is_compound(term) and stats.common(term.lower()):
-            continue
+        if not is_compound(term) and stats.common(term.lower()) and term not in called:
+            continue  # a common word, unless the task builds an instance of it
         names.setdefault(term, weight)
     ordered = sorted(names, key=lambda name: -names[name])  # stable: text order on ties
     return ordered[:stats.text.max_names]

@@ -16,7 +16,7 @@ from repoctx.retrieval.search.candidates import (
 )
 from repoctx.retrieval.search.fuzzy import Vocabulary
 from repoctx.retrieval.search.state import forget_state, search_state
-from tests.retrieval.search_repo import indexed_export
+from tests.retrieval.search_repo import index_repo, indexed_export
 
 
 @pytest.fixture(scope="module")
@@ -111,3 +111,33 @@ def test_a_task_names_definitions_and_files_beyond_its_reduced_words(state):
     assert gather(state, terms, ["docs"], hints)[0].path == "docs/guide.md"
     by_stem = gather(state, terms, None, TaskHints(stems=("http", "weather")))
     assert any(c.path == "shop/http.py" and MENTIONED in c.sources for c in by_stem)
+
+
+@pytest.fixture(scope="module")
+def data_ws(tmp_path_factory):
+    base = tmp_path_factory.mktemp("data-documents")
+    root = base / "repo"
+    (root / "shop").mkdir(parents=True)
+    (root / "shop" / "payments.py").write_text(
+        "def give_back(payment, amount):\n"
+        '    """Refund an order: its money goes back to the payment method."""\n'
+        "    return payment.credit(amount)\n")
+    lock = "".join(f'  "refund-order-{i}": {{"version": "1.0.{i}", "refund": "order"}},\n'
+                   for i in range(40))
+    (root / "refunds-lock.json").write_text('{\n  "lockfileVersion": 3,\n' + lock + '  "x": 1\n}\n')
+    workspace = index_repo(root, base / "store", base / "export.sqlite")
+    yield workspace
+    forget_state(workspace.export)
+    workspace.close()
+
+
+def test_a_data_document_ranks_below_the_code_unless_the_query_names_it(data_ws):
+    # the lock file repeats the words forty times; without its prior it ranks first
+    state = search_state(data_ws.export)
+
+    def first(query):
+        terms = sanitise_query(query)
+        return rerank(state, gather(state, terms, None), terms)[0].path
+
+    assert first("refund order") == "shop/payments.py"
+    assert first("refund order in refunds-lock.json") == "refunds-lock.json"

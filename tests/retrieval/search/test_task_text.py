@@ -28,9 +28,10 @@ REDUCED_TERMS = TUNING.text.reduced_terms
 # A repository of 1,000 sections where "model", "field" and "get" are everywhere.
 SECTIONS = {"model": 400, "field": 300, "get": 500, "init": 600, "query": 90, "order": 40,
             "compiler": 12, "napoleon": 3, "include": 50, "doc": 60, "with": 700,
-            "crash": 5, "expression": 20, "descending": 4, "app": 300, "sql": 80}
+            "crash": 5, "expression": 20, "descending": 4, "app": 300, "sql": 80,
+            "poly": 200}
 DEFINITIONS = {"get": 90, "__init__": 400, "app": 12, "get_order_by": 2, "SQLCompiler": 1,
-               "napoleon_include_init_with_doc": 1, "as_sql": 5, "Model": 3}
+               "napoleon_include_init_with_doc": 1, "as_sql": 5, "Model": 3, "Poly": 2}
 STATS = IndexStats(1000, lambda w: SECTIONS.get(w, 0), lambda n: DEFINITIONS.get(n, 0))
 
 TEMPLATE = """<!--
@@ -111,6 +112,11 @@ def test_names_are_rare_in_the_index_and_dunders_only_qualified():
     assert "get_order_by" in names and "SQLCompiler.as_sql" in names
     assert "Model.__init__" in names
     assert "get" not in names and "__init__" not in names and "app" not in names
+
+
+def test_a_common_class_name_counts_when_the_task_builds_an_instance_of_it():
+    assert "Poly" not in task_names("The `Poly` docs say it is sparse.", STATS)
+    assert "Poly" in task_names("Wrong product:\n```\n>>> x*Poly(x)\nx*Poly(x, x)\n```", STATS)
 
 
 def test_a_text_over_the_maximum_is_a_tool_error_naming_the_argument():
