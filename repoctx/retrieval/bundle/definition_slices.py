@@ -185,6 +185,10 @@ def rank_definitions(ws: Workspace, path: str, symbols: Iterable[str], hits: Ite
         prefixes = tuple(h + "." for h in hits)
         decls = {fq: d for fq, d in decls.items() if fq in hits or fq.startswith(prefixes)}
     ordered_hits = list(dict.fromkeys(hits))
+    first_member: dict[str, int] = {}  # owner -> the line its first direct member starts
+    for fq, decl in decls.items():
+        owner = fq.rpartition(".")[0]
+        first_member[owner] = min(decl.start_line, first_member.get(owner, decl.start_line))
     found: list[_Candidate] = []
     for fq, decl in decls.items():
         if outer[fq] != fq and outer[fq] in decls:
@@ -192,8 +196,7 @@ def rank_definitions(ws: Workspace, path: str, symbols: Iterable[str], hits: Ite
         start = with_decorators(lines, decl.start_line)
         head = decl.end_line
         if decl.kind == CLASS:
-            first = min((d.start_line for m, d in decls.items() if _member(m, fq)),
-                        default=None)
+            first = first_member.get(fq)
             if first is not None:
                 head = max(start, with_decorators(lines, first) - 1)
                 if decl.end_line - decl.start_line >= knobs.large_class_lines:
