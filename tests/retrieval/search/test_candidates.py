@@ -114,7 +114,7 @@ def test_a_task_names_definitions_and_files_beyond_its_reduced_words(state):
 
 
 @pytest.fixture(scope="module")
-def data_ws(tmp_path_factory):
+def data_state(tmp_path_factory):
     base = tmp_path_factory.mktemp("data-documents")
     root = base / "repo"
     (root / "shop").mkdir(parents=True)
@@ -125,15 +125,15 @@ def data_ws(tmp_path_factory):
     lock = "".join(f'  "refund-order-{i}": {{"version": "1.0.{i}", "refund": "order"}},\n'
                    for i in range(40))
     (root / "refunds-lock.json").write_text('{\n  "lockfileVersion": 3,\n' + lock + '  "x": 1\n}\n')
-    workspace = index_repo(root, base / "store", base / "export.sqlite")
-    yield workspace
-    forget_state(workspace.export)
-    workspace.close()
+    export = base / "export.sqlite"
+    index_repo(root, base / "store", export).close()
+    yield search_state(export)
+    forget_state(export)
 
 
-def test_a_data_document_ranks_below_the_code_unless_the_query_names_it(data_ws):
+def test_a_data_document_ranks_below_the_code_unless_the_query_names_it(data_state):
     # the lock file repeats the words forty times; without its prior it ranks first
-    state = search_state(data_ws.export)
+    state = data_state
 
     def first(query):
         terms = sanitise_query(query)
