@@ -7,7 +7,8 @@ feature once per version. Tests and catalogues outnumber the implementation in a
 repository (Django's sdist: 2,383 test files against 2,435 library files), and test
 names are long sentences that match question words by accident. So these candidates
 are weighed down; less so when the query itself asks about tests or releases. Prose
-documents weigh a little less than code unless the query asks for documentation.
+weighs less than code unless the query asks for documentation, and so do configuration
+and data (``is_data``) unless the query names the file.
 """
 
 from __future__ import annotations
