@@ -228,7 +228,7 @@ class BundleTuning:
     max_members: int = 3
     """Most members of a split class hit by search that come right after its header."""
     callee_share: float = 0.5
-    """A definition the best one calls gets this share of the best one's score."""
+    """A definition the first core one calls gets this share of the file's best score."""
     close_share: float = 0.5
     """A definition search did not hit comes in at this share of the best score or more."""
     sibling_share: float = 0.3

@@ -14,9 +14,10 @@ the file. For the plan's first files every definition also competes as an
 extra: scored against the task's weighted terms (``TaskTerms``: each word's place and
 rarity, ``task_text.term_weights``) in its body (a class in its header: its members
 compete alone), more for the parts of its own name, damped for length; the
-definitions the first one calls get a share of its score (a fix often lands one call
-down), and so do the methods beside a method search hit (a fix often touches several
-methods of one class). ``units`` decides how many extras a budget lets in.
+definitions the first one calls get a share of the file's best score (a fix often
+lands one call down, and the first one, a search hit, may hold few of the task's words),
+and the methods beside a method search hit a share of its score (a fix often touches
+several methods of one class). ``units`` decides how many extras a budget lets in.
 """
 
 from __future__ import annotations
@@ -235,10 +236,11 @@ def _order(found: list[_Candidate], hits: list[str], lines: list[str],
     rest = [c for c in found if c not in core]
     if core:
         top = core[0]
+        best = max(c.score for c in found)  # the caller's own score may be far below it
         called = set(_CALL.findall("".join(lines[top.start - 1:top.end])))
         for cand in rest:
             if cand.fq.rsplit(".", 1)[-1] in called:
-                cand.score += top.score * knobs.callee_share
+                cand.score += best * knobs.callee_share
         owners: dict[str, float] = {}
         for cand in core[:knobs.sibling_of]:
             owner = cand.fq.rpartition(".")[0]

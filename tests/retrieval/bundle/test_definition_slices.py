@@ -176,6 +176,32 @@ def test_a_method_beside_the_hit_method_competes_as_an_extra(queue_ws, monkeypat
     assert "pkg.queue.Queue.peek" not in extras()
 
 
+PAGES = ("def render(page):\n    return _escape(page.body)\n\n\n"
+         "def _escape(text):\n    return text.replace('<', '&lt;')\n\n\n"
+         "def title_markup(title):\n    return f'<h1>{title}</h1>'  # markup, ampersand\n")
+
+
+def test_what_the_first_hit_calls_competes_at_the_file_s_best_score(tmp_path_factory,
+                                                                      monkeypatch):
+    # the hit ``render`` holds no task word; the file's best scorer is ``title_markup``
+    workspace = _indexed(tmp_path_factory, "pages", PAGES)
+    try:
+        lines = (workspace.root / "pkg/pages.py").read_text().splitlines(keepends=True)
+        symbols = workspace.node("pkg/pages.py").symbols
+        terms = task_terms("title markup breaks on an ampersand")
+
+        def extras() -> list[str | None]:
+            return [key for *_, key in rank_definitions(
+                workspace, "pkg/pages.py", symbols, ["pkg.pages.render"], lines, terms)[1]]
+
+        assert extras() == ["pkg.pages.title_markup", "pkg.pages._escape"]
+        no_callees = replace(TUNING.bundle, callee_share=0.0)
+        monkeypatch.setattr(workspace, "tuning", replace(TUNING, bundle=no_callees))
+        assert extras() == ["pkg.pages.title_markup"]
+    finally:
+        workspace.close()
+
+
 GAUGE = ('class Gauge:\n    """Reads a level."""\n\n    def __init__(self, level):\n'
          '        self.level = level\n\n'
          + "".join(_method(i) for i in range(LARGE_CLASS_LINES // 3 + 5)))
