@@ -160,20 +160,22 @@ def queue_ws(tmp_path_factory):
     workspace.close()
 
 
+def _extras(ws: Workspace, path: str, hit: str, task: str) -> list[str | None]:
+    """The keys of the extras ``rank_definitions`` ranks for ``task`` with one search hit."""
+    lines = (ws.root / path).read_text().splitlines(keepends=True)
+    return [key for *_, key in rank_definitions(ws, path, ws.node(path).symbols, [hit], lines,
+                                                task_terms(task))[1]]
+
+
 def test_a_method_beside_the_hit_method_competes_as_an_extra(queue_ws, monkeypatch):
     # search hit ``Queue.drain``; ``peek`` holds one task word, too few on its own
-    lines = (queue_ws.root / "pkg/queue.py").read_text().splitlines(keepends=True)
-    symbols = queue_ws.node("pkg/queue.py").symbols
-    terms = task_terms("drain leaves the pending backlog")
-
-    def extras() -> list[str | None]:
-        return [key for *_, key in rank_definitions(
-            queue_ws, "pkg/queue.py", symbols, ["pkg.queue.Queue.drain"], lines, terms)[1]]
-
-    assert "pkg.queue.Queue.peek" in extras()
+    task = "drain leaves the pending backlog"
+    assert "pkg.queue.Queue.peek" in _extras(queue_ws, "pkg/queue.py", "pkg.queue.Queue.drain",
+                                             task)
     no_siblings = replace(TUNING.bundle, sibling_share=0.0)
     monkeypatch.setattr(queue_ws, "tuning", replace(TUNING, bundle=no_siblings))
-    assert "pkg.queue.Queue.peek" not in extras()
+    assert "pkg.queue.Queue.peek" not in _extras(queue_ws, "pkg/queue.py",
+                                                 "pkg.queue.Queue.drain", task)
 
 
 PAGES = ("def render(page):\n    return _escape(page.body)\n\n\n"
@@ -185,19 +187,14 @@ def test_what_the_first_hit_calls_competes_at_the_file_s_best_score(tmp_path_fac
                                                                       monkeypatch):
     # the hit ``render`` holds no task word; the file's best scorer is ``title_markup``
     workspace = _indexed(tmp_path_factory, "pages", PAGES)
+    task = "title markup breaks on an ampersand"
     try:
-        lines = (workspace.root / "pkg/pages.py").read_text().splitlines(keepends=True)
-        symbols = workspace.node("pkg/pages.py").symbols
-        terms = task_terms("title markup breaks on an ampersand")
-
-        def extras() -> list[str | None]:
-            return [key for *_, key in rank_definitions(
-                workspace, "pkg/pages.py", symbols, ["pkg.pages.render"], lines, terms)[1]]
-
-        assert extras() == ["pkg.pages.title_markup", "pkg.pages._escape"]
+        assert _extras(workspace, "pkg/pages.py", "pkg.pages.render", task) == [
+            "pkg.pages.title_markup", "pkg.pages._escape"]
         no_callees = replace(TUNING.bundle, callee_share=0.0)
         monkeypatch.setattr(workspace, "tuning", replace(TUNING, bundle=no_callees))
-        assert extras() == ["pkg.pages.title_markup"]
+        assert _extras(workspace, "pkg/pages.py", "pkg.pages.render", task) == [
+            "pkg.pages.title_markup"]
     finally:
         workspace.close()
 
