@@ -24,6 +24,9 @@ def test_other_priors_and_their_exemptions():
     assert document_prior("docs/releases/4.2.txt", {"cache"}) == CHANGELOG_PRIOR
     # asked about releases, release notes weigh as the prose they are
     assert document_prior("docs/releases/4.2.txt", {"cache", "release"}) == PROSE_PRIOR
+    # a change log that is not prose too: only its own prior can weigh it down
+    assert document_prior("CHANGES", {"cache"}) == CHANGELOG_PRIOR
+    assert document_prior("CHANGES", {"cache", "release"}) == 1.0
     assert document_prior("docs/guide.md", {"cart"}, "markdown") == PROSE_PRIOR
     assert document_prior("docs/guide.md", {"cart", "guide"}, "markdown") == 1.0
     assert document_prior("shop/cart.py", {"cart"}, "code") == 1.0

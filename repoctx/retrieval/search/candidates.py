@@ -262,16 +262,17 @@ def _with_files(state: SearchState, fused: dict, infos: dict[int, SectionInfo],
                                    tuning=tuning))
         covered.update(file_ranks[name])
     priors: dict[str, float] = {}
-    kinds: dict[str, str | None] = {}
+    data: set[str] = set()
     for cand in out:
         if cand.path not in priors:
-            kind = kinds[cand.path] = cand.section.doc_kind if cand.section else None
+            kind = cand.section.doc_kind if cand.section is not None else None
             priors[cand.path] = document_prior(cand.path, words, kind, tuning=tuning)
+            if is_data(cand.path, kind):
+                data.add(cand.path)
     if not paths:  # a path filter asks for what it names, generated or not
         unnamed = {path for path in priors if not names_path(terms, path)}
-        for path in unnamed:
-            if is_data(path, kinds[path]):
-                priors[path] *= tuning.documents.data_prior
+        for path in unnamed & data:
+            priors[path] *= tuning.documents.data_prior
         for path in state.generated(unnamed):
             priors[path] *= tuning.documents.generated_prior
         for path in state.vendored(unnamed):
